@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Device facts, read from the kernel.  Nothing here writes to a device;
+ * the probe opens read-only (and without O_EXCL) so it is safe on a disk
+ * in use.
+ */
+#ifndef STRIPEPLAN_PROBE_H
+#define STRIPEPLAN_PROBE_H
+
+#include "stripeplan.h"
+
+#define SP_USAGE_MAX 16U
+
+/*
+ * Who is using a disk or any of its partitions.  Each entry names the
+ * block device (disk or partition) and what was found, for messages like
+ * "/dev/loop3p1 is mounted on /mnt/x".
+ */
+struct sp_usage_entry {
+	char device[SP_NAME_MAX]; /* kernel name: "loop3p1" */
+	char what[SP_PATH_MAX];   /* "mounted on /mnt/x", "held by md0", "swap" */
+};
+
+struct sp_usage {
+	size_t n_mounted, n_swap, n_held;
+	struct sp_usage_entry mounted[SP_USAGE_MAX];
+	struct sp_usage_entry swap[SP_USAGE_MAX];
+	struct sp_usage_entry held[SP_USAGE_MAX];
+	/* Signatures found by libblkid on the whole disk (full probe,
+	 * partitions chain on).  An ambivalent result or probe error counts
+	 * as a signature with type "unknown". */
+	bool has_signature;
+	char signature_type[SP_NAME_MAX];  /* "xfs", "gpt", "dos", "linux_raid_member" */
+	char signature_usage[SP_NAME_MAX]; /* "filesystem", "raid", "partition table" */
+	uint64_t signature_offset_bytes;
+	size_t n_partitions;               /* kernel's view: /sys/class/block/<disk>/<part> */
+};
+
+/*
+ * Reads size, sector sizes (BLKSSZGET/BLKPBSZGET), topology (BLKIOMIN,
+ * BLKIOOPT, BLKALIGNOFF), read-only flag, rotational, major:minor,
+ * diskseq, wwn/serial (sysfs, udev-free), driver, is_scsi, is_partition.
+ * Errors: -ENOENT/-ENOTBLK etc. with err->exit_code = SP_EXIT_INVALID and
+ * a message naming the path.
+ */
+int sp_probe_facts(const char *path, struct sp_facts *ret, struct sp_error *err);
+
+/* Mounts (by major:minor in /proc/self/mountinfo), swap (/proc/swaps),
+ * holders (/sys/class/block/X/holders) for the disk and every partition,
+ * and libblkid signatures on the whole disk. */
+int sp_probe_usage(const struct sp_facts *facts, struct sp_usage *ret, struct sp_error *err);
+
+/*
+ * Facts from a JSON file instead of a device, so planning is testable
+ * without root: the same field names as the plan's "device" object.
+ */
+int sp_facts_load_json(const char *file, struct sp_facts *ret, struct sp_error *err);
+
+#endif

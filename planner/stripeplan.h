@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * libstripeplan: the public face of the planner.
+ *
+ * Data flows one way: spec (what the user asked) + facts (what the device
+ * is) -> plan (pure computation) -> steps (apply/verify) -> report.
+ *
+ * Library functions return 0 or -errno and describe failures in a
+ * struct sp_error; they never print and never exit.  Out-parameters are
+ * written only on success.  Units are part of every name.
+ */
+#ifndef STRIPEPLAN_H
+#define STRIPEPLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SP_KIB 1024ULL
+#define SP_MIB (1024ULL * 1024ULL)
+#define SP_GIB (1024ULL * 1024ULL * 1024ULL)
+#define SP_TIB (1024ULL * SP_GIB)
+
+#define SP_NAME_MAX 64
+#define SP_PATH_MAX 4096
+#define SP_MSG_MAX 512
+#define SP_MAX_DISKS 1024U
+#define SP_MAX_MEMBERS 64U
+#define SP_MAX_TUNING 128U
+#define SP_MAX_WARNINGS 48U
+#define SP_MAX_ARGV 24U
+#define SP_MAX_OPTIONS 16U
+
+/* Exit codes shared by every command (see DESIGN.md). */
+enum sp_exit {
+	SP_EXIT_OK = 0,
+	SP_EXIT_DRIFT = 1,
+	SP_EXIT_INVALID = 2,
+	SP_EXIT_REFUSED = 3,
+	SP_EXIT_FAILED = 4,
+};
+
+/*
+ * Every failure carries where it happened and what was said.  `field`
+ * names the user input or knob at fault, `subject` the device or file.
+ */
+struct sp_error {
+	int code;               /* -errno */
+	int exit_code;          /* enum sp_exit the CLI should use */
+	char field[SP_NAME_MAX];
+	char subject[SP_PATH_MAX];
+	char message[SP_MSG_MAX];
+};
+
+void sp_error_clear(struct sp_error *err);
+/* Fills err (when non-NULL) and returns -code, so callers can
+ * `return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "chunk", "...")`. */
+int sp_error_set(struct sp_error *err, int code, int exit_code, const char *field,
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* ---------------------------------------------------------------- units */
+
+/*
+ * Parses a size with a binary suffix: plain bytes, "B", K/KiB, M/MiB, G/GiB,
+ * T/TiB, P/PiB (case-insensitive single letters).  Decimal suffixes such
+ * as "kB" or "MB" are rejected because parted and friends read them as
+ * powers of 1000.  Rejects signs, fractions, trailing junk and overflow.
+ */
+int sp_parse_size(const char *text, const char *field, uint64_t *ret_bytes,
+		  struct sp_error *err);
+/* Parses a decimal count within [min, max]. */
+int sp_parse_count(const char *text, const char *field, uint64_t min, uint64_t max,
+		   uint64_t *ret_value, struct sp_error *err);
+/* "256K", "1M", "1792K", "33553920" — short form accepted by mkfs tools. */
+void sp_format_size_short(uint64_t bytes, char *buf, size_t len);
+/* "256 KiB", "1.75 MiB", "2.18 TiB" — for people. */
+void sp_format_size_human(uint64_t bytes, char *buf, size_t len);
+
+bool sp_is_power_of_two(uint64_t v);
+uint64_t sp_gcd(uint64_t a, uint64_t b);
+/* lcm; returns -EOVERFLOW when it does not fit. */
+int sp_lcm(uint64_t a, uint64_t b, uint64_t *ret);
+int sp_mul_overflows(uint64_t a, uint64_t b, uint64_t *ret);
+
+/* ----------------------------------------------------------------- raid */
+
+enum sp_level {
+	SP_LEVEL_0 = 0,
+	SP_LEVEL_1 = 1,
+	SP_LEVEL_5 = 5,
+	SP_LEVEL_6 = 6,
+	SP_LEVEL_10 = 10,
+	SP_LEVEL_50 = 50,
+	SP_LEVEL_60 = 60,
+};
+
+int sp_parse_level(const char *text, enum sp_level *ret_level, struct sp_error *err);
+const char *sp_level_name(enum sp_level level); /* "raid10" */
+bool sp_level_has_spans(enum sp_level level);
+/* Validates disks/spans for the level and returns the data disks. */
+int sp_raid_data_disks(enum sp_level level, unsigned disks, unsigned spans,
+		       unsigned *ret_data_disks, struct sp_error *err);
+/* Parity disks written per stripe: 0, 1 or 2 (per span). */
+unsigned sp_level_parity_disks(enum sp_level level);
+
+/* --------------------------------------------------------------- kernel */
+
+struct sp_kernel {
+	unsigned major, minor, patch;
+	char release[SP_NAME_MAX];
+};
+
+int sp_parse_kernel(const char *release, struct sp_kernel *ret, struct sp_error *err);
+int sp_kernel_cmp(const struct sp_kernel *k, unsigned major, unsigned minor);
+bool sp_kernel_is_blk_mq_only(const struct sp_kernel *k);        /* >= 5.0 */
+bool sp_kernel_xfs_accepts_barrier_opts(const struct sp_kernel *k); /* < 4.19 */
+/*
+ * Translates a scheduler name from any era ("noop", "deadline", "cfq",
+ * "none", "mq-deadline", "bfq", "kyber") into the name the given kernel
+ * uses.  Returns NULL for unknown names.
+ */
+const char *sp_kernel_scheduler_name(const struct sp_kernel *k, const char *wanted);
+
+/* ------------------------------------------------------------- profiles */
+
+enum sp_knob_target {
+	SP_TARGET_DEVICE = 0, /* the array's block device (LUN or md) */
+	SP_TARGET_MEMBERS,    /* each md member disk */
+};
+
+struct sp_profile_knob {
+	enum sp_knob_target target;
+	char knob[SP_NAME_MAX]; /* relative sysfs path: "queue/read_ahead_kb" */
+	char value[SP_NAME_MAX];
+	char why[SP_MSG_MAX];
+};
+
+struct sp_profile_module_option {
+	char module[SP_NAME_MAX];
+	char param[SP_NAME_MAX];
+	char value[SP_NAME_MAX];
+	char why[SP_MSG_MAX];
+};
+
+struct sp_profile_warning {
+	char code[SP_NAME_MAX];
+	unsigned levels_mask; /* bit per enum sp_level index; 0 = always */
+	char message[SP_MSG_MAX];
+};
+
+#define SP_PROFILE_MAX_KNOBS 16U
+#define SP_PROFILE_MAX_MODOPTS 4U
+#define SP_PROFILE_MAX_WARNINGS 8U
+#define SP_PROFILE_MAX_ADVICE 8U
+
+struct sp_profile {
+	char name[SP_NAME_MAX];
+	char description[SP_MSG_MAX];
+	char driver[SP_NAME_MAX];
+	char device_naming[SP_MSG_MAX];
+	char source[SP_MSG_MAX]; /* where the values come from */
+	unsigned levels_mask;
+	uint64_t chunk_min_bytes, chunk_max_bytes;
+	unsigned max_disks;
+	bool protected_write_cache;
+	bool is_md;
+	bool trust_topology; /* use the exported optimal I/O size when sane */
+	char scheduler[SP_NAME_MAX]; /* era-neutral; translated per kernel */
+	char scheduler_why[SP_MSG_MAX];
+	char member_scheduler[SP_NAME_MAX];
+	size_t n_knobs;
+	struct sp_profile_knob knobs[SP_PROFILE_MAX_KNOBS];
+	size_t n_module_options;
+	struct sp_profile_module_option module_options[SP_PROFILE_MAX_MODOPTS];
+	size_t n_warnings;
+	struct sp_profile_warning warnings[SP_PROFILE_MAX_WARNINGS];
+	size_t n_advice;
+	char advice[SP_PROFILE_MAX_ADVICE][SP_MSG_MAX];
+};
+
+unsigned sp_level_bit(enum sp_level level);
+
+struct sp_profile_set;
+
+/* Loads the embedded profiles, then *.json from each directory in dirs
+ * (NULL-terminated; a missing directory is fine, a bad file is an error). */
+int sp_profiles_load(const char *const *dirs, struct sp_profile_set **ret, struct sp_error *err);
+/* Parses one profile from JSON text. */
+int sp_profile_parse(const char *json_text, const char *origin, struct sp_profile *ret,
+		     struct sp_error *err);
+struct sp_profile_set *sp_profiles_free(struct sp_profile_set *set);
+size_t sp_profiles_count(const struct sp_profile_set *set);
+const struct sp_profile *sp_profiles_get(const struct sp_profile_set *set, size_t i);
+const struct sp_profile *sp_profiles_find(const struct sp_profile_set *set, const char *name);
+/* "dell-perc5e, dell-perc6i, ..." */
+void sp_profiles_names(const struct sp_profile_set *set, char *buf, size_t len);
+
+/* ---------------------------------------------------------------- facts */
+
+/*
+ * What a block device is, as read (read-only) from the kernel.  For an
+ * offline plan the CLI fills path, size and sector sizes from flags and
+ * sets `offline`.
+ */
+struct sp_facts {
+	char path[SP_PATH_MAX];
+	char kernel_name[SP_NAME_MAX]; /* "sdb", "loop0", "cciss!c0d0" */
+	bool offline;
+	uint64_t size_bytes;
+	unsigned logical_sector_bytes;
+	unsigned physical_sector_bytes;
+	uint64_t min_io_bytes;
+	uint64_t optimal_io_bytes;
+	int64_t alignment_offset_bytes;
+	int rotational;     /* -1 unknown */
+	int read_only;      /* -1 unknown */
+	unsigned major, minor;
+	uint64_t diskseq;   /* 0 unknown */
+	char wwn[SP_NAME_MAX];
+	char serial[SP_NAME_MAX];
+	char driver[SP_NAME_MAX];
+	bool is_scsi;
+	bool is_partition;
+};
+
+/* Derives the kernel's name from a /dev path without touching it:
+ * /dev/sdb -> sdb, /dev/cciss/c0d0 -> cciss!c0d0. */
+int sp_kernel_name_from_path(const char *path, char *buf, size_t len, struct sp_error *err);
+/* /dev/sdb -> /dev/sdb1, /dev/loop0 -> /dev/loop0p1, /dev/nvme0n1 -> /dev/nvme0n1p1 */
+int sp_partition_path(const char *disk_path, unsigned number, char *buf, size_t len);
+
+/* ----------------------------------------------------------------- spec */
+
+enum sp_fs {
+	SP_FS_XFS = 0,
+	SP_FS_EXT3,
+	SP_FS_EXT4,
+};
+
+enum sp_table {
+	SP_TABLE_GPT = 0,
+	SP_TABLE_MSDOS,
+};
+
+enum sp_barriers {
+	SP_BARRIERS_DEFAULT = 0, /* leave the kernel's default (on) */
+	SP_BARRIERS_OFF,         /* asked for; granted only when safe and accepted */
+};
+
+int sp_parse_fs(const char *text, enum sp_fs *ret, struct sp_error *err);
+const char *sp_fs_name(enum sp_fs fs);
+int sp_parse_table(const char *text, enum sp_table *ret, struct sp_error *err);
+const char *sp_table_name(enum sp_table t);
+
+/* What the user asked for, bounded but not yet reasoned about. */
+struct sp_spec {
+	char controller[SP_NAME_MAX];
+	enum sp_level level;
+	unsigned disks;
+	unsigned spans; /* 0 = not given */
+	uint64_t chunk_bytes;
+	enum sp_fs fs;
+	enum sp_table table;
+	enum sp_barriers barriers;
+	char mountpoint[SP_PATH_MAX]; /* "" = none */
+	char label[SP_NAME_MAX];      /* "" = none */
+	struct sp_kernel kernel;
+	size_t n_members;
+	char members[SP_MAX_MEMBERS][SP_NAME_MAX]; /* md member kernel names */
+};
+
+/* ----------------------------------------------------------------- plan */
+
+struct sp_tuning {
+	char path[SP_PATH_MAX]; /* "/sys/block/sdb/queue/read_ahead_kb" */
+	char value[SP_NAME_MAX];
+	char why[SP_MSG_MAX];
+	char kind[16];          /* "sysfs" or "module" */
+};
+
+struct sp_warning {
+	char code[SP_NAME_MAX];
+	char message[SP_MSG_MAX];
+};
+
+struct sp_plan {
+	/* array */
+	char controller[SP_NAME_MAX];
+	enum sp_level level;
+	unsigned disks, spans, data_disks;
+	uint64_t chunk_bytes;
+	uint64_t stripe_width_bytes;
+
+	struct sp_facts device;
+
+	/* partition */
+	enum sp_table table;
+	uint64_t align_bytes;     /* lcm the start is a multiple of */
+	uint64_t start_bytes;
+	uint64_t size_bytes;
+	uint64_t reserved_tail_bytes; /* GPT backup header and entries */
+	char partition_path[SP_PATH_MAX];
+
+	/* filesystem */
+	enum sp_fs fs;
+	unsigned block_bytes;
+	uint64_t xfs_su_bytes;
+	unsigned xfs_sw;
+	uint64_t xfs_log_su_bytes;
+	unsigned ext_stride_blocks;
+	unsigned ext_stripe_width_blocks;
+	size_t n_mkfs_argv;
+	char mkfs_argv[SP_MAX_ARGV][SP_PATH_MAX / 16];
+
+	/* mount */
+	char mountpoint[SP_PATH_MAX]; /* "" = none */
+	size_t n_mount_options;
+	char mount_options[SP_MAX_OPTIONS][SP_NAME_MAX];
+	char fstab_line[SP_PATH_MAX + 512];
+
+	/* tuning */
+	size_t n_tuning;
+	struct sp_tuning tuning[SP_MAX_TUNING];
+	uint64_t md_stripe_cache_bytes; /* memory cost, 0 when not md */
+
+	/* advice for settings stripeplan cannot set (controller BIOS) */
+	size_t n_advice;
+	char advice[SP_PROFILE_MAX_ADVICE][SP_MSG_MAX];
+
+	char kernel_release[SP_NAME_MAX];
+	size_t n_warnings;
+	struct sp_warning warnings[SP_MAX_WARNINGS];
+};
+
+#define SP_FSTAB_UUID_PLACEHOLDER "@FS_UUID@"
+
+/*
+ * The planner: pure, no I/O.  Returns -EINVAL with err->exit_code set to
+ * SP_EXIT_INVALID for impossible requests.
+ */
+int sp_plan_make(const struct sp_spec *spec, const struct sp_profile *profile,
+		 const struct sp_facts *facts, struct sp_plan *ret, struct sp_error *err);
+
+/* Escapes a path for fstab (space \040, tab \011, backslash \134);
+ * control characters are rejected. */
+int sp_fstab_escape(const char *in, char *out, size_t len, struct sp_error *err);
+
+void sp_plan_add_warning(struct sp_plan *plan, const char *code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif
