@@ -17,6 +17,8 @@ function(embed_list kind files)
   set(content "${content}" PARENT_SCOPE)
 endfunction()
 
+string(REPLACE "|" ";" PROFILES "${PROFILES}")
+string(REPLACE "|" ";" TEMPLATES "${TEMPLATES}")
 embed_list(profiles "${PROFILES}")
 embed_list(templates "${TEMPLATES}")
 file(WRITE ${OUT} "${content}")

@@ -132,6 +132,7 @@ struct sp_profile_knob {
 	enum sp_knob_target target;
 	char knob[SP_NAME_MAX]; /* relative sysfs path: "queue/read_ahead_kb" */
 	char value[SP_NAME_MAX];
+	unsigned levels_mask; /* 0 = every level */
 	char why[SP_MSG_MAX];
 };
 
@@ -164,7 +165,6 @@ struct sp_profile {
 	unsigned max_disks;
 	bool protected_write_cache;
 	bool is_md;
-	bool trust_topology; /* use the exported optimal I/O size when sane */
 	char scheduler[SP_NAME_MAX]; /* era-neutral; translated per kernel */
 	char scheduler_why[SP_MSG_MAX];
 	char member_scheduler[SP_NAME_MAX];
@@ -272,7 +272,7 @@ struct sp_spec {
 /* ----------------------------------------------------------------- plan */
 
 struct sp_tuning {
-	char path[SP_PATH_MAX]; /* "/sys/block/sdb/queue/read_ahead_kb" */
+	char path[256]; /* "/sys/block/sdb/queue/read_ahead_kb" */
 	char value[SP_NAME_MAX];
 	char why[SP_MSG_MAX];
 	char kind[16];          /* "sysfs" or "module" */

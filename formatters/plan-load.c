@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Reads a reviewed plan back (apply --plan FILE).  A plan file is input
+ * from a person's editor, so every field is checked for type and bounds;
+ * apply re-derives nothing from it except what it verifies against the disk.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "format.h"
+
+struct loader {
+	struct sp_error *err;
+	int r;
+};
+
+static json_object *member(struct loader *l, json_object *obj, const char *section,
+			   const char *key, json_type type, bool required)
+{
+	json_object *v = NULL;
+
+	if (l->r < 0)
+		return NULL;
+	if (!obj || !json_object_object_get_ex(obj, key, &v) || json_object_is_type(v, json_type_null)) {
+		if (required)
+			l->r = sp_error_set(l->err, EINVAL, SP_EXIT_INVALID, key,
+					    "plan: %s.%s is missing", section, key);
+		return NULL;
+	}
+	if (!json_object_is_type(v, type)) {
+		l->r = sp_error_set(l->err, EINVAL, SP_EXIT_INVALID, key,
+				    "plan: %s.%s has the wrong type (expected %s)", section, key,
+				    json_type_to_name(type));
+		return NULL;
+	}
+	return v;
+}
+
+static void get_u64(struct loader *l, json_object *obj, const char *section, const char *key,
+		    uint64_t max, uint64_t *out)
+{
+	json_object *v = member(l, obj, section, key, json_type_int, true);
+	int64_t n;
+
+	if (!v)
+		return;
+	n = json_object_get_int64(v);
+	if (n < 0 || (uint64_t)n > max) {
+		l->r = sp_error_set(l->err, ERANGE, SP_EXIT_INVALID, key,
+				    "plan: %s.%s = %" PRId64 " is out of range", section, key, n);
+		return;
+	}
+	*out = (uint64_t)n;
+}
+
+static void get_uint(struct loader *l, json_object *obj, const char *section, const char *key,
+		     unsigned max, unsigned *out)
+{
+	uint64_t v = 0;
+
+	get_u64(l, obj, section, key, max, &v);
+	if (l->r == 0)
+		*out = (unsigned)v;
+}
+
+static void get_str(struct loader *l, json_object *obj, const char *section, const char *key,
+		    bool required, char *out, size_t len)
+{
+	json_object *v = member(l, obj, section, key, json_type_string, required);
+
+	if (!v)
+		return;
+	if ((size_t)json_object_get_string_len(v) >= len) {
+		l->r = sp_error_set(l->err, ENAMETOOLONG, SP_EXIT_INVALID, key,
+				    "plan: %s.%s is too long", section, key);
+		return;
+	}
+	snprintf(out, len, "%s", json_object_get_string(v));
+}
+
+static void load_array(struct loader *l, json_object *root, struct sp_plan *p)
+{
+	json_object *a = member(l, root, "plan", "array", json_type_object, true);
+	char level[16] = "";
+
+	get_str(l, a, "array", "controller", true, p->controller, sizeof(p->controller));
+	get_str(l, a, "array", "level", true, level, sizeof(level));
+	if (l->r == 0)
+		l->r = sp_parse_level(level, &p->level, l->err);
+	get_uint(l, a, "array", "disks", SP_MAX_DISKS, &p->disks);
+	get_uint(l, a, "array", "spans", SP_MAX_DISKS, &p->spans);
+	get_uint(l, a, "array", "data_disks", SP_MAX_DISKS, &p->data_disks);
+	get_u64(l, a, "array", "chunk_bytes", UINT32_MAX, &p->chunk_bytes);
+	get_u64(l, a, "array", "stripe_width_bytes", INT64_MAX, &p->stripe_width_bytes);
+}
+
+static void load_device(struct loader *l, json_object *root, struct sp_facts *d)
+{
+	json_object *o = member(l, root, "plan", "device", json_type_object, true), *v;
+	int64_t off;
+
+	get_str(l, o, "device", "path", true, d->path, sizeof(d->path));
+	get_str(l, o, "device", "kernel_name", true, d->kernel_name, sizeof(d->kernel_name));
+	get_u64(l, o, "device", "size_bytes", INT64_MAX, &d->size_bytes);
+	get_uint(l, o, "device", "logical_sector_bytes", 65536, &d->logical_sector_bytes);
+	get_uint(l, o, "device", "physical_sector_bytes", 65536, &d->physical_sector_bytes);
+	get_u64(l, o, "device", "min_io_bytes", INT64_MAX, &d->min_io_bytes);
+	get_u64(l, o, "device", "optimal_io_bytes", INT64_MAX, &d->optimal_io_bytes);
+	get_str(l, o, "device", "wwn", false, d->wwn, sizeof(d->wwn));
+	get_str(l, o, "device", "serial", false, d->serial, sizeof(d->serial));
+	if ((v = member(l, o, "device", "offline", json_type_boolean, true)))
+		d->offline = json_object_get_boolean(v);
+	if ((v = member(l, o, "device", "diskseq", json_type_int, false)))
+		d->diskseq = (uint64_t)json_object_get_int64(v);
+	if ((v = member(l, o, "device", "alignment_offset_bytes", json_type_int, false))) {
+		off = json_object_get_int64(v);
+		d->alignment_offset_bytes = off;
+	}
+	d->rotational = -1;
+	d->read_only = -1;
+}
+
+static void load_partition(struct loader *l, json_object *root, struct sp_plan *p)
+{
+	json_object *o = member(l, root, "plan", "partition", json_type_object, true);
+	char table[16] = "";
+
+	get_str(l, o, "partition", "table", true, table, sizeof(table));
+	if (l->r == 0)
+		l->r = sp_parse_table(table, &p->table, l->err);
+	get_str(l, o, "partition", "path", true, p->partition_path, sizeof(p->partition_path));
+	get_u64(l, o, "partition", "start_bytes", INT64_MAX, &p->start_bytes);
+	get_u64(l, o, "partition", "size_bytes", INT64_MAX, &p->size_bytes);
+	get_u64(l, o, "partition", "align_bytes", INT64_MAX, &p->align_bytes);
+	get_u64(l, o, "partition", "reserved_tail_bytes", INT64_MAX, &p->reserved_tail_bytes);
+}
+
+static void load_strings(struct loader *l, json_object *arr, const char *section, size_t max,
+			 size_t width, char *out, size_t *count)
+{
+	size_t n;
+
+	if (!arr || l->r < 0)
+		return;
+	n = json_object_array_length(arr);
+	if (n > max) {
+		l->r = sp_error_set(l->err, E2BIG, SP_EXIT_INVALID, section,
+				    "plan: %s has more than %zu entries", section, max);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(arr, i);
+
+		if (!json_object_is_type(e, json_type_string) ||
+		    (size_t)json_object_get_string_len(e) >= width) {
+			l->r = sp_error_set(l->err, EINVAL, SP_EXIT_INVALID, section,
+					    "plan: %s[%zu] must be a string shorter than %zu", section,
+					    i, width);
+			return;
+		}
+		snprintf(out + i * width, width, "%s", json_object_get_string(e));
+	}
+	*count = n;
+}
+
+static void load_filesystem(struct loader *l, json_object *root, struct sp_plan *p)
+{
+	json_object *o = member(l, root, "plan", "filesystem", json_type_object, true), *sub;
+	char type[16] = "";
+	uint64_t v = 0;
+
+	get_str(l, o, "filesystem", "type", true, type, sizeof(type));
+	if (l->r == 0)
+		l->r = sp_parse_fs(type, &p->fs, l->err);
+	get_uint(l, o, "filesystem", "block_bytes", 65536, &p->block_bytes);
+	load_strings(l, member(l, o, "filesystem", "mkfs_argv", json_type_array, true),
+		     "filesystem.mkfs_argv", SP_MAX_ARGV, sizeof(p->mkfs_argv[0]),
+		     &p->mkfs_argv[0][0], &p->n_mkfs_argv);
+	if (l->r < 0)
+		return;
+	if (p->fs == SP_FS_XFS) {
+		sub = member(l, o, "filesystem", "xfs", json_type_object, true);
+		get_u64(l, sub, "filesystem.xfs", "su_bytes", UINT32_MAX, &p->xfs_su_bytes);
+		get_uint(l, sub, "filesystem.xfs", "sw", SP_MAX_DISKS, &p->xfs_sw);
+		get_u64(l, sub, "filesystem.xfs", "log_su_bytes", UINT32_MAX, &p->xfs_log_su_bytes);
+	} else {
+		sub = member(l, o, "filesystem", "ext", json_type_object, true);
+		get_uint(l, sub, "filesystem.ext", "stride_blocks", UINT16_MAX, &p->ext_stride_blocks);
+		get_u64(l, sub, "filesystem.ext", "stripe_width_blocks", UINT32_MAX, &v);
+		p->ext_stripe_width_blocks = (unsigned)v;
+	}
+}
+
+static void load_mount(struct loader *l, json_object *root, struct sp_plan *p)
+{
+	json_object *o = member(l, root, "plan", "mount", json_type_object, true);
+
+	get_str(l, o, "mount", "mountpoint", false, p->mountpoint, sizeof(p->mountpoint));
+	load_strings(l, member(l, o, "mount", "options", json_type_array, true), "mount.options",
+		     SP_MAX_OPTIONS, SP_NAME_MAX, &p->mount_options[0][0], &p->n_mount_options);
+	get_str(l, o, "mount", "fstab", false, p->fstab_line, sizeof(p->fstab_line));
+}
+
+static void load_tuning(struct loader *l, json_object *root, struct sp_plan *p)
+{
+	json_object *a = member(l, root, "plan", "tuning", json_type_array, true);
+	size_t n = a ? json_object_array_length(a) : 0;
+
+	if (n > SP_MAX_TUNING) {
+		l->r = sp_error_set(l->err, E2BIG, SP_EXIT_INVALID, "tuning",
+				    "plan: tuning has more than %u entries", SP_MAX_TUNING);
+		return;
+	}
+	for (size_t i = 0; i < n && l->r == 0; i++) {
+		json_object *t = json_object_array_get_idx(a, i);
+		struct sp_tuning *out = &p->tuning[i];
+
+		if (!json_object_is_type(t, json_type_object)) {
+			l->r = sp_error_set(l->err, EINVAL, SP_EXIT_INVALID, "tuning",
+					    "plan: tuning[%zu] must be an object", i);
+			return;
+		}
+		get_str(l, t, "tuning", "path", true, out->path, sizeof(out->path));
+		get_str(l, t, "tuning", "value", true, out->value, sizeof(out->value));
+		get_str(l, t, "tuning", "kind", true, out->kind, sizeof(out->kind));
+		get_str(l, t, "tuning", "why", false, out->why, sizeof(out->why));
+		/* these paths are written to as root: keep them inside sysfs */
+		if (l->r == 0 && (strncmp(out->path, "/sys/", 5) != 0 || strstr(out->path, "/../")))
+			l->r = sp_error_set(l->err, EINVAL, SP_EXIT_INVALID, "tuning",
+					    "plan: tuning[%zu].path '%s' is not a sysfs path", i,
+					    out->path);
+		if (l->r == 0)
+			p->n_tuning = i + 1;
+	}
+}
+
+static void load_warnings(struct loader *l, json_object *root, struct sp_plan *p)
+{
+	json_object *a = member(l, root, "plan", "warnings", json_type_array, false);
+	size_t n = a ? json_object_array_length(a) : 0;
+
+	for (size_t i = 0; i < n && i < SP_MAX_WARNINGS && l->r == 0; i++) {
+		json_object *w = json_object_array_get_idx(a, i);
+
+		get_str(l, w, "warnings", "code", true, p->warnings[i].code, sizeof(p->warnings[i].code));
+		get_str(l, w, "warnings", "message", true, p->warnings[i].message,
+			sizeof(p->warnings[i].message));
+		if (l->r == 0)
+			p->n_warnings = i + 1;
+	}
+}
+
+int sp_plan_from_json(const char *text, struct sp_plan *ret, struct sp_error *err)
+{
+	struct loader l = { err, 0 };
+	struct sp_plan *p = calloc(1, sizeof(*p));
+	json_tokener *tok = json_tokener_new();
+	json_object *root = NULL, *v;
+
+	if (!p || !tok) {
+		l.r = sp_error_set(err, ENOMEM, SP_EXIT_FAILED, "plan", "out of memory");
+		goto out;
+	}
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	root = json_tokener_parse_ex(tok, text, (int)strlen(text));
+	if (!root || json_tokener_get_error(tok) != json_tokener_success ||
+	    !json_object_is_type(root, json_type_object)) {
+		l.r = sp_error_set(err, EINVAL, SP_EXIT_INVALID, "plan",
+				   "plan: not a stripeplan plan (JSON error: %s)",
+				   json_tokener_error_desc(json_tokener_get_error(tok)));
+		goto out;
+	}
+	if ((v = member(&l, root, "plan", "format", json_type_int, true)) &&
+	    json_object_get_int(v) != SP_PLAN_FORMAT_VERSION)
+		l.r = sp_error_set(err, EINVAL, SP_EXIT_INVALID, "format",
+				   "plan: format %d is not the %d this stripeplan reads",
+				   json_object_get_int(v), SP_PLAN_FORMAT_VERSION);
+	get_str(&l, root, "plan", "kernel", true, p->kernel_release, sizeof(p->kernel_release));
+	load_array(&l, root, p);
+	load_device(&l, root, &p->device);
+	load_partition(&l, root, p);
+	load_filesystem(&l, root, p);
+	load_mount(&l, root, p);
+	load_tuning(&l, root, p);
+	load_warnings(&l, root, p);
+	if ((v = member(&l, root, "plan", "md_stripe_cache_bytes", json_type_int, false)))
+		p->md_stripe_cache_bytes = (uint64_t)json_object_get_int64(v);
+	if (l.r == 0)
+		*ret = *p;
+out:
+	json_object_put(root);
+	if (tok)
+		json_tokener_free(tok);
+	free(p);
+	return l.r;
+}

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The plan for people: every value with the reason it has that value. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+
+static const char *human(uint64_t bytes, char *buf, size_t len)
+{
+	sp_format_size_human(bytes, buf, len);
+	return buf;
+}
+
+static const char *data_disks_reason(const struct sp_plan *p, char *buf, size_t len)
+{
+	unsigned per_span = p->disks / (p->spans ? p->spans : 1);
+
+	switch (p->level) {
+	case SP_LEVEL_0:
+		snprintf(buf, len, "raid0 stripes over every disk");
+		break;
+	case SP_LEVEL_1:
+		snprintf(buf, len, "raid1 mirrors: one disk's worth of data");
+		break;
+	case SP_LEVEL_10:
+		snprintf(buf, len, "raid10 mirrors pairs: %u disks / 2", p->disks);
+		break;
+	case SP_LEVEL_5:
+	case SP_LEVEL_6:
+		snprintf(buf, len, "%s keeps %u disk%s of parity per stripe: %u - %u", sp_level_name(p->level),
+			 sp_level_parity_disks(p->level), p->level == SP_LEVEL_6 ? "s" : "", p->disks,
+			 sp_level_parity_disks(p->level));
+		break;
+	default:
+		snprintf(buf, len, "%u spans of %u disks, each keeping %u parity: %u x (%u - %u)", p->spans,
+			 per_span, sp_level_parity_disks(p->level), p->spans, per_span,
+			 sp_level_parity_disks(p->level));
+		break;
+	}
+	return buf;
+}
+
+static void print_array(FILE *f, const struct sp_plan *p)
+{
+	char a[32], b[128];
+
+	fprintf(f, "Array\n");
+	fprintf(f, "  data disks     %-14u %s\n", p->data_disks, data_disks_reason(p, b, sizeof(b)));
+	fprintf(f, "  chunk          %-14s written to one disk before moving to the next\n",
+		human(p->chunk_bytes, a, sizeof(a)));
+	fprintf(f, "  full stripe    %-14s chunk x data disks: one write of this size and alignment touches every disk once\n",
+		human(p->stripe_width_bytes, a, sizeof(a)));
+}
+
+static void print_device(FILE *f, const struct sp_plan *p)
+{
+	const struct sp_facts *d = &p->device;
+	char a[32];
+
+	fprintf(f, "\nDevice %s (%s)%s\n", d->path, d->kernel_name,
+		d->offline ? ", not probed: facts from the command line" : "");
+	fprintf(f, "  size           %s (%" PRIu64 " bytes)\n", human(d->size_bytes, a, sizeof(a)),
+		d->size_bytes);
+	fprintf(f, "  sectors        %u-byte logical, %u-byte physical\n", d->logical_sector_bytes,
+		d->physical_sector_bytes);
+	if (!d->offline)
+		fprintf(f, "  topology       minimum I/O %" PRIu64 ", optimal I/O %" PRIu64 "%s\n",
+			d->min_io_bytes, d->optimal_io_bytes,
+			d->optimal_io_bytes ? "" : " (none exported, as usual for hardware RAID and loop devices)");
+}
+
+static void print_partition(FILE *f, const struct sp_plan *p)
+{
+	uint64_t sector = p->device.logical_sector_bytes;
+	char a[32], b[32];
+
+	fprintf(f, "\nPartition %s (%s label)\n", p->partition_path, sp_table_name(p->table));
+	fprintf(f, "  start          %s, byte %" PRIu64 ", sector %" PRIu64 "\n",
+		human(p->start_bytes, a, sizeof(a)), p->start_bytes, p->start_bytes / sector);
+	fprintf(f, "                 the least common multiple of the %s full stripe, 1 MiB and the %u-byte physical sector%s\n",
+		human(p->stripe_width_bytes, b, sizeof(b)), p->device.physical_sector_bytes,
+		p->align_bytes != p->start_bytes ? "" :
+		(p->device.optimal_io_bytes && p->align_bytes % p->device.optimal_io_bytes == 0 &&
+		 p->device.optimal_io_bytes != p->stripe_width_bytes) ? " (and the exported optimal I/O size)" : "");
+	fprintf(f, "  size           %s, %" PRIu64 " sectors, %" PRIu64 " whole stripes\n",
+		human(p->size_bytes, a, sizeof(a)), p->size_bytes / sector,
+		p->size_bytes / p->stripe_width_bytes);
+	if (p->reserved_tail_bytes)
+		fprintf(f, "                 rounded down to whole stripes, keeping the last %" PRIu64
+			" bytes for the GPT backup header\n", p->reserved_tail_bytes);
+	else
+		fprintf(f, "                 rounded down to whole stripes\n");
+}
+
+static void print_filesystem(FILE *f, const struct sp_plan *p)
+{
+	char a[32], b[32];
+
+	fprintf(f, "\nFilesystem %s, %u-byte blocks\n", sp_fs_name(p->fs), p->block_bytes);
+	if (p->fs == SP_FS_XFS) {
+		fprintf(f, "  su             %-14s stripe unit = the chunk\n", human(p->xfs_su_bytes, a, sizeof(a)));
+		fprintf(f, "  sw             %-14u stripe width in units = the data disks (full stripe %s)\n",
+			p->xfs_sw, human(p->stripe_width_bytes, b, sizeof(b)));
+		fprintf(f, "  log su         %-14s log writes padded to this (at most 256 KiB)\n",
+			human(p->xfs_log_su_bytes, a, sizeof(a)));
+	} else {
+		fprintf(f, "  stride         %-14u blocks per chunk: %s / %u\n", p->ext_stride_blocks,
+			human(p->chunk_bytes, a, sizeof(a)), p->block_bytes);
+		fprintf(f, "  stripe_width   %-14u blocks per full stripe: stride x %u data disks\n",
+			p->ext_stripe_width_blocks, p->data_disks);
+	}
+	fprintf(f, "  command       ");
+	for (size_t i = 0; i < p->n_mkfs_argv; i++)
+		fprintf(f, " %s", p->mkfs_argv[i]);
+	fprintf(f, "\n");
+}
+
+static void print_mount(FILE *f, const struct sp_plan *p)
+{
+	fprintf(f, "\nMount%s%s\n", p->mountpoint[0] ? " on " : "", p->mountpoint);
+	fprintf(f, "  options       ");
+	for (size_t i = 0; i < p->n_mount_options; i++)
+		fprintf(f, "%s%s", i ? "," : " ", p->mount_options[i]);
+	fprintf(f, "\n");
+	fprintf(f, "                 noatime (implies nodiratime); nofail and a 30 s device timeout so a missing array does not stop the boot\n");
+	if (p->fs == SP_FS_XFS)
+		fprintf(f, "                 logbufs=8 and logbsize=256k: the most in-memory log buffers, each at least the log stripe unit\n");
+	if (p->fstab_line[0])
+		fprintf(f, "  fstab          %s\n                 (apply writes the UUID mkfs gives the filesystem)\n",
+			p->fstab_line);
+}
+
+static void print_tuning(FILE *f, const struct sp_plan *p)
+{
+	if (!p->n_tuning)
+		return;
+	fprintf(f, "\nTuning\n");
+	for (size_t i = 0; i < p->n_tuning; i++) {
+		const struct sp_tuning *t = &p->tuning[i];
+
+		if (!strcmp(t->kind, "module")) {
+			const char *param = strrchr(t->path, '/');
+			char module[SP_NAME_MAX] = "";
+
+			sscanf(t->path, "/sys/module/%63[^/]", module);
+			fprintf(f, "  options %s %s=%s  (modprobe.d; takes effect when the module loads)\n",
+				module, param ? param + 1 : "", t->value);
+		} else {
+			fprintf(f, "  %s = %s\n", t->path, t->value);
+		}
+		fprintf(f, "      %s\n", t->why);
+	}
+	if (p->md_stripe_cache_bytes) {
+		char a[32];
+
+		fprintf(f, "  md stripe cache memory: %s\n", human(p->md_stripe_cache_bytes, a, sizeof(a)));
+	}
+}
+
+char *sp_format_plan_text(const struct sp_plan *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "stripeplan: %s %s, %u disks", p->controller, sp_level_name(p->level), p->disks);
+	if (p->spans > 1)
+		fprintf(f, " in %u spans", p->spans);
+	fprintf(f, ", for Linux %s\n\n", p->kernel_release);
+	print_array(f, p);
+	print_device(f, p);
+	print_partition(f, p);
+	print_filesystem(f, p);
+	print_mount(f, p);
+	print_tuning(f, p);
+	if (p->n_advice) {
+		fprintf(f, "\nController settings stripeplan cannot set\n");
+		for (size_t i = 0; i < p->n_advice; i++)
+			fprintf(f, "  - %s\n", p->advice[i]);
+	}
+	if (p->n_warnings) {
+		fprintf(f, "\nWarnings\n");
+		for (size_t i = 0; i < p->n_warnings; i++)
+			fprintf(f, "  [%s] %s\n", p->warnings[i].code, p->warnings[i].message);
+	}
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+char *sp_format_profiles_text(const struct sp_profile_set *set)
+{
+	static const enum sp_level all[] = { SP_LEVEL_0, SP_LEVEL_1, SP_LEVEL_5, SP_LEVEL_6,
+					     SP_LEVEL_10, SP_LEVEL_50, SP_LEVEL_60 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	for (size_t i = 0; i < sp_profiles_count(set); i++) {
+		const struct sp_profile *pr = sp_profiles_get(set, i);
+		char lo[32], hi[32];
+
+		sp_format_size_short(pr->chunk_min_bytes, lo, sizeof(lo));
+		sp_format_size_short(pr->chunk_max_bytes, hi, sizeof(hi));
+		fprintf(f, "%s\n  %s\n  driver %s; levels", pr->name, pr->description,
+			pr->driver[0] ? pr->driver : "(any)");
+		for (size_t l = 0, n = 0; l < sizeof(all) / sizeof(all[0]); l++)
+			if (pr->levels_mask & sp_level_bit(all[l]))
+				fprintf(f, "%s%u", n++ ? "," : " ", (unsigned)all[l]);
+		fprintf(f, "; chunk %s..%s; %s write cache\n", lo, hi,
+			pr->protected_write_cache ? "battery-backed" : "no protected");
+		if (pr->scheduler[0] || pr->n_knobs || pr->n_module_options) {
+			fprintf(f, "  tuning:");
+			if (pr->scheduler[0])
+				fprintf(f, " scheduler=%s", pr->scheduler);
+			for (size_t k = 0; k < pr->n_knobs; k++)
+				fprintf(f, " %s%s=%s", pr->knobs[k].target == SP_TARGET_MEMBERS ? "members:" : "",
+					pr->knobs[k].knob, pr->knobs[k].value);
+			for (size_t k = 0; k < pr->n_module_options; k++)
+				fprintf(f, " %s.%s=%s", pr->module_options[k].module,
+					pr->module_options[k].param, pr->module_options[k].value);
+			fprintf(f, "\n");
+		}
+		if (pr->source[0])
+			fprintf(f, "  source: %s\n", pr->source);
+	}
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The only place stripeplan forks.  Programs get an argv array, never a
+ * shell, so a device path or label can not be read as shell syntax.
+ *
+ * stdout and stderr share one pipe so the captured text keeps the order
+ * the tool wrote it in; mkfs and parted interleave progress and errors.
+ * A second close-on-exec pipe tells the parent whether execvpe() worked:
+ * it sees EOF on success, or the child's errno when the exec failed, so
+ * the "cannot run" message is built here, not in the forked child.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exec.h"
+
+#define SP_EXEC_OUTPUT_MAX_BYTES (1024U * 1024U)
+#define SP_EXEC_CHUNK_BYTES 4096U
+
+extern char **environ;
+
+struct sp_capture {
+	char *buf;
+	size_t len;
+	size_t cap;
+};
+
+static double monotonic_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The child's environment: ours without any LC_* override, plus LC_ALL=C
+ * so messages can be matched.  Built before fork() because setenv() is
+ * not async-signal-safe.  Only the pointer array is allocated.
+ */
+static char **child_environ(void)
+{
+	static char lc_all[] = "LC_ALL=C";
+	size_t n = 0, i, j = 0;
+	char **envp;
+
+	while (environ && environ[n])
+		n++;
+	envp = calloc(n + 2, sizeof(*envp));
+	if (!envp)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (strncmp(environ[i], "LC_ALL=", 7) != 0)
+			envp[j++] = environ[i];
+	envp[j] = lc_all;
+	return envp;
+}
+
+/* Runs in the forked child: only async-signal-safe calls from here on. */
+static void __attribute__((noreturn))
+child_exec(const char *const *argv, char **envp, int out_fd, int status_fd)
+{
+	sigset_t all;
+	int null_fd, e;
+
+	sigemptyset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	signal(SIGPIPE, SIG_DFL);
+
+	null_fd = open("/dev/null", O_RDONLY);
+	if (null_fd < 0 || dup2(null_fd, STDIN_FILENO) < 0 ||
+	    dup2(out_fd, STDOUT_FILENO) < 0 || dup2(out_fd, STDERR_FILENO) < 0)
+		goto fail;
+	/* Descriptors the caller forgot to mark close-on-exec stay with us. */
+	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+
+	execvpe(argv[0], (char *const *)argv, envp);
+fail:
+	e = errno;
+	if (write(status_fd, &e, sizeof(e)) < 0) {
+		/* nothing left to tell anyone */
+	}
+	_exit(127);
+}
+
+static int capture_grow(struct sp_capture *c, size_t want)
+{
+	size_t cap = c->cap ? c->cap : SP_EXEC_CHUNK_BYTES;
+	char *p;
+
+	while (cap < want)
+		cap *= 2;
+	if (cap > SP_EXEC_OUTPUT_MAX_BYTES + 1)
+		cap = SP_EXEC_OUTPUT_MAX_BYTES + 1;
+	if (cap <= c->cap)
+		return 0;
+	p = realloc(c->buf, cap);
+	if (!p)
+		return -ENOMEM;
+	c->buf = p;
+	c->cap = cap;
+	return 0;
+}
+
+/*
+ * Keeps the first SP_EXEC_OUTPUT_MAX_BYTES and drains the rest, so a
+ * chatty child never blocks on a full pipe.  Returns 1 on EOF.
+ */
+static int capture_read(struct sp_capture *c, int fd)
+{
+	char chunk[SP_EXEC_CHUNK_BYTES];
+	size_t keep;
+	ssize_t n;
+	int r;
+
+	n = read(fd, chunk, sizeof(chunk));
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? 0 : -errno;
+	if (n == 0)
+		return 1;
+	keep = SP_EXEC_OUTPUT_MAX_BYTES - c->len;
+	if ((size_t)n < keep)
+		keep = (size_t)n;
+	if (!keep)
+		return 0;
+	r = capture_grow(c, c->len + keep + 1);
+	if (r < 0)
+		return r;
+	memcpy(c->buf + c->len, chunk, keep);
+	c->len += keep;
+	return 0;
+}
+
+static int capture_all(struct sp_capture *c, int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int r;
+
+	for (;;) {
+		r = poll(&pfd, 1, -1);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		r = capture_read(c, fd);
+		if (r != 0)
+			return r < 0 ? r : 0;
+	}
+}
+
+static int wait_child(pid_t pid, int *ret_status)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFEXITED(status))
+		*ret_status = WEXITSTATUS(status);
+	else if (WIFSIGNALED(status))
+		*ret_status = 128 + WTERMSIG(status);
+	else
+		*ret_status = 255;
+	return 0;
+}
+
+/* The child's errno from a failed exec, or 0 once the exec closed the pipe. */
+static int read_exec_errno(int fd)
+{
+	int e = 0;
+	ssize_t n;
+
+	do
+		n = read(fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	return n == (ssize_t)sizeof(e) ? e : 0;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+int sp_exec(const char *const *argv, struct sp_exec_result *result, struct sp_error *err)
+{
+	struct sp_capture cap = { 0 };
+	int out[2] = { -1, -1 }, st[2] = { -1, -1 };
+	int r, status = 0, exec_errno;
+	char **envp = NULL;
+	double start;
+	pid_t pid;
+
+	if (!argv || !argv[0] || !argv[0][0] || !result)
+		return sp_error_set(err, EINVAL, SP_EXIT_FAILED, "argv",
+				    "cannot run a program without a name");
+
+	envp = child_environ();
+	r = capture_grow(&cap, 1);
+	if (!envp || r < 0) {
+		r = sp_error_set(err, ENOMEM, SP_EXIT_FAILED, "argv",
+				 "cannot run '%s': out of memory", argv[0]);
+		goto out;
+	}
+	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(st, O_CLOEXEC) < 0) {
+		r = sp_error_set(err, errno, SP_EXIT_FAILED, "argv",
+				 "cannot run '%s': cannot create pipe: %s", argv[0],
+				 strerror(errno));
+		goto out;
+	}
+
+	start = monotonic_seconds();
+	pid = fork();
+	if (pid < 0) {
+		r = sp_error_set(err, errno, SP_EXIT_FAILED, "argv", "cannot run '%s': fork: %s",
+				 argv[0], strerror(errno));
+		goto out;
+	}
+	if (pid == 0)
+		child_exec(argv, envp, out[1], st[1]);
+
+	close_fd(&out[1]);
+	close_fd(&st[1]);
+	r = capture_all(&cap, out[0]);
+	exec_errno = read_exec_errno(st[0]);
+	/* Reap the child whatever happened to the pipe: no zombies. */
+	if (r < 0) {
+		kill(pid, SIGKILL);
+		wait_child(pid, &status);
+		r = sp_error_set(err, r, SP_EXIT_FAILED, "argv",
+				 "cannot read output of '%s': %s", argv[0], strerror(-r));
+		goto out;
+	}
+	r = wait_child(pid, &status);
+	if (r < 0) {
+		r = sp_error_set(err, r, SP_EXIT_FAILED, "argv", "cannot wait for '%s': %s",
+				 argv[0], strerror(-r));
+		goto out;
+	}
+	if (exec_errno) {
+		int n = snprintf(cap.buf, cap.cap, "cannot run '%s': %s\n", argv[0],
+				 strerror(exec_errno));
+
+		cap.len = n < 0 ? 0 : (size_t)n >= cap.cap ? cap.cap - 1 : (size_t)n;
+		status = 127;
+	}
+
+	cap.buf[cap.len] = '\0';
+	result->exit_status = status;
+	result->output = cap.buf;
+	result->output_len = cap.len;
+	result->seconds = monotonic_seconds() - start;
+	cap.buf = NULL;
+	r = 0;
+out:
+	close_fd(&out[0]);
+	close_fd(&out[1]);
+	close_fd(&st[0]);
+	close_fd(&st[1]);
+	free(cap.buf);
+	free(envp);
+	return r;
+}
+
+void sp_exec_result_free(struct sp_exec_result *result)
+{
+	if (!result)
+		return;
+	free(result->output);
+	result->output = NULL;
+	result->output_len = 0;
+}

@@ -1,0 +1,643 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * spec + profile + facts -> plan.  Pure: no I/O, no printing, no exit.
+ * Each stage fills one part of the plan in the order a person would
+ * reason about it: array, partition, filesystem, mount, tuning.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stripeplan.h"
+
+#define FS_BLOCK_BYTES 4096U
+#define XFS_LOG_SU_MAX_BYTES (256 * SP_KIB)
+#define XFS_LOG_SU_FALLBACK_BYTES (32 * SP_KIB) /* what mkfs.xfs falls back to */
+#define XFS_MIN_FS_BYTES (300 * SP_MIB)         /* mkfs.xfs >= 5.19 refuses smaller */
+#define XFS_LOGBSIZE_BYTES (256 * SP_KIB)       /* largest valid logbsize */
+#define EXT3_MAX_BLOCKS (1ULL << 32)            /* no 64bit feature */
+#define GPT_ENTRIES_BYTES 16384U                /* 128 entries x 128 bytes */
+#define MSDOS_MAX_SECTORS (1ULL << 32)
+#define OPTIMAL_IO_MAX_BYTES (256 * SP_MIB)
+#define DEVICE_TIMEOUT "x-systemd.device-timeout=30s"
+#define PAGE_BYTES 4096U
+
+void sp_plan_add_warning(struct sp_plan *plan, const char *code, const char *fmt, ...)
+{
+	struct sp_warning *w;
+	va_list ap;
+
+	if (plan->n_warnings >= SP_MAX_WARNINGS)
+		return;
+	w = &plan->warnings[plan->n_warnings++];
+	snprintf(w->code, sizeof(w->code), "%s", code);
+	va_start(ap, fmt);
+	vsnprintf(w->message, sizeof(w->message), fmt, ap);
+	va_end(ap);
+}
+
+static const char *size_str(uint64_t bytes, char *buf, size_t len)
+{
+	sp_format_size_human(bytes, buf, len);
+	return buf;
+}
+
+int sp_kernel_name_from_path(const char *path, char *buf, size_t len, struct sp_error *err)
+{
+	const char *name;
+	size_t i;
+
+	if (strncmp(path, "/dev/", 5) != 0 || !path[5])
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "device",
+				    "device: '%s' is not a /dev path", path);
+	name = path + 5;
+	if (!strncmp(name, "disk/", 5) || !strncmp(name, "mapper/", 7))
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "device",
+				    "device: cannot tell the kernel name of '%s' without probing it; "
+				    "name the device as /dev/sdX or let stripeplan probe it",
+				    path);
+	if (strlen(name) >= len || strlen(name) >= SP_NAME_MAX)
+		return sp_error_set(err, ENAMETOOLONG, SP_EXIT_INVALID, "device",
+				    "device: '%s' is too long", path);
+	/* the kernel spells '/' in block device names as '!' in sysfs */
+	for (i = 0; name[i]; i++)
+		buf[i] = name[i] == '/' ? '!' : name[i];
+	buf[i] = '\0';
+	return 0;
+}
+
+int sp_partition_path(const char *disk_path, unsigned number, char *buf, size_t len)
+{
+	size_t n = strlen(disk_path);
+	/* the kernel inserts 'p' when the disk name ends in a digit (loop0p1, nvme0n1p1) */
+	bool needs_p = n && disk_path[n - 1] >= '0' && disk_path[n - 1] <= '9';
+	int w = snprintf(buf, len, "%s%s%u", disk_path, needs_p ? "p" : "", number);
+
+	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
+}
+
+static int plan_array(const struct sp_spec *spec, const struct sp_profile *profile,
+		      struct sp_plan *plan, struct sp_error *err)
+{
+	char a[32], b[32];
+	int r;
+
+	snprintf(plan->controller, sizeof(plan->controller), "%s", profile->name);
+	plan->level = spec->level;
+	plan->disks = spec->disks;
+	plan->spans = sp_level_has_spans(spec->level) ? spec->spans : 1;
+	plan->chunk_bytes = spec->chunk_bytes;
+
+	if (!(profile->levels_mask & sp_level_bit(spec->level)))
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "level",
+				    "level: %s is not supported by the %s profile", sp_level_name(spec->level),
+				    profile->name);
+	r = sp_raid_data_disks(spec->level, spec->disks, spec->spans, &plan->data_disks, err);
+	if (r < 0)
+		return r;
+	if (profile->max_disks && spec->disks > profile->max_disks)
+		return sp_error_set(err, ERANGE, SP_EXIT_INVALID, "disks",
+				    "disks: %s takes at most %u disks, not %u", profile->name,
+				    profile->max_disks, spec->disks);
+	if (spec->chunk_bytes == 0)
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "chunk", "chunk: must not be zero");
+	sp_format_size_short(spec->chunk_bytes, a, sizeof(a));
+	if (!sp_is_power_of_two(spec->chunk_bytes))
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "chunk",
+				    "chunk: %s is not a power of two (controllers stripe in 2^n sizes)", a);
+	if (spec->chunk_bytes < FS_BLOCK_BYTES)
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "chunk",
+				    "chunk: %s is smaller than the 4K filesystem block; "
+				    "the filesystem cannot align to it",
+				    a);
+	if (spec->chunk_bytes < profile->chunk_min_bytes ||
+	    spec->chunk_bytes > profile->chunk_max_bytes) {
+		sp_format_size_short(profile->chunk_min_bytes, b, sizeof(b));
+		return sp_error_set(err, ERANGE, SP_EXIT_INVALID, "chunk",
+				    "chunk: %s is outside what %s supports (%s..%s)", a, profile->name, b,
+				    (sp_format_size_short(profile->chunk_max_bytes, a, sizeof(a)), a));
+	}
+	if (sp_mul_overflows(spec->chunk_bytes, plan->data_disks, &plan->stripe_width_bytes) < 0)
+		return sp_error_set(err, EOVERFLOW, SP_EXIT_INVALID, "chunk",
+				    "chunk: %s x %u data disks overflows", a, plan->data_disks);
+	return 0;
+}
+
+static int check_facts(const struct sp_facts *f, struct sp_error *err)
+{
+	if (f->logical_sector_bytes < 512 || f->logical_sector_bytes > 65536 ||
+	    !sp_is_power_of_two(f->logical_sector_bytes))
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "sector-size",
+				    "sector-size: %u is not a sector size (512, 4096, ...)",
+				    f->logical_sector_bytes);
+	if (f->physical_sector_bytes < f->logical_sector_bytes ||
+	    !sp_is_power_of_two(f->physical_sector_bytes) || f->physical_sector_bytes > 65536)
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "sector-size",
+				    "sector-size: physical sector %u must be a power of two >= the logical %u",
+				    f->physical_sector_bytes, f->logical_sector_bytes);
+	if (f->logical_sector_bytes > FS_BLOCK_BYTES)
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "sector-size",
+				    "sector-size: %u-byte sectors are larger than the 4 KiB filesystem block",
+				    f->logical_sector_bytes);
+	if (f->size_bytes == 0 || f->size_bytes % f->logical_sector_bytes)
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "size",
+				    "size: %" PRIu64 " bytes is not a whole number of %u-byte sectors",
+				    f->size_bytes, f->logical_sector_bytes);
+	return 0;
+}
+
+/* An optimal I/O size is sane when it could be a stripe: whole 4 KiB
+ * pages, not huge.  33553920 (32 MiB - 512, what some USB bridges and
+ * RAID firmware report) is not. */
+static bool optimal_io_is_sane(const struct sp_facts *f)
+{
+	uint64_t io = f->optimal_io_bytes;
+
+	return io && io % PAGE_BYTES == 0 && io % f->physical_sector_bytes == 0 &&
+	       io <= OPTIMAL_IO_MAX_BYTES;
+}
+
+static int plan_alignment(const struct sp_facts *f, struct sp_plan *plan, struct sp_error *err)
+{
+	char a[32], b[32];
+	uint64_t align;
+
+	if (sp_lcm(plan->stripe_width_bytes, SP_MIB, &align) < 0 ||
+	    sp_lcm(align, f->physical_sector_bytes, &align) < 0)
+		return sp_error_set(err, EOVERFLOW, SP_EXIT_INVALID, "chunk",
+				    "chunk: the stripe width cannot be aligned to 1 MiB without overflow");
+	if (optimal_io_is_sane(f)) {
+		if (f->optimal_io_bytes != plan->stripe_width_bytes)
+			sp_plan_add_warning(plan, "topology-mismatch",
+					    "%s exports an optimal I/O size of %s but the declared array's "
+					    "full stripe is %s: check --level, --disks and --chunk against "
+					    "the controller's configuration",
+					    f->path, size_str(f->optimal_io_bytes, a, sizeof(a)),
+					    size_str(plan->stripe_width_bytes, b, sizeof(b)));
+		if (sp_lcm(align, f->optimal_io_bytes, &align) < 0)
+			return sp_error_set(err, EOVERFLOW, SP_EXIT_INVALID, "device",
+					    "device: the optimal I/O size cannot be combined with the stripe");
+	} else if (f->optimal_io_bytes) {
+		sp_plan_add_warning(plan, "topology-ignored",
+				    "%s exports an optimal I/O size of %" PRIu64
+				    " bytes, which no array has; it is ignored",
+				    f->path, f->optimal_io_bytes);
+	}
+	if (f->alignment_offset_bytes)
+		sp_plan_add_warning(plan, "alignment-offset",
+				    "%s reports an alignment offset of %" PRId64
+				    " bytes; stripeplan aligns to the declared array from sector 0, "
+				    "check the controller's configuration",
+				    f->path, f->alignment_offset_bytes);
+	plan->align_bytes = align;
+	return 0;
+}
+
+static int plan_partition(const struct sp_spec *spec, const struct sp_facts *f,
+			  struct sp_plan *plan, struct sp_error *err)
+{
+	uint64_t sector = f->logical_sector_bytes;
+	uint64_t device_sectors = f->size_bytes / sector;
+	uint64_t usable_end, stripes;
+	char a[32], b[32], c[32];
+	int r;
+
+	r = plan_alignment(f, plan, err);
+	if (r < 0)
+		return r;
+	plan->table = spec->table;
+	/* GPT keeps a backup header and entry array in the last sectors */
+	plan->reserved_tail_bytes = spec->table == SP_TABLE_GPT ? GPT_ENTRIES_BYTES + sector : 0;
+	plan->start_bytes = plan->align_bytes;
+	if (f->size_bytes < plan->reserved_tail_bytes ||
+	    f->size_bytes - plan->reserved_tail_bytes < plan->start_bytes + plan->stripe_width_bytes)
+		return sp_error_set(err, ENOSPC, SP_EXIT_INVALID, "size",
+				    "size: %s (%s) is smaller than one %s stripe after the aligned start "
+				    "at %s and the %s label",
+				    f->path, size_str(f->size_bytes, a, sizeof(a)),
+				    size_str(plan->stripe_width_bytes, b, sizeof(b)),
+				    size_str(plan->start_bytes, c, sizeof(c)), sp_table_name(spec->table));
+	usable_end = f->size_bytes - plan->reserved_tail_bytes;
+	stripes = (usable_end - plan->start_bytes) / plan->stripe_width_bytes;
+	plan->size_bytes = stripes * plan->stripe_width_bytes;
+
+	if (spec->table == SP_TABLE_MSDOS &&
+	    (plan->start_bytes + plan->size_bytes) / sector > MSDOS_MAX_SECTORS)
+		return sp_error_set(err, EFBIG, SP_EXIT_INVALID, "table",
+				    "table: msdos labels stop at 2^32 sectors (%s with %" PRIu64
+				    "-byte sectors) and %s has %" PRIu64 "; use --table gpt",
+				    size_str(MSDOS_MAX_SECTORS * sector, a, sizeof(a)), sector, f->path,
+				    device_sectors);
+	if (spec->table == SP_TABLE_GPT && device_sectors > MSDOS_MAX_SECTORS)
+		sp_plan_add_warning(plan, "gpt-required",
+				    "%s has %" PRIu64 " sectors, more than an msdos label can address "
+				    "(2^32); GPT is the only choice",
+				    f->path, device_sectors);
+	if (sp_partition_path(f->path, 1, plan->partition_path, sizeof(plan->partition_path)) < 0)
+		return sp_error_set(err, ENAMETOOLONG, SP_EXIT_INVALID, "device",
+				    "device: '%s' is too long", f->path);
+	return 0;
+}
+
+static int argv_add(struct sp_plan *plan, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int argv_add(struct sp_plan *plan, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (plan->n_mkfs_argv >= SP_MAX_ARGV)
+		return -E2BIG;
+	va_start(ap, fmt);
+	w = vsnprintf(plan->mkfs_argv[plan->n_mkfs_argv], sizeof(plan->mkfs_argv[0]), fmt, ap);
+	va_end(ap);
+	if (w < 0 || (size_t)w >= sizeof(plan->mkfs_argv[0]))
+		return -ENAMETOOLONG;
+	plan->n_mkfs_argv++;
+	return 0;
+}
+
+static void lowercase(char *s)
+{
+	for (; *s; s++)
+		if (*s >= 'A' && *s <= 'Z')
+			*s = (char)(*s - 'A' + 'a');
+}
+
+static int plan_xfs(const struct sp_spec *spec, struct sp_plan *plan, struct sp_error *err)
+{
+	char su[32], lsu[32], a[32];
+	int r = 0;
+
+	if (plan->size_bytes < XFS_MIN_FS_BYTES)
+		return sp_error_set(err, ENOSPC, SP_EXIT_INVALID, "size",
+				    "size: xfs needs at least 300 MiB (mkfs.xfs refuses smaller); the "
+				    "aligned partition would be %s",
+				    size_str(plan->size_bytes, a, sizeof(a)));
+	plan->xfs_su_bytes = plan->chunk_bytes;
+	plan->xfs_sw = plan->data_disks;
+	if (plan->chunk_bytes <= XFS_LOG_SU_MAX_BYTES) {
+		plan->xfs_log_su_bytes = plan->chunk_bytes;
+	} else {
+		plan->xfs_log_su_bytes = XFS_LOG_SU_FALLBACK_BYTES;
+		sp_plan_add_warning(plan, "xfs-log-su-capped",
+				    "the XFS log stripe unit can be at most 256 KiB; for a %s chunk "
+				    "mkfs.xfs would fall back to 32 KiB on its own, so 32 KiB is set "
+				    "explicitly (every log write is padded to it)",
+				    size_str(plan->chunk_bytes, a, sizeof(a)));
+	}
+	/* mkfs.xfs documents lowercase suffixes (su=256k) */
+	sp_format_size_short(plan->xfs_su_bytes, su, sizeof(su));
+	sp_format_size_short(plan->xfs_log_su_bytes, lsu, sizeof(lsu));
+	lowercase(su);
+	lowercase(lsu);
+	r |= argv_add(plan, "mkfs.xfs");
+	r |= argv_add(plan, "-b");
+	r |= argv_add(plan, "size=%u", plan->block_bytes);
+	r |= argv_add(plan, "-d");
+	r |= argv_add(plan, "su=%s,sw=%u", su, plan->xfs_sw);
+	r |= argv_add(plan, "-l");
+	r |= argv_add(plan, "su=%s", lsu);
+	if (spec->label[0]) {
+		r |= argv_add(plan, "-L");
+		r |= argv_add(plan, "%s", spec->label);
+	}
+	r |= argv_add(plan, "%s", plan->partition_path);
+	return r ? sp_error_set(err, E2BIG, SP_EXIT_INVALID, "mkfs", "mkfs: argument list too long")
+		 : 0;
+}
+
+static int plan_ext(const struct sp_spec *spec, struct sp_plan *plan, struct sp_error *err)
+{
+	uint64_t stride = plan->chunk_bytes / plan->block_bytes;
+	uint64_t width = stride * plan->data_disks;
+	char a[32];
+	int r = 0;
+
+	if (spec->fs == SP_FS_EXT3 && plan->size_bytes / plan->block_bytes >= EXT3_MAX_BLOCKS)
+		return sp_error_set(err, EFBIG, SP_EXIT_INVALID, "fs",
+				    "fs: ext3 cannot hold %s (at most 2^32 blocks: 16 TiB with 4 KiB "
+				    "blocks); use --fs ext4 or --fs xfs",
+				    size_str(plan->size_bytes, a, sizeof(a)));
+	/* s_raid_stride is 16 bits on disk, s_raid_stripe_width 32 */
+	if (stride > UINT16_MAX || width > UINT32_MAX)
+		return sp_error_set(err, ERANGE, SP_EXIT_INVALID, "chunk",
+				    "chunk: stride %" PRIu64 " / stripe width %" PRIu64
+				    " blocks do not fit the ext superblock",
+				    stride, width);
+	plan->ext_stride_blocks = (unsigned)stride;
+	plan->ext_stripe_width_blocks = (unsigned)width;
+	r |= argv_add(plan, "mke2fs");
+	r |= argv_add(plan, "-t");
+	r |= argv_add(plan, "%s", sp_fs_name(spec->fs));
+	r |= argv_add(plan, "-b");
+	r |= argv_add(plan, "%u", plan->block_bytes);
+	r |= argv_add(plan, "-E");
+	r |= argv_add(plan, "stride=%u,stripe_width=%u", plan->ext_stride_blocks,
+		      plan->ext_stripe_width_blocks);
+	if (spec->label[0]) {
+		r |= argv_add(plan, "-L");
+		r |= argv_add(plan, "%s", spec->label);
+	}
+	r |= argv_add(plan, "%s", plan->partition_path);
+	return r ? sp_error_set(err, E2BIG, SP_EXIT_INVALID, "mkfs", "mkfs: argument list too long")
+		 : 0;
+}
+
+static int plan_filesystem(const struct sp_spec *spec, struct sp_plan *plan,
+			   struct sp_error *err)
+{
+	size_t label_max = spec->fs == SP_FS_XFS ? 12 : 16;
+
+	plan->fs = spec->fs;
+	plan->block_bytes = FS_BLOCK_BYTES;
+	if (strlen(spec->label) > label_max)
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "label",
+				    "label: '%s' is longer than the %zu characters %s allows",
+				    spec->label, label_max, sp_fs_name(spec->fs));
+	for (const char *p = spec->label; *p; p++)
+		if ((unsigned char)*p < 0x21 || *p == 0x7f)
+			return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "label",
+					    "label: spaces and control characters are not allowed");
+	return spec->fs == SP_FS_XFS ? plan_xfs(spec, plan, err) : plan_ext(spec, plan, err);
+}
+
+static void option_add(struct sp_plan *plan, const char *opt)
+{
+	if (plan->n_mount_options < SP_MAX_OPTIONS)
+		snprintf(plan->mount_options[plan->n_mount_options++], SP_NAME_MAX, "%s", opt);
+}
+
+static int plan_barriers(const struct sp_spec *spec, const struct sp_profile *profile,
+			 struct sp_plan *plan, struct sp_error *err)
+{
+	bool xfs = spec->fs == SP_FS_XFS;
+
+	if (spec->barriers != SP_BARRIERS_OFF) {
+		if (xfs && profile->protected_write_cache && !sp_kernel_xfs_accepts_barrier_opts(&spec->kernel))
+			sp_plan_add_warning(plan, "nobarrier-removed",
+					    "seed recipes mount XFS with nobarrier; Linux %s rejects it "
+					    "(removed in 4.19: 'xfs: Unknown parameter nobarrier' and the "
+					    "server stops in emergency mode), so barriers stay on; with a "
+					    "battery-backed cache flushes are cheap",
+					    spec->kernel.release);
+		return 0;
+	}
+	if (!profile->protected_write_cache)
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "barriers",
+				    "barriers: the %s profile has no battery- or flash-backed write "
+				    "cache; turning barriers off would lose data on power failure",
+				    profile->name);
+	if (xfs && !sp_kernel_xfs_accepts_barrier_opts(&spec->kernel))
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "barriers",
+				    "barriers: XFS on Linux %s has no nobarrier option (removed in 4.19); "
+				    "barriers cannot be turned off",
+				    spec->kernel.release);
+	option_add(plan, xfs ? "nobarrier" : "barrier=0");
+	sp_plan_add_warning(plan, "barriers-off",
+			    "write barriers are off: safe only while the controller's write cache "
+			    "is battery- or flash-backed and the disks' own caches are off; a failed "
+			    "battery means lost writes on power failure");
+	return 0;
+}
+
+int sp_fstab_escape(const char *in, char *out, size_t len, struct sp_error *err)
+{
+	size_t o = 0;
+
+	for (const unsigned char *p = (const unsigned char *)in; *p; p++) {
+		const char *esc = NULL;
+		char one[2] = { (char)*p, '\0' };
+
+		if (*p == ' ')
+			esc = "\\040";
+		else if (*p == '\t')
+			esc = "\\011";
+		else if (*p == '\\')
+			esc = "\\134";
+		else if (*p < 0x20 || *p == 0x7f)
+			return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "mountpoint",
+					    "mountpoint: control character 0x%02x is not allowed in "
+					    "an fstab path",
+					    *p);
+		if (!esc)
+			esc = one;
+		if (o + strlen(esc) >= len)
+			return sp_error_set(err, ENAMETOOLONG, SP_EXIT_INVALID, "mountpoint",
+					    "mountpoint: path is too long");
+		memcpy(out + o, esc, strlen(esc));
+		o += strlen(esc);
+	}
+	out[o] = '\0';
+	return 0;
+}
+
+static int plan_mount(const struct sp_spec *spec, const struct sp_profile *profile,
+		      struct sp_plan *plan, struct sp_error *err)
+{
+	char escaped[SP_PATH_MAX], opts[SP_MAX_OPTIONS * SP_NAME_MAX] = "";
+	char logbsize[32];
+	size_t used = 0;
+	int r, w;
+
+	option_add(plan, "noatime"); /* implies nodiratime, which the seeds also set */
+	if (spec->fs == SP_FS_XFS) {
+		/* logbsize must be >= the log stripe unit; 256k is the largest and the seeds' */
+		sp_format_size_short(XFS_LOGBSIZE_BYTES, logbsize, sizeof(logbsize));
+		option_add(plan, "logbufs=8");
+		lowercase(logbsize);
+		snprintf(opts, sizeof(opts), "logbsize=%s", logbsize);
+		option_add(plan, opts);
+		opts[0] = '\0';
+	}
+	r = plan_barriers(spec, profile, plan, err);
+	if (r < 0)
+		return r;
+	/* a data array that is missing at boot must not stop the boot */
+	option_add(plan, "nofail");
+	option_add(plan, DEVICE_TIMEOUT);
+
+	if (!spec->mountpoint[0]) {
+		sp_plan_add_warning(plan, "no-mountpoint",
+				    "no --mountpoint given: no fstab line is planned");
+		return 0;
+	}
+	if (spec->mountpoint[0] != '/')
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "mountpoint",
+				    "mountpoint: '%s' is not an absolute path", spec->mountpoint);
+	if (!strcmp(spec->mountpoint, "/"))
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "mountpoint",
+				    "mountpoint: '/' is the root filesystem, not a data array");
+	r = sp_fstab_escape(spec->mountpoint, escaped, sizeof(escaped), err);
+	if (r < 0)
+		return r;
+	snprintf(plan->mountpoint, sizeof(plan->mountpoint), "%s", spec->mountpoint);
+	for (size_t i = 0; i < plan->n_mount_options; i++)
+		used += (size_t)snprintf(opts + used, sizeof(opts) - used, "%s%s", i ? "," : "",
+					 plan->mount_options[i]);
+	/* xfs has nothing for fsck to do at boot; ext gets the second pass */
+	w = snprintf(plan->fstab_line, sizeof(plan->fstab_line), "UUID=%s %s %s %s 0 %d",
+		     SP_FSTAB_UUID_PLACEHOLDER, escaped, sp_fs_name(spec->fs), opts,
+		     spec->fs == SP_FS_XFS ? 0 : 2);
+	if (w < 0 || (size_t)w >= sizeof(plan->fstab_line))
+		return sp_error_set(err, ENAMETOOLONG, SP_EXIT_INVALID, "mountpoint",
+				    "mountpoint: the fstab line would be too long");
+	return 0;
+}
+
+static void tuning_add(struct sp_plan *plan, const char *kind, const char *disk,
+		       const char *knob, const char *value, const char *why)
+{
+	struct sp_tuning *t;
+
+	if (plan->n_tuning >= SP_MAX_TUNING)
+		return;
+	t = &plan->tuning[plan->n_tuning++];
+	snprintf(t->kind, sizeof(t->kind), "%s", kind);
+	if (!strcmp(kind, "module"))
+		snprintf(t->path, sizeof(t->path), "/sys/module/%s/parameters/%s", disk, knob);
+	else
+		snprintf(t->path, sizeof(t->path), "/sys/block/%s/%s", disk, knob);
+	snprintf(t->value, sizeof(t->value), "%s", value);
+	snprintf(t->why, sizeof(t->why), "%s", why);
+}
+
+static void tune_disk(const struct sp_spec *spec, const struct sp_profile *profile,
+		      struct sp_plan *plan, const char *disk, enum sp_knob_target target)
+{
+	const char *wanted = target == SP_TARGET_DEVICE ? profile->scheduler : profile->member_scheduler;
+	unsigned bit = sp_level_bit(spec->level);
+	char why[SP_MSG_MAX + 96];
+
+	/* md devices have no queue of their own to schedule */
+	if (wanted[0] && !(profile->is_md && target == SP_TARGET_DEVICE)) {
+		const char *name = sp_kernel_scheduler_name(&spec->kernel, wanted);
+
+		if (name)
+			tuning_add(plan, "sysfs", disk, "queue/scheduler", name,
+				   target == SP_TARGET_DEVICE ? profile->scheduler_why :
+				   "member disks of an md array: deadline keeps reads from starving behind resync and writeback");
+	}
+	for (size_t i = 0; i < profile->n_knobs; i++) {
+		const struct sp_profile_knob *k = &profile->knobs[i];
+
+		if (k->target != target || (k->levels_mask && !(k->levels_mask & bit)))
+			continue;
+		snprintf(why, sizeof(why), "%s", k->why);
+		if (!strcmp(k->knob, "queue/read_ahead_kb")) {
+			unsigned long long kib = strtoull(k->value, NULL, 10);
+
+			snprintf(why, sizeof(why), "%s (read_ahead_kb counts KiB: blockdev --setra %llu, in 512-byte sectors)",
+				 k->why, kib * 2);
+		}
+		tuning_add(plan, "sysfs", disk, k->knob, k->value, why);
+	}
+}
+
+static void plan_md_memory(const struct sp_spec *spec, const struct sp_profile *profile,
+			   struct sp_plan *plan)
+{
+	char a[32];
+
+	for (size_t i = 0; i < plan->n_tuning; i++) {
+		const char *p = strrchr(plan->tuning[i].path, '/');
+		uint64_t entries;
+
+		if (!p || strcmp(p, "/stripe_cache_size") != 0)
+			continue;
+		entries = strtoull(plan->tuning[i].value, NULL, 10);
+		plan->md_stripe_cache_bytes = entries * PAGE_BYTES * spec->disks;
+		sp_plan_add_warning(plan, "md-stripe-cache-memory",
+				    "md/stripe_cache_size %" PRIu64 " costs %" PRIu64
+				    " entries x 4 KiB pages x %u member disks = %s of RAM, held "
+				    "while the array runs (range 17..32768, default 256)",
+				    entries, entries, spec->disks,
+				    size_str(plan->md_stripe_cache_bytes, a, sizeof(a)));
+	}
+	(void)profile;
+}
+
+static int plan_tuning(const struct sp_spec *spec, const struct sp_profile *profile,
+		       struct sp_plan *plan, struct sp_error *err)
+{
+	const char *disk = plan->device.kernel_name;
+
+	if (spec->n_members && !profile->is_md)
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "members",
+				    "members: --members applies to md arrays, not to %s", profile->name);
+	tune_disk(spec, profile, plan, disk, SP_TARGET_DEVICE);
+	for (size_t m = 0; m < spec->n_members; m++)
+		tune_disk(spec, profile, plan, spec->members[m], SP_TARGET_MEMBERS);
+	if (profile->is_md && !spec->n_members)
+		sp_plan_add_warning(plan, "md-members-unknown",
+				    "give --members sdb,sdc,... to tune the member disks too "
+				    "(scheduler, max_sectors_kb, nr_requests, queue_depth)");
+	for (size_t i = 0; i < profile->n_module_options; i++) {
+		const struct sp_profile_module_option *o = &profile->module_options[i];
+
+		tuning_add(plan, "module", o->module, o->param, o->value, o->why);
+	}
+	plan_md_memory(spec, profile, plan);
+	return 0;
+}
+
+static void plan_profile_notes(const struct sp_spec *spec, const struct sp_profile *profile,
+			       struct sp_plan *plan)
+{
+	unsigned bit = sp_level_bit(spec->level);
+
+	for (size_t i = 0; i < profile->n_warnings; i++) {
+		const struct sp_profile_warning *w = &profile->warnings[i];
+
+		if (!w->levels_mask || (w->levels_mask & bit))
+			sp_plan_add_warning(plan, w->code, "%s", w->message);
+	}
+	for (size_t i = 0; i < profile->n_advice; i++)
+		snprintf(plan->advice[plan->n_advice++], SP_MSG_MAX, "%s", profile->advice[i]);
+	if (strstr(plan->device.path, "/cciss/") && sp_kernel_cmp(&spec->kernel, 4, 14) >= 0)
+		sp_plan_add_warning(plan, "cciss-removed",
+				    "the cciss driver was removed in Linux 4.14; on %s a Smart Array "
+				    "is driven by hpsa and appears as /dev/sdX",
+				    spec->kernel.release);
+	if ((spec->level == SP_LEVEL_5 || spec->level == SP_LEVEL_50) && spec->disks / plan->spans > 12)
+		sp_plan_add_warning(plan, "wide-raid5",
+				    "%u disks in one RAID5 set: a rebuild reads every other disk and a "
+				    "second failure or unreadable sector loses the array; consider RAID6 "
+				    "or RAID50",
+				    spec->disks / plan->spans);
+	if (plan->device.offline)
+		sp_plan_add_warning(plan, "offline",
+				    "planned without probing %s; apply re-probes it and refuses if its "
+				    "size or sector sizes differ",
+				    plan->device.path);
+}
+
+int sp_plan_make(const struct sp_spec *spec, const struct sp_profile *profile,
+		 const struct sp_facts *facts, struct sp_plan *ret, struct sp_error *err)
+{
+	static struct sp_plan zero;
+	struct sp_plan *plan;
+	int r;
+
+	plan = malloc(sizeof(*plan));
+	if (!plan)
+		return sp_error_set(err, ENOMEM, SP_EXIT_FAILED, "plan", "out of memory");
+	*plan = zero;
+	plan->device = *facts;
+	snprintf(plan->kernel_release, sizeof(plan->kernel_release), "%s", spec->kernel.release);
+	if ((r = plan_array(spec, profile, plan, err)) < 0 || (r = check_facts(facts, err)) < 0 ||
+	    (r = plan_partition(spec, facts, plan, err)) < 0 ||
+	    (r = plan_filesystem(spec, plan, err)) < 0 ||
+	    (r = plan_mount(spec, profile, plan, err)) < 0 ||
+	    (r = plan_tuning(spec, profile, plan, err)) < 0)
+		goto out;
+	plan_profile_notes(spec, profile, plan);
+	*ret = *plan;
+out:
+	free(plan);
+	return r;
+}

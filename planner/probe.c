@@ -1,0 +1,959 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Device facts, read once and read-only: ioctls on the device node,
+ * attributes from sysfs, mounts from /proc/self/mountinfo, swap from
+ * /proc/swaps, signatures from libblkid.  Nothing here writes to a
+ * device, and nothing opens with O_EXCL: probing a disk in use must work
+ * so that we can tell the user it is in use.
+ *
+ * Every sysfs path goes through sysfs_path(), which honours SP_SYSFS_ROOT
+ * so tests can point the probe at a fake tree (cciss!c0d0, md, ...).
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <blkid/blkid.h>
+#include <json-c/json.h>
+#include <linux/fs.h>
+
+#include "probe.h"
+
+#define SP_FACTS_FILE_MAX_BYTES (64U * 1024U)
+#define SP_SYSFS_CLIMB_MAX 8
+
+/* Fills err like sp_error_set() and also names the device or file. */
+static int __attribute__((format(printf, 6, 7)))
+fail(struct sp_error *err, int code, int exit_code, const char *field, const char *subject,
+     const char *fmt, ...)
+{
+	char msg[SP_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	code = sp_error_set(err, code, exit_code, field, "%s", msg);
+	if (err)
+		snprintf(err->subject, sizeof(err->subject), "%s", subject ? subject : "");
+	return code;
+}
+
+static int copy_string(char *dst, size_t len, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= len)
+		return -ENAMETOOLONG;
+	memcpy(dst, src, n + 1);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- sysfs */
+
+/*
+ * "<SP_SYSFS_ROOT>/sys/<rel>".  The one place that knows where sysfs is,
+ * so a test can substitute a fake tree for the whole probe.
+ */
+static int __attribute__((format(printf, 3, 4)))
+sysfs_path(char *buf, size_t len, const char *fmt, ...)
+{
+	const char *root = getenv("SP_SYSFS_ROOT");
+	char rel[SP_PATH_MAX];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(rel))
+		return -ENAMETOOLONG;
+	n = snprintf(buf, len, "%s/sys/%s", root ? root : "", rel);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+static bool path_exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+static void trim(char *s)
+{
+	size_t n = strlen(s), i = 0;
+
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	while (isspace((unsigned char)s[i]))
+		i++;
+	memmove(s, s + i, n - i + 1);
+}
+
+/* First line of a sysfs attribute, whitespace trimmed; "" is -ENODATA. */
+static int read_attr(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	int r = 0;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f))
+		r = ferror(f) ? -EIO : -ENODATA;
+	fclose(f);
+	if (r == 0) {
+		trim(buf);
+		if (!buf[0])
+			r = -ENODATA;
+	}
+	return r;
+}
+
+static int read_attr_u64(const char *path, uint64_t *ret)
+{
+	char buf[64], *end;
+	unsigned long long v;
+	int r;
+
+	r = read_attr(path, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	errno = 0;
+	v = strtoull(buf, &end, 10);
+	if (errno || *end || buf[0] == '-')
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+static int link_basename(const char *path, char *buf, size_t len)
+{
+	char target[SP_PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	return copy_string(buf, len, base ? base + 1 : target);
+}
+
+/* "M:m" as written in sysfs `dev` files and mountinfo. */
+static int parse_devno(const char *text, unsigned *ret_major, unsigned *ret_minor)
+{
+	unsigned ma, mi;
+	char tail;
+
+	if (sscanf(text, "%u:%u%c", &ma, &mi, &tail) != 2)
+		return -EINVAL;
+	*ret_major = ma;
+	*ret_minor = mi;
+	return 0;
+}
+
+/* --------------------------------------------------------------- facts */
+
+static int read_sizes(int fd, const char *path, struct sp_facts *f, struct sp_error *err)
+{
+	unsigned int pbsz = 0, iomin = 0, ioopt = 0;
+	int lbsz = 0, alignoff = 0, ro = 0;
+	uint64_t size = 0;
+
+	if (ioctl(fd, BLKGETSIZE64, &size) < 0)
+		return fail(err, errno, SP_EXIT_INVALID, "device", path,
+			    "cannot read the size of '%s': %s", path, strerror(errno));
+	if (ioctl(fd, BLKSSZGET, &lbsz) < 0 || lbsz <= 0)
+		return fail(err, errno ? errno : EINVAL, SP_EXIT_INVALID, "device", path,
+			    "cannot read the logical sector size of '%s': %s", path,
+			    strerror(errno ? errno : EINVAL));
+	/* Topology ioctls exist since 2.6.32; without them, assume none. */
+	if (ioctl(fd, BLKPBSZGET, &pbsz) < 0 || pbsz < (unsigned)lbsz)
+		pbsz = (unsigned)lbsz;
+	if (ioctl(fd, BLKIOMIN, &iomin) < 0)
+		iomin = 0;
+	if (ioctl(fd, BLKIOOPT, &ioopt) < 0)
+		ioopt = 0;
+	if (ioctl(fd, BLKALIGNOFF, &alignoff) < 0)
+		alignoff = 0;
+	f->size_bytes = size;
+	f->logical_sector_bytes = (unsigned)lbsz;
+	f->physical_sector_bytes = pbsz;
+	f->min_io_bytes = iomin;
+	f->optimal_io_bytes = ioopt;
+	f->alignment_offset_bytes = alignoff;
+	f->read_only = ioctl(fd, BLKROGET, &ro) < 0 ? -1 : !!ro;
+	return 0;
+}
+
+static uint64_t read_diskseq(int fd, const char *sys_dev)
+{
+	char path[SP_PATH_MAX];
+	uint64_t seq = 0;
+
+	if (sysfs_path(path, sizeof(path), "%s/diskseq", sys_dev) == 0 &&
+	    read_attr_u64(path, &seq) == 0)
+		return seq;
+#ifdef BLKGETDISKSEQ
+	if (ioctl(fd, BLKGETDISKSEQ, &seq) < 0)
+		seq = 0;
+#else
+	(void)fd;
+#endif
+	return seq;
+}
+
+/* First of the given attributes (relative to sys_disk) that has a value. */
+static void read_first_attr(const char *sys_disk, const char *const *names, char *buf,
+			    size_t len)
+{
+	char path[SP_PATH_MAX], val[SP_PATH_MAX];
+
+	for (; *names; names++) {
+		if (sysfs_path(path, sizeof(path), "%s/%s", sys_disk, *names) < 0)
+			continue;
+		if (read_attr(path, val, sizeof(val)) == 0 && copy_string(buf, len, val) == 0)
+			return;
+	}
+}
+
+static bool is_generic_driver(const char *name)
+{
+	/* Upper-level SCSI drivers say nothing about the controller. */
+	return !strcmp(name, "sd") || !strcmp(name, "sr") || !strcmp(name, "sg");
+}
+
+/*
+ * The driver of the device, or of its nearest ancestor when the device's
+ * own driver is a generic one: /sys/block/sdb/device is a scsi_device
+ * bound to "sd", while the controller (hpsa, megaraid_sas, mpt3sas) sits
+ * a few levels up.  Virtual devices (loop, md) have none: "".
+ */
+static void read_driver(const char *sys_disk, char *buf, size_t len)
+{
+	char dir[SP_PATH_MAX], link[SP_PATH_MAX + 16], name[SP_NAME_MAX], *real, *slash;
+	size_t n;
+	int i;
+
+	if (sysfs_path(dir, sizeof(dir), "%s/device", sys_disk) < 0)
+		return;
+	real = realpath(dir, NULL);
+	if (!real)
+		return;
+	for (i = 0; i < SP_SYSFS_CLIMB_MAX; i++) {
+		snprintf(link, sizeof(link), "%s/driver", real);
+		if (link_basename(link, name, sizeof(name)) == 0 && !is_generic_driver(name)) {
+			copy_string(buf, len, name);
+			break;
+		}
+		/* Climb, but never above .../sys/devices. */
+		slash = strrchr(real, '/');
+		if (!slash || slash == real)
+			break;
+		*slash = '\0';
+		n = strlen(real);
+		if (n >= 12 && !strcmp(real + n - 12, "/sys/devices"))
+			break;
+	}
+	free(real);
+}
+
+static bool is_scsi_device(const char *sys_disk)
+{
+	char path[SP_PATH_MAX];
+
+	if (sysfs_path(path, sizeof(path), "%s/device/scsi_device", sys_disk) == 0 &&
+	    path_exists(path))
+		return true;
+	return sysfs_path(path, sizeof(path), "%s/device/queue_depth", sys_disk) == 0 &&
+	       path_exists(path);
+}
+
+static int read_rotational(const char *sys_disk)
+{
+	char path[SP_PATH_MAX];
+	uint64_t v;
+
+	if (sysfs_path(path, sizeof(path), "%s/queue/rotational", sys_disk) < 0 ||
+	    read_attr_u64(path, &v) < 0 || v > 1)
+		return -1;
+	return (int)v;
+}
+
+/*
+ * Names, identity and queue attributes.  Identity and the queue belong to
+ * the whole disk, so for a partition they are read from its parent
+ * directory (the partition's sysfs directory sits inside the disk's).
+ */
+static int read_sysfs_facts(int fd, const char *path, struct sp_facts *f,
+			    struct sp_error *err)
+{
+	static const char *const wwn_attrs[] = { "wwid", "device/wwid", NULL };
+	static const char *const serial_attrs[] = { "device/serial", "serial", NULL };
+	char sys_dev[64], sys_disk[80], p[SP_PATH_MAX];
+	int r;
+
+	snprintf(sys_dev, sizeof(sys_dev), "dev/block/%u:%u", f->major, f->minor);
+	r = sysfs_path(p, sizeof(p), "%s", sys_dev);
+	if (r == 0)
+		r = link_basename(p, f->kernel_name, sizeof(f->kernel_name));
+	if (r < 0) {
+		/* No sysfs (a bare container): fall back to the node's name. */
+		r = sp_kernel_name_from_path(path, f->kernel_name, sizeof(f->kernel_name), err);
+		if (r < 0)
+			return r;
+	}
+	f->is_partition = sysfs_path(p, sizeof(p), "%s/partition", sys_dev) == 0 &&
+			  path_exists(p);
+	snprintf(sys_disk, sizeof(sys_disk), "%s%s", sys_dev, f->is_partition ? "/.." : "");
+
+	f->diskseq = read_diskseq(fd, sys_dev);
+	f->rotational = read_rotational(sys_disk);
+	read_first_attr(sys_disk, wwn_attrs, f->wwn, sizeof(f->wwn));
+	read_first_attr(sys_disk, serial_attrs, f->serial, sizeof(f->serial));
+	read_driver(sys_disk, f->driver, sizeof(f->driver));
+	f->is_scsi = is_scsi_device(sys_disk);
+	return 0;
+}
+
+int sp_probe_facts(const char *path, struct sp_facts *ret, struct sp_error *err)
+{
+	struct sp_facts f = { 0 };
+	struct stat st;
+	int fd, r;
+
+	if (!path || !path[0])
+		return fail(err, EINVAL, SP_EXIT_INVALID, "device", "", "no device given");
+	if (copy_string(f.path, sizeof(f.path), path) < 0)
+		return fail(err, ENAMETOOLONG, SP_EXIT_INVALID, "device", "",
+			    "device path is too long");
+	if (stat(path, &st) < 0)
+		return fail(err, errno, SP_EXIT_INVALID, "device", path, "cannot stat '%s': %s",
+			    path, strerror(errno));
+	if (!S_ISBLK(st.st_mode))
+		return fail(err, ENOTBLK, SP_EXIT_INVALID, "device", path,
+			    "'%s' is not a block device", path);
+	f.major = major(st.st_rdev);
+	f.minor = minor(st.st_rdev);
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(err, errno, SP_EXIT_INVALID, "device", path, "cannot open '%s': %s",
+			    path, strerror(errno));
+	r = read_sizes(fd, path, &f, err);
+	if (r == 0)
+		r = read_sysfs_facts(fd, path, &f, err);
+	close(fd);
+	if (r < 0)
+		return r;
+	*ret = f;
+	return 0;
+}
+
+/* --------------------------------------------------------------- usage */
+
+struct blockdev {
+	char name[SP_NAME_MAX];
+	unsigned major, minor;
+};
+
+struct devlist {
+	struct blockdev *devs;
+	size_t n;
+};
+
+static int devlist_add(struct devlist *l, const char *name, unsigned ma, unsigned mi)
+{
+	struct blockdev *p = realloc(l->devs, (l->n + 1) * sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	l->devs = p;
+	if (copy_string(p[l->n].name, sizeof(p[l->n].name), name) < 0)
+		return -ENAMETOOLONG;
+	p[l->n].major = ma;
+	p[l->n].minor = mi;
+	l->n++;
+	return 0;
+}
+
+static const struct blockdev *devlist_find(const struct devlist *l, unsigned ma, unsigned mi)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->devs[i].major == ma && l->devs[i].minor == mi)
+			return &l->devs[i];
+	return NULL;
+}
+
+/* A partition is a subdirectory of its disk with a `partition` file. */
+static int add_partition(struct devlist *l, const char *sys_dev, const char *name)
+{
+	char p[SP_PATH_MAX], val[32];
+	unsigned ma, mi;
+
+	if (sysfs_path(p, sizeof(p), "%s/%s/partition", sys_dev, name) < 0 || !path_exists(p))
+		return 0;
+	if (sysfs_path(p, sizeof(p), "%s/%s/dev", sys_dev, name) < 0 ||
+	    read_attr(p, val, sizeof(val)) < 0 || parse_devno(val, &ma, &mi) < 0)
+		return 0;
+	return devlist_add(l, name, ma, mi);
+}
+
+/* The disk itself first, then each partition the kernel knows of. */
+static int list_devices(const struct sp_facts *facts, struct devlist *l, size_t *ret_parts)
+{
+	char sys_dev[64], dir[SP_PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int r;
+
+	r = devlist_add(l, facts->kernel_name, facts->major, facts->minor);
+	if (r < 0)
+		return r;
+	snprintf(sys_dev, sizeof(sys_dev), "dev/block/%u:%u", facts->major, facts->minor);
+	if (sysfs_path(dir, sizeof(dir), "%s", sys_dev) < 0)
+		return -ENAMETOOLONG;
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while (r == 0 && (de = readdir(d)))
+		if (de->d_name[0] != '.' && strlen(de->d_name) < SP_NAME_MAX)
+			r = add_partition(l, sys_dev, de->d_name);
+	closedir(d);
+	if (r == 0)
+		*ret_parts = l->n - 1;
+	return r;
+}
+
+static void __attribute__((format(printf, 4, 5)))
+add_entry(struct sp_usage_entry *entries, size_t *n, const char *device, const char *fmt, ...)
+{
+	va_list ap;
+
+	/* The cap only limits the list; one entry is enough to refuse. */
+	if (*n >= SP_USAGE_MAX)
+		return;
+	snprintf(entries[*n].device, sizeof(entries[*n].device), "%s", device);
+	va_start(ap, fmt);
+	vsnprintf(entries[*n].what, sizeof(entries[*n].what), fmt, ap);
+	va_end(ap);
+	(*n)++;
+}
+
+/* mountinfo and /proc/swaps escape space, tab, newline, backslash as \ooo. */
+static void unescape_octal(char *s)
+{
+	char *out = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*out++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 4;
+		} else {
+			*out++ = *s++;
+		}
+	}
+	*out = '\0';
+}
+
+/* Field 3 of mountinfo is major:minor, field 5 the mount point. */
+static void scan_mountinfo_line(char *line, const struct devlist *l, struct sp_usage *u)
+{
+	char *save = NULL, *tok, *devno = NULL, *mnt = NULL;
+	const struct blockdev *bd;
+	unsigned ma, mi;
+	int i;
+
+	for (i = 0, tok = strtok_r(line, " \n", &save); tok && i < 5;
+	     i++, tok = strtok_r(NULL, " \n", &save)) {
+		if (i == 2)
+			devno = tok;
+		else if (i == 4)
+			mnt = tok;
+	}
+	if (!devno || !mnt || parse_devno(devno, &ma, &mi) < 0)
+		return;
+	bd = devlist_find(l, ma, mi);
+	if (!bd)
+		return;
+	unescape_octal(mnt);
+	add_entry(u->mounted, &u->n_mounted, bd->name, "mounted on %s", mnt);
+}
+
+static int scan_mounts(const struct devlist *l, struct sp_usage *u, struct sp_error *err)
+{
+	static const char mountinfo[] = "/proc/self/mountinfo";
+	FILE *f = fopen(mountinfo, "re");
+	size_t cap = 0;
+	char *line = NULL;
+
+	if (!f)
+		return fail(err, errno, SP_EXIT_FAILED, "mounts", mountinfo,
+			    "cannot read '%s': %s", mountinfo, strerror(errno));
+	while (getline(&line, &cap, f) > 0)
+		scan_mountinfo_line(line, l, u);
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+/* /proc/swaps names a path; compare what it is, not how it is spelled. */
+static int scan_swaps(const struct devlist *l, struct sp_usage *u)
+{
+	FILE *f = fopen("/proc/swaps", "re");
+	const struct blockdev *bd;
+	size_t cap = 0;
+	char *line = NULL, *save, *name;
+	struct stat st;
+
+	if (!f)
+		return 0; /* no swap support compiled in: nothing is swap */
+	while (getline(&line, &cap, f) > 0) {
+		save = NULL;
+		name = strtok_r(line, " \t\n", &save);
+		if (!name || name[0] != '/')
+			continue; /* the header line */
+		unescape_octal(name);
+		if (stat(name, &st) < 0 || !S_ISBLK(st.st_mode))
+			continue;
+		bd = devlist_find(l, major(st.st_rdev), minor(st.st_rdev));
+		if (bd)
+			add_entry(u->swap, &u->n_swap, bd->name, "swap");
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+/* md, dm and bcache list themselves in holders/ of what they sit on. */
+static void scan_holders(const struct blockdev *bd, struct sp_usage *u)
+{
+	char dir[SP_PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	if (sysfs_path(dir, sizeof(dir), "dev/block/%u:%u/holders", bd->major, bd->minor) < 0)
+		return;
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			add_entry(u->held, &u->n_held, bd->name, "held by %s", de->d_name);
+	closedir(d);
+}
+
+static void set_signature(struct sp_usage *u, const char *type, const char *usage,
+			  const char *offset)
+{
+	u->has_signature = true;
+	snprintf(u->signature_type, sizeof(u->signature_type), "%s", type);
+	snprintf(u->signature_usage, sizeof(u->signature_usage), "%s", usage ? usage : "");
+	u->signature_offset_bytes = offset ? strtoull(offset, NULL, 10) : 0;
+}
+
+/*
+ * libblkid's safe probe with both chains on.  Anything it cannot decide
+ * (two signatures disagreeing, an I/O error) counts as a signature: a
+ * tool that destroys data must not read "not sure" as "empty".
+ */
+static int scan_signatures(const char *path, struct sp_usage *u, struct sp_error *err)
+{
+	const char *type = NULL, *usage = NULL, *off = NULL;
+	blkid_probe pr;
+	int rc;
+
+	errno = 0;
+	pr = blkid_new_probe_from_filename(path);
+	if (!pr)
+		return fail(err, errno ? errno : EIO, SP_EXIT_FAILED, "device", path,
+			    "cannot probe signatures on '%s': %s", path,
+			    strerror(errno ? errno : EIO));
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE |
+						      BLKID_SUBLKS_MAGIC);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_FORCE_GPT | BLKID_PARTS_MAGIC);
+
+	rc = blkid_do_safeprobe(pr);
+	if (rc < 0) {
+		set_signature(u, "unknown", rc == -2 ? "ambivalent" : "probe error", NULL);
+	} else if (rc == 0) {
+		if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) == 0) {
+			blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
+			blkid_probe_lookup_value(pr, "SBMAGIC_OFFSET", &off, NULL);
+			set_signature(u, type, usage, off);
+		} else if (blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL) == 0) {
+			blkid_probe_lookup_value(pr, "PTMAGIC_OFFSET", &off, NULL);
+			set_signature(u, type, "partition table", off);
+		} else {
+			set_signature(u, "unknown", "", NULL);
+		}
+	}
+	blkid_free_probe(pr);
+	return 0;
+}
+
+int sp_probe_usage(const struct sp_facts *facts, struct sp_usage *ret, struct sp_error *err)
+{
+	struct devlist l = { 0 };
+	struct sp_usage *u;
+	size_t i, parts = 0;
+	int r;
+
+	if (!facts || facts->offline || (!facts->major && !facts->minor))
+		return fail(err, EINVAL, SP_EXIT_INVALID, "device", facts ? facts->path : "",
+			    "cannot probe usage of '%s': no device was probed",
+			    facts ? facts->path : "");
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return fail(err, ENOMEM, SP_EXIT_FAILED, "device", facts->path,
+			    "cannot probe usage of '%s': out of memory", facts->path);
+
+	r = list_devices(facts, &l, &parts);
+	if (r < 0) {
+		r = fail(err, r, SP_EXIT_FAILED, "device", facts->path,
+			 "cannot list partitions of '%s': %s", facts->path, strerror(-r));
+		goto out;
+	}
+	u->n_partitions = parts;
+	r = scan_mounts(&l, u, err);
+	if (r < 0)
+		goto out;
+	scan_swaps(&l, u);
+	for (i = 0; i < l.n; i++)
+		scan_holders(&l.devs[i], u);
+	r = scan_signatures(facts->path, u, err);
+	if (r < 0)
+		goto out;
+	*ret = *u;
+out:
+	free(l.devs);
+	free(u);
+	return r;
+}
+
+/* ---------------------------------------------------------- facts file */
+
+enum field_kind {
+	KIND_STRING,   /* char[size] */
+	KIND_U64,      /* uint64_t, >= 0 */
+	KIND_SECTOR,   /* unsigned, power of two 512..65536 */
+	KIND_IO,       /* uint64_t, fits the kernel's unsigned int */
+	KIND_OFFSET,   /* int64_t, -1 (misaligned) or >= 0 */
+	KIND_TRISTATE, /* int: -1 unknown, 0, 1; or a boolean */
+	KIND_BOOL,
+	KIND_DEVNO,    /* unsigned */
+};
+
+struct facts_field {
+	const char *name;
+	enum field_kind kind;
+	size_t offset, size;
+	bool required;
+};
+
+#define FIELD(n, k, req) { #n, k, offsetof(struct sp_facts, n), sizeof(((struct sp_facts *)0)->n), req }
+
+static const struct facts_field facts_fields[] = {
+	FIELD(path, KIND_STRING, true),
+	FIELD(kernel_name, KIND_STRING, false),
+	FIELD(size_bytes, KIND_U64, true),
+	FIELD(logical_sector_bytes, KIND_SECTOR, true),
+	FIELD(physical_sector_bytes, KIND_SECTOR, true),
+	FIELD(min_io_bytes, KIND_IO, false),
+	FIELD(optimal_io_bytes, KIND_IO, false),
+	FIELD(alignment_offset_bytes, KIND_OFFSET, false),
+	FIELD(rotational, KIND_TRISTATE, false),
+	FIELD(read_only, KIND_TRISTATE, false),
+	FIELD(major, KIND_DEVNO, false),
+	FIELD(minor, KIND_DEVNO, false),
+	FIELD(diskseq, KIND_U64, false),
+	FIELD(wwn, KIND_STRING, false),
+	FIELD(serial, KIND_STRING, false),
+	FIELD(driver, KIND_STRING, false),
+	FIELD(is_scsi, KIND_BOOL, false),
+	FIELD(is_partition, KIND_BOOL, false),
+};
+
+static const struct facts_field *facts_field_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(facts_fields) / sizeof(facts_fields[0]); i++)
+		if (!strcmp(facts_fields[i].name, name))
+			return &facts_fields[i];
+	return NULL;
+}
+
+static int read_bounded_file(const char *file, char **ret, struct sp_error *err)
+{
+	char *buf;
+	ssize_t n;
+	size_t len = 0;
+	int fd;
+
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(err, errno, SP_EXIT_INVALID, "facts", file, "cannot open '%s': %s",
+			    file, strerror(errno));
+	buf = malloc(SP_FACTS_FILE_MAX_BYTES + 1);
+	if (!buf) {
+		close(fd);
+		return fail(err, ENOMEM, SP_EXIT_FAILED, "facts", file,
+			    "cannot read '%s': out of memory", file);
+	}
+	do {
+		n = read(fd, buf + len, SP_FACTS_FILE_MAX_BYTES + 1 - len);
+		if (n > 0)
+			len += (size_t)n;
+	} while ((n > 0 && len <= SP_FACTS_FILE_MAX_BYTES) || (n < 0 && errno == EINTR));
+	close(fd);
+	if (n < 0 || len > SP_FACTS_FILE_MAX_BYTES) {
+		int e = n < 0 ? errno : EFBIG;
+
+		free(buf);
+		if (e == EFBIG)
+			return fail(err, e, SP_EXIT_INVALID, "facts", file,
+				    "'%s' is larger than %u bytes", file, SP_FACTS_FILE_MAX_BYTES);
+		return fail(err, e, SP_EXIT_INVALID, "facts", file, "cannot read '%s': %s", file,
+			    strerror(e));
+	}
+	buf[len] = '\0';
+	*ret = buf;
+	return 0;
+}
+
+static int parse_json(const char *file, const char *text, struct json_object **ret,
+		      struct sp_error *err)
+{
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *obj;
+	enum json_tokener_error jerr;
+	size_t end;
+
+	if (!tok)
+		return fail(err, ENOMEM, SP_EXIT_FAILED, "facts", file,
+			    "cannot parse '%s': out of memory", file);
+	obj = json_tokener_parse_ex(tok, text, (int)strlen(text));
+	jerr = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	while (obj && jerr == json_tokener_success && isspace((unsigned char)text[end]))
+		end++;
+	if (obj && jerr == json_tokener_success && text[end]) {
+		json_object_put(obj);
+		return fail(err, EINVAL, SP_EXIT_INVALID, "facts", file,
+			    "cannot parse '%s': unexpected text after the object", file);
+	}
+	if (!obj || jerr != json_tokener_success) {
+		json_object_put(obj);
+		return fail(err, EINVAL, SP_EXIT_INVALID, "facts", file,
+			    "cannot parse '%s': %s", file,
+			    json_tokener_error_desc(jerr == json_tokener_success ||
+								    jerr == json_tokener_continue ?
+							    json_tokener_error_parse_eof : jerr));
+	}
+	if (!json_object_is_type(obj, json_type_object)) {
+		json_object_put(obj);
+		return fail(err, EINVAL, SP_EXIT_INVALID, "facts", file,
+			    "'%s' must hold a JSON object", file);
+	}
+	*ret = obj;
+	return 0;
+}
+
+static int field_int(const char *file, const char *name, struct json_object *v, int64_t min,
+		     int64_t max, int64_t *ret, struct sp_error *err)
+{
+	int64_t x;
+
+	if (!json_object_is_type(v, json_type_int))
+		return fail(err, EINVAL, SP_EXIT_INVALID, name, file,
+			    "'%s' in '%s' must be an integer", name, file);
+	x = json_object_get_int64(v);
+	if (x < min || x > max)
+		return fail(err, ERANGE, SP_EXIT_INVALID, name, file,
+			    "'%s' in '%s' must be between %" PRId64 " and %" PRId64, name, file,
+			    min, max);
+	*ret = x;
+	return 0;
+}
+
+static int set_string_field(const char *file, const struct facts_field *fd,
+			    struct json_object *v, void *dst, struct sp_error *err)
+{
+	const char *s;
+
+	if (!json_object_is_type(v, json_type_string))
+		return fail(err, EINVAL, SP_EXIT_INVALID, fd->name, file,
+			    "'%s' in '%s' must be a string", fd->name, file);
+	s = json_object_get_string(v);
+	if (strlen(s) != (size_t)json_object_get_string_len(v))
+		return fail(err, EINVAL, SP_EXIT_INVALID, fd->name, file,
+			    "'%s' in '%s' must not contain NUL characters", fd->name, file);
+	if (copy_string(dst, fd->size, s) < 0)
+		return fail(err, ENAMETOOLONG, SP_EXIT_INVALID, fd->name, file,
+			    "'%s' in '%s' is longer than %zu characters", fd->name, file,
+			    fd->size - 1);
+	return 0;
+}
+
+static int set_field(const char *file, const struct facts_field *fd, struct json_object *v,
+		     struct sp_facts *f, struct sp_error *err)
+{
+	void *dst = (char *)f + fd->offset;
+	int64_t x = 0;
+	int r = 0;
+
+	switch (fd->kind) {
+	case KIND_STRING:
+		return set_string_field(file, fd, v, dst, err);
+	case KIND_BOOL:
+		if (!json_object_is_type(v, json_type_boolean))
+			return fail(err, EINVAL, SP_EXIT_INVALID, fd->name, file,
+				    "'%s' in '%s' must be true or false", fd->name, file);
+		*(bool *)dst = json_object_get_boolean(v);
+		return 0;
+	case KIND_TRISTATE:
+		if (json_object_is_type(v, json_type_boolean)) {
+			*(int *)dst = json_object_get_boolean(v);
+			return 0;
+		}
+		r = field_int(file, fd->name, v, -1, 1, &x, err);
+		if (r == 0)
+			*(int *)dst = (int)x;
+		return r;
+	case KIND_SECTOR:
+	case KIND_DEVNO:
+		r = field_int(file, fd->name, v, 0, UINT32_MAX, &x, err);
+		if (r == 0)
+			*(unsigned *)dst = (unsigned)x;
+		return r;
+	case KIND_IO:
+		r = field_int(file, fd->name, v, 0, UINT32_MAX, &x, err);
+		break;
+	case KIND_U64:
+		/* json-c saturates larger numbers at INT64_MAX: refuse them. */
+		r = field_int(file, fd->name, v, 0, INT64_MAX - 1, &x, err);
+		break;
+	case KIND_OFFSET:
+		r = field_int(file, fd->name, v, -1, UINT32_MAX, &x, err);
+		if (r == 0)
+			*(int64_t *)dst = x;
+		return r;
+	}
+	if (r == 0)
+		*(uint64_t *)dst = (uint64_t)x;
+	return r;
+}
+
+static int check_sector(const char *file, const char *name, unsigned v, struct sp_error *err)
+{
+	if (v < 512 || v > 65536 || !sp_is_power_of_two(v))
+		return fail(err, EINVAL, SP_EXIT_INVALID, name, file,
+			    "'%s' in '%s' must be a power of two from 512 to 65536, not %u", name,
+			    file, v);
+	return 0;
+}
+
+/* What a real device always satisfies; a fact file must too. */
+static int check_facts(const char *file, const struct sp_facts *f, struct sp_error *err)
+{
+	int r;
+
+	if (f->path[0] != '/')
+		return fail(err, EINVAL, SP_EXIT_INVALID, "path", file,
+			    "'path' in '%s' must be an absolute device path", file);
+	r = check_sector(file, "logical_sector_bytes", f->logical_sector_bytes, err);
+	if (r == 0)
+		r = check_sector(file, "physical_sector_bytes", f->physical_sector_bytes, err);
+	if (r < 0)
+		return r;
+	if (f->physical_sector_bytes < f->logical_sector_bytes)
+		return fail(err, EINVAL, SP_EXIT_INVALID, "physical_sector_bytes", file,
+			    "'physical_sector_bytes' in '%s' (%u) is smaller than "
+			    "'logical_sector_bytes' (%u)",
+			    file, f->physical_sector_bytes, f->logical_sector_bytes);
+	if (!f->size_bytes || f->size_bytes % f->logical_sector_bytes)
+		return fail(err, EINVAL, SP_EXIT_INVALID, "size_bytes", file,
+			    "'size_bytes' in '%s' must be a positive multiple of %u, not %" PRIu64,
+			    file, f->logical_sector_bytes, f->size_bytes);
+	if (f->kernel_name[0] == '\0' || strchr(f->kernel_name, '/'))
+		return fail(err, EINVAL, SP_EXIT_INVALID, "kernel_name", file,
+			    "'kernel_name' in '%s' must be a name such as 'sdb', not a path",
+			    file);
+	return 0;
+}
+
+static int facts_from_object(const char *file, struct json_object *obj, struct sp_facts *f,
+			     struct sp_error *err)
+{
+	const struct facts_field *fd;
+	struct json_object *v;
+	size_t i;
+	int r;
+
+	json_object_object_foreach(obj, key, val) {
+		(void)val;
+		if (!facts_field_find(key))
+			return fail(err, EINVAL, SP_EXIT_INVALID, key, file,
+				    "unknown field '%s' in '%s'", key, file);
+	}
+	for (i = 0; i < sizeof(facts_fields) / sizeof(facts_fields[0]); i++) {
+		fd = &facts_fields[i];
+		if (!json_object_object_get_ex(obj, fd->name, &v)) {
+			if (fd->required)
+				return fail(err, EINVAL, SP_EXIT_INVALID, fd->name, file,
+					    "missing field '%s' in '%s'", fd->name, file);
+			continue;
+		}
+		r = set_field(file, fd, v, f, err);
+		if (r < 0)
+			return r;
+	}
+	if (!f->kernel_name[0] && f->path[0] &&
+	    sp_kernel_name_from_path(f->path, f->kernel_name, sizeof(f->kernel_name), NULL) < 0)
+		return fail(err, EINVAL, SP_EXIT_INVALID, "kernel_name", file,
+			    "cannot derive 'kernel_name' from 'path' '%s' in '%s'", f->path, file);
+	return 0;
+}
+
+int sp_facts_load_json(const char *file, struct sp_facts *ret, struct sp_error *err)
+{
+	struct sp_facts f = { .rotational = -1, .read_only = -1 };
+	struct json_object *obj = NULL;
+	char *text = NULL;
+	int r;
+
+	if (!file || !file[0])
+		return fail(err, EINVAL, SP_EXIT_INVALID, "facts", "", "no facts file given");
+	r = read_bounded_file(file, &text, err);
+	if (r == 0)
+		r = parse_json(file, text, &obj, err);
+	if (r == 0)
+		r = facts_from_object(file, obj, &f, err);
+	if (r == 0)
+		r = check_facts(file, &f, err);
+	json_object_put(obj);
+	free(text);
+	if (r < 0)
+		return r;
+	*ret = f;
+	return 0;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Names users type for filesystems and partition tables. */
+#include <errno.h>
+#include <string.h>
+
+#include "stripeplan.h"
+
+static const char *const fs_names[] = { [SP_FS_XFS] = "xfs", [SP_FS_EXT3] = "ext3", [SP_FS_EXT4] = "ext4" };
+static const char *const table_names[] = { [SP_TABLE_GPT] = "gpt", [SP_TABLE_MSDOS] = "msdos" };
+
+int sp_parse_fs(const char *text, enum sp_fs *ret, struct sp_error *err)
+{
+	for (size_t i = 0; i < sizeof(fs_names) / sizeof(fs_names[0]); i++) {
+		if (!strcmp(text, fs_names[i])) {
+			*ret = (enum sp_fs)i;
+			return 0;
+		}
+	}
+	return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "fs",
+			    "fs: unknown filesystem '%s' (known: xfs, ext3, ext4)", text);
+}
+
+const char *sp_fs_name(enum sp_fs fs)
+{
+	return (size_t)fs < sizeof(fs_names) / sizeof(fs_names[0]) ? fs_names[fs] : "unknown";
+}
+
+int sp_parse_table(const char *text, enum sp_table *ret, struct sp_error *err)
+{
+	/* "dos" and "mbr" are what sfdisk and fdisk users call it */
+	if (!strcmp(text, "gpt")) {
+		*ret = SP_TABLE_GPT;
+		return 0;
+	}
+	if (!strcmp(text, "msdos") || !strcmp(text, "dos") || !strcmp(text, "mbr")) {
+		*ret = SP_TABLE_MSDOS;
+		return 0;
+	}
+	return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "table",
+			    "table: unknown partition table '%s' (known: gpt, msdos)", text);
+}
+
+const char *sp_table_name(enum sp_table t)
+{
+	return (size_t)t < sizeof(table_names) / sizeof(table_names[0]) ? table_names[t] : "unknown";
+}

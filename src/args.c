@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Flags -> spec.  Every value is bounded here; reasoning is the planner's. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "probe.h"
+
+enum {
+	OPT_CONTROLLER = 256, OPT_LEVEL, OPT_DISKS, OPT_CHUNK, OPT_SPANS, OPT_FS, OPT_DEVICE,
+	OPT_SIZE, OPT_SECTOR_SIZE, OPT_MOUNTPOINT, OPT_KERNEL, OPT_FORMAT, OPT_TABLE,
+	OPT_MEMBERS, OPT_PROFILES, OPT_LABEL, OPT_BARRIERS, OPT_FACTS, OPT_PLAN, OPT_ROOT,
+	OPT_FORCE, OPT_DRY_RUN,
+};
+
+struct opt_info {
+	struct option opt;
+	unsigned needs;
+};
+
+static const struct opt_info opt_table[] = {
+	{ { "controller", required_argument, NULL, OPT_CONTROLLER }, SP_OPT_PLAN_FLAGS },
+	{ { "level", required_argument, NULL, OPT_LEVEL }, SP_OPT_PLAN_FLAGS },
+	{ { "disks", required_argument, NULL, OPT_DISKS }, SP_OPT_PLAN_FLAGS },
+	{ { "chunk", required_argument, NULL, OPT_CHUNK }, SP_OPT_PLAN_FLAGS },
+	{ { "spans", required_argument, NULL, OPT_SPANS }, SP_OPT_PLAN_FLAGS },
+	{ { "fs", required_argument, NULL, OPT_FS }, SP_OPT_PLAN_FLAGS },
+	{ { "device", required_argument, NULL, OPT_DEVICE }, 0 },
+	{ { "size", required_argument, NULL, OPT_SIZE }, SP_OPT_PLAN_FLAGS },
+	{ { "sector-size", required_argument, NULL, OPT_SECTOR_SIZE }, SP_OPT_PLAN_FLAGS },
+	{ { "mountpoint", required_argument, NULL, OPT_MOUNTPOINT }, SP_OPT_PLAN_FLAGS },
+	{ { "kernel", required_argument, NULL, OPT_KERNEL }, SP_OPT_PLAN_FLAGS },
+	{ { "table", required_argument, NULL, OPT_TABLE }, SP_OPT_PLAN_FLAGS },
+	{ { "members", required_argument, NULL, OPT_MEMBERS }, SP_OPT_PLAN_FLAGS },
+	{ { "profiles", required_argument, NULL, OPT_PROFILES }, 0 },
+	{ { "label", required_argument, NULL, OPT_LABEL }, SP_OPT_PLAN_FLAGS },
+	{ { "barriers", required_argument, NULL, OPT_BARRIERS }, SP_OPT_PLAN_FLAGS },
+	{ { "facts", required_argument, NULL, OPT_FACTS }, SP_OPT_PLAN_FLAGS },
+	{ { "format", required_argument, NULL, OPT_FORMAT }, 0 },
+	{ { "output", required_argument, NULL, 'o' }, SP_OPT_OUTPUT },
+	{ { "plan", required_argument, NULL, OPT_PLAN }, SP_OPT_PLAN_FILE },
+	{ { "root", required_argument, NULL, OPT_ROOT }, SP_OPT_ROOT },
+	{ { "force", no_argument, NULL, OPT_FORCE }, SP_OPT_APPLY },
+	{ { "dry-run", no_argument, NULL, OPT_DRY_RUN }, SP_OPT_APPLY },
+	{ { "help", no_argument, NULL, 'h' }, 0 },
+};
+
+#define N_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
+
+static int copy_arg(char *dst, size_t len, const char *src, const char *field,
+		    struct sp_error *err)
+{
+	if (strlen(src) >= len)
+		return sp_error_set(err, ENAMETOOLONG, SP_EXIT_INVALID, field,
+				    "%s: '%.40s...' is too long", field, src);
+	memcpy(dst, src, strlen(src) + 1);
+	return 0;
+}
+
+static int parse_members(const char *list, struct sp_spec *spec, struct sp_error *err)
+{
+	char buf[SP_MAX_MEMBERS * SP_NAME_MAX];
+	char *save = NULL;
+
+	if (copy_arg(buf, sizeof(buf), list, "members", err) < 0)
+		return -EINVAL;
+	spec->n_members = 0;
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *name = spec->members[spec->n_members];
+
+		if (spec->n_members >= SP_MAX_MEMBERS)
+			return sp_error_set(err, E2BIG, SP_EXIT_INVALID, "members",
+					    "members: more than %u member disks", SP_MAX_MEMBERS);
+		if (!strncmp(tok, "/dev/", 5)) {
+			if (sp_kernel_name_from_path(tok, name, SP_NAME_MAX, err) < 0)
+				return -EINVAL;
+		} else if (copy_arg(name, SP_NAME_MAX, tok, "members", err) < 0) {
+			return -EINVAL;
+		}
+		/* the names become sysfs paths and udev matches: keep them plain */
+		for (const char *c = name; *c; c++)
+			if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '!' ||
+			      *c == '-' || *c == '_'))
+				return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "members",
+						    "members: '%s' is not a block device name", tok);
+		if (!name[0])
+			return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "members",
+					    "members: empty name in '%s'", list);
+		spec->n_members++;
+	}
+	return 0;
+}
+
+static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_error *err)
+{
+	struct sp_spec *s = &a->spec;
+	uint64_t v;
+	int r = 0;
+
+	switch (c) {
+	case OPT_CONTROLLER:
+		a->have_controller = true;
+		return copy_arg(s->controller, sizeof(s->controller), arg, "controller", err);
+	case OPT_LEVEL:
+		a->have_level = true;
+		return sp_parse_level(arg, &s->level, err);
+	case OPT_DISKS:
+		a->have_disks = true;
+		r = sp_parse_count(arg, "disks", 1, SP_MAX_DISKS, &v, err);
+		s->disks = (unsigned)v;
+		return r;
+	case OPT_SPANS:
+		r = sp_parse_count(arg, "spans", 1, SP_MAX_DISKS, &v, err);
+		s->spans = (unsigned)v;
+		return r;
+	case OPT_CHUNK:
+		a->have_chunk = true;
+		r = sp_parse_size(arg, "chunk", &s->chunk_bytes, err);
+		if (r == 0 && s->chunk_bytes > SP_GIB)
+			r = sp_error_set(err, ERANGE, SP_EXIT_INVALID, "chunk",
+					 "chunk: '%s' is larger than any controller's chunk (1G at most)", arg);
+		return r;
+	case OPT_FS:
+		a->have_fs = true;
+		return sp_parse_fs(arg, &s->fs, err);
+	case OPT_DEVICE:
+		return copy_arg(a->device, sizeof(a->device), arg, "device", err);
+	case OPT_SIZE:
+		r = sp_parse_size(arg, "size", &a->size_bytes, err);
+		if (r == 0 && (a->size_bytes == 0 || a->size_bytes > (1ULL << 62)))
+			r = sp_error_set(err, ERANGE, SP_EXIT_INVALID, "size",
+					 "size: '%s' is not a device size (1 byte .. 4 EiB)", arg);
+		return r;
+	case OPT_SECTOR_SIZE:
+		r = sp_parse_count(arg, "sector-size", 512, 4096, &v, err);
+		if (r == 0 && v != 512 && v != 4096)
+			r = sp_error_set(err, EINVAL, SP_EXIT_INVALID, "sector-size",
+					 "sector-size: %s is not 512 or 4096", arg);
+		a->sector_bytes = (unsigned)v;
+		return r;
+	case OPT_MOUNTPOINT:
+		return copy_arg(s->mountpoint, sizeof(s->mountpoint), arg, "mountpoint", err);
+	case OPT_KERNEL:
+		a->have_kernel = true;
+		return sp_parse_kernel(arg, &s->kernel, err);
+	case OPT_TABLE:
+		return sp_parse_table(arg, &s->table, err);
+	case OPT_MEMBERS:
+		return parse_members(arg, s, err);
+	case OPT_PROFILES:
+		return copy_arg(a->profiles_dir, sizeof(a->profiles_dir), arg, "profiles", err);
+	case OPT_LABEL:
+		return copy_arg(s->label, sizeof(s->label), arg, "label", err);
+	case OPT_BARRIERS:
+		if (!strcmp(arg, "off"))
+			s->barriers = SP_BARRIERS_OFF;
+		else if (!strcmp(arg, "on") || !strcmp(arg, "default"))
+			s->barriers = SP_BARRIERS_DEFAULT;
+		else
+			r = sp_error_set(err, EINVAL, SP_EXIT_INVALID, "barriers",
+					 "barriers: '%s' is not on or off", arg);
+		return r;
+	case OPT_FACTS:
+		return copy_arg(a->facts_file, sizeof(a->facts_file), arg, "facts", err);
+	case OPT_FORMAT:
+		if (!strcmp(arg, "text"))
+			a->format = SP_FORMAT_TEXT;
+		else if (!strcmp(arg, "json"))
+			a->format = SP_FORMAT_JSON;
+		else
+			r = sp_error_set(err, EINVAL, SP_EXIT_INVALID, "format",
+					 "format: unknown format '%s' (known: text, json)", arg);
+		return r;
+	case 'o':
+		return copy_arg(a->output, sizeof(a->output), arg, "output", err);
+	case OPT_PLAN:
+		return copy_arg(a->plan_file, sizeof(a->plan_file), arg, "plan", err);
+	case OPT_ROOT:
+		return copy_arg(a->root, sizeof(a->root), arg, "root", err);
+	case OPT_FORCE:
+		a->force = true;
+		return 0;
+	case OPT_DRY_RUN:
+		a->dry_run = true;
+		return 0;
+	}
+	return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "usage", "unexpected option");
+}
+
+static int check_required(const struct sp_cli_args *a, struct sp_error *err)
+{
+	static const char *const names[] = { "--controller", "--level", "--disks", "--chunk", "--fs" };
+	const bool have[] = { a->have_controller, a->have_level, a->have_disks, a->have_chunk,
+			      a->have_fs };
+
+	for (size_t i = 0; i < sizeof(have) / sizeof(have[0]); i++)
+		if (!have[i])
+			return sp_error_set(err, EINVAL, SP_EXIT_INVALID, names[i] + 2,
+					    "%s: required (see 'stripeplan plan --help')", names[i] + 2);
+	if (!a->device[0] && !a->facts_file[0])
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "device",
+				    "device: give --device PATH (probed read-only), with --size for an "
+				    "offline plan");
+	if (a->sector_bytes && !a->size_bytes)
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "sector-size",
+				    "sector-size: only for offline plans (with --size); a probed "
+				    "device reports its own");
+	if (a->size_bytes && a->facts_file[0])
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "size",
+				    "size: --size and --facts both describe the device; give one");
+	return 0;
+}
+
+int sp_cli_parse(int argc, char **argv, unsigned allowed, const char *help,
+		 struct sp_cli_args *args, bool *done)
+{
+	struct option longopts[N_OPTS + 1];
+	struct sp_error err = { 0 };
+	int c;
+
+	memset(args, 0, sizeof(*args));
+	*done = false;
+	for (size_t i = 0; i < N_OPTS; i++)
+		longopts[i] = opt_table[i].opt;
+	memset(&longopts[N_OPTS], 0, sizeof(longopts[N_OPTS]));
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(help, stdout);
+			*done = true;
+			return 0;
+		}
+		if (c == '?' || c == ':')
+			return sp_cli_usage_error("bad option '%s'", argv[optind - 1]);
+		for (size_t i = 0; i < N_OPTS; i++) {
+			if (opt_table[i].opt.val == c && opt_table[i].needs &&
+			    !(opt_table[i].needs & allowed))
+				return sp_cli_usage_error("option '%s' does not apply to this command",
+							  argv[optind - 1]);
+		}
+		if (parse_one(c, optarg, args, &err) < 0)
+			return sp_cli_fail(&err);
+	}
+	if (optind < argc)
+		return sp_cli_usage_error("unexpected argument '%s'", argv[optind]);
+	if ((allowed & SP_OPT_PLAN_FLAGS) && !args->plan_file[0]) {
+		if (check_required(args, &err) < 0)
+			return sp_cli_fail(&err);
+		if (!args->have_kernel && sp_cli_running_kernel(&args->spec.kernel, &err) < 0)
+			return sp_cli_fail(&err);
+	}
+	return 0;
+}
+
+static int offline_facts(const struct sp_cli_args *a, struct sp_facts *f, struct sp_error *err)
+{
+	int r = sp_kernel_name_from_path(a->device, f->kernel_name, sizeof(f->kernel_name), err);
+
+	if (r < 0)
+		return r;
+	snprintf(f->path, sizeof(f->path), "%s", a->device);
+	f->offline = true;
+	f->size_bytes = a->size_bytes;
+	f->logical_sector_bytes = a->sector_bytes ? a->sector_bytes : 512;
+	f->physical_sector_bytes = f->logical_sector_bytes;
+	f->rotational = -1;
+	f->read_only = -1;
+	return 0;
+}
+
+int sp_cli_make_plan(const struct sp_cli_args *a, struct sp_plan *ret, struct sp_error *err)
+{
+	const char *dirs[3] = { a->profiles_dir[0] ? a->profiles_dir : NULL, NULL, NULL };
+	struct sp_profile_set *set = NULL;
+	const struct sp_profile *profile;
+	struct sp_facts facts = { 0 };
+	int r;
+
+	/* --profiles replaces the site directory rather than adding to it, so
+	 * a test or an installer sees exactly the profiles it names */
+	if (!dirs[0])
+		dirs[0] = "/etc/stripeplan/controllers.d";
+	r = sp_profiles_load(dirs, &set, err);
+	if (r < 0)
+		return r;
+	profile = sp_profiles_find(set, a->spec.controller);
+	if (!profile) {
+		char names[1024];
+
+		sp_profiles_names(set, names, sizeof(names));
+		r = sp_error_set(err, ENOENT, SP_EXIT_INVALID, "controller",
+				 "controller: unknown controller '%s' (known: %s)", a->spec.controller,
+				 names);
+		goto out;
+	}
+	if (a->facts_file[0])
+		r = sp_facts_load_json(a->facts_file, &facts, err);
+	else if (a->size_bytes)
+		r = offline_facts(a, &facts, err);
+	else
+		r = sp_probe_facts(a->device, &facts, err);
+	if (r < 0)
+		goto out;
+	if (a->facts_file[0] && a->device[0] && strcmp(a->device, facts.path) != 0)
+		snprintf(facts.path, sizeof(facts.path), "%s", a->device);
+	r = sp_plan_make(&a->spec, profile, &facts, ret, err);
+out:
+	sp_profiles_free(set);
+	return r;
+}

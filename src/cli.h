@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef STRIPEPLAN_CLI_H
+#define STRIPEPLAN_CLI_H
+
+#include "stripeplan.h"
+
+enum sp_output_format {
+	SP_FORMAT_TEXT = 0,
+	SP_FORMAT_JSON,
+};
+
+/* Everything a command line can say; each command accepts a subset. */
+struct sp_cli_args {
+	struct sp_spec spec;
+	bool have_controller, have_level, have_disks, have_chunk, have_fs, have_kernel;
+	char device[SP_PATH_MAX];
+	uint64_t size_bytes;        /* 0 = probe the device */
+	unsigned sector_bytes;      /* 0 = not given */
+	char facts_file[SP_PATH_MAX];
+	char profiles_dir[SP_PATH_MAX];
+	char plan_file[SP_PATH_MAX];
+	char root[SP_PATH_MAX];
+	char output[SP_PATH_MAX];
+	enum sp_output_format format;
+	bool force, dry_run;
+};
+
+/* Which options a command takes. */
+enum {
+	SP_OPT_PLAN_FLAGS = 1 << 0, /* controller, level, disks, ... */
+	SP_OPT_OUTPUT = 1 << 1,     /* -o FILE */
+	SP_OPT_PLAN_FILE = 1 << 2,  /* --plan FILE */
+	SP_OPT_APPLY = 1 << 3,      /* --force, --dry-run */
+	SP_OPT_ROOT = 1 << 4,       /* --root DIR */
+};
+
+/* Parses argv into args; prints help and returns 0 with *done set for
+ * --help; returns an exit code > 0 on bad usage (message printed). */
+int sp_cli_parse(int argc, char **argv, unsigned allowed, const char *help,
+		 struct sp_cli_args *args, bool *done);
+/* Loads profiles, facts (probe, file or offline) and makes the plan. */
+int sp_cli_make_plan(const struct sp_cli_args *args, struct sp_plan *ret, struct sp_error *err);
+
+int sp_cli_fail(const struct sp_error *err);
+int sp_cli_usage_error(const char *fmt, const char *arg);
+int sp_cli_write_output(const char *path, const char *text, struct sp_error *err);
+int sp_cli_running_kernel(struct sp_kernel *ret, struct sp_error *err);
+
+int sp_cmd_plan(int argc, char **argv);
+int sp_cmd_controllers(int argc, char **argv);
+
+#endif

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "format.h"
+
+static const char usage_plan[] =
+	"Usage: stripeplan plan --controller NAME --level LEVEL --disks N --chunk SIZE\n"
+	"                       --fs xfs|ext3|ext4 --device PATH [OPTIONS]\n"
+	"\n"
+	"Compute a stripe-aligned plan: partition, filesystem geometry, mount options\n"
+	"and queue tuning.  Nothing is written to any device.\n"
+	"\n"
+	"The array:\n"
+	"      --controller NAME   controller profile (see 'stripeplan controllers')\n"
+	"      --level LEVEL       RAID level: 0, 1, 5, 6, 10, 50, 60 (raid5 spelling too)\n"
+	"      --disks N           disks in the array, parity and mirrors included\n"
+	"      --spans G           RAID50/60: number of RAID5/6 sets striped together\n"
+	"      --chunk SIZE        per-disk chunk (stripe element): 64K, 256K, 1M ...\n"
+	"      --members LIST      md only: member disks to tune (sdb,sdc or /dev/sdb,...)\n"
+	"\n"
+	"The device:\n"
+	"      --device PATH       target block device; probed read-only unless --size\n"
+	"      --size SIZE         plan offline for a device of this size (nothing probed)\n"
+	"      --sector-size N     offline only: 512 (default) or 4096-byte sectors\n"
+	"      --facts FILE        device facts from a JSON file instead of a probe\n"
+	"      --table gpt|msdos   partition table (default gpt; msdos only below 2^32 sectors)\n"
+	"\n"
+	"The filesystem and mount:\n"
+	"      --fs TYPE           xfs, ext3 or ext4\n"
+	"      --label TEXT        filesystem label\n"
+	"      --mountpoint PATH   where it mounts; without it no fstab line is planned\n"
+	"      --barriers on|off   off only with a battery-backed cache on a kernel that\n"
+	"                          accepts it (default on)\n"
+	"      --kernel VERSION    plan for this kernel release (default: the running one)\n"
+	"\n"
+	"Output:\n"
+	"      --format text|json  text explains every value; json is the plan artifact\n"
+	"  -o, --output FILE       write the plan to FILE (atomically) instead of stdout\n"
+	"      --profiles DIR      read extra controller profiles (*.json) from DIR instead\n"
+	"                          of /etc/stripeplan/controllers.d\n"
+	"  -h, --help              show this help\n"
+	"\n"
+	"Sizes are binary: K=KiB, M=MiB, G=GiB, T=TiB; 'kB'/'MB' are refused as ambiguous.\n"
+	"Exit status: 0 planned, 2 invalid input (one line names the field and reason).\n";
+
+int sp_cmd_plan(int argc, char **argv)
+{
+	struct sp_cli_args *args = calloc(1, sizeof(*args));
+	struct sp_plan *plan = calloc(1, sizeof(*plan));
+	struct sp_error err = { 0 };
+	char *text = NULL;
+	bool done = false;
+	int rc;
+
+	if (!args || !plan) {
+		rc = SP_EXIT_FAILED;
+		fprintf(stderr, "stripeplan: out of memory\n");
+		goto out;
+	}
+	rc = sp_cli_parse(argc, argv, SP_OPT_PLAN_FLAGS | SP_OPT_OUTPUT, usage_plan, args, &done);
+	if (rc || done)
+		goto out;
+	if (sp_cli_make_plan(args, plan, &err) < 0) {
+		rc = sp_cli_fail(&err);
+		goto out;
+	}
+	text = args->format == SP_FORMAT_JSON ? sp_format_plan_json(plan) : sp_format_plan_text(plan);
+	if (!text) {
+		fprintf(stderr, "stripeplan: out of memory\n");
+		rc = SP_EXIT_FAILED;
+		goto out;
+	}
+	if (sp_cli_write_output(args->output[0] ? args->output : NULL, text, &err) < 0)
+		rc = sp_cli_fail(&err);
+out:
+	free(text);
+	free(plan);
+	free(args);
+	return rc;
+}
+
+static const char usage_controllers[] =
+	"Usage: stripeplan controllers [--format text|json] [--profiles DIR]\n"
+	"\n"
+	"List the controller profiles: the embedded ones and those in DIR\n"
+	"(default /etc/stripeplan/controllers.d).\n";
+
+int sp_cmd_controllers(int argc, char **argv)
+{
+	struct sp_cli_args *args = calloc(1, sizeof(*args));
+	struct sp_profile_set *set = NULL;
+	struct sp_error err = { 0 };
+	const char *dirs[2] = { NULL, NULL };
+	char *text = NULL;
+	bool done = false;
+	int rc;
+
+	if (!args)
+		return SP_EXIT_FAILED;
+	rc = sp_cli_parse(argc, argv, 0, usage_controllers, args, &done);
+	if (rc || done)
+		goto out;
+	dirs[0] = args->profiles_dir[0] ? args->profiles_dir : "/etc/stripeplan/controllers.d";
+	if (sp_profiles_load(dirs, &set, &err) < 0) {
+		rc = sp_cli_fail(&err);
+		goto out;
+	}
+	text = args->format == SP_FORMAT_JSON ? sp_format_profiles_json(set) : sp_format_profiles_text(set);
+	if (!text || sp_cli_write_output(NULL, text, &err) < 0)
+		rc = SP_EXIT_FAILED;
+out:
+	free(text);
+	sp_profiles_free(set);
+	free(args);
+	return rc;
+}

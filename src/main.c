@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The command line: the only place that prints or exits.  Each command
+ * parses flags into a spec, asks the library, and maps its error to an
+ * exit code (0 ok, 1 drift, 2 invalid, 3 refused, 4 failed).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "format.h"
+
+static const char usage_main[] =
+	"Usage: stripeplan COMMAND [OPTIONS]\n"
+	"\n"
+	"Turn a RAID array's description into a stripe-aligned, tuned and verified\n"
+	"partition, filesystem, mount and queue tuning.\n"
+	"\n"
+	"Commands:\n"
+	"  plan          compute and print a plan (no device is touched)\n"
+	"  controllers   list the controller profiles\n"
+	"\n"
+	"Options:\n"
+	"  -h, --help     show this help\n"
+	"  -V, --version  show the version\n"
+	"\n"
+	"Run 'stripeplan COMMAND --help' for a command's options; see stripeplan(8).\n"
+	"Exit status: 0 ok, 1 drift found by check, 2 invalid input, 3 refused for\n"
+	"safety, 4 a step failed.\n";
+
+int sp_cli_fail(const struct sp_error *err)
+{
+	fprintf(stderr, "stripeplan: %s\n", err->message[0] ? err->message : strerror(-err->code));
+	return err->exit_code ? err->exit_code : SP_EXIT_FAILED;
+}
+
+int sp_cli_usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "stripeplan: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'stripeplan --help'.\n");
+	return SP_EXIT_INVALID;
+}
+
+int sp_cli_write_output(const char *path, const char *text, struct sp_error *err)
+{
+	char tmp[SP_PATH_MAX];
+	FILE *f;
+
+	if (!path || !strcmp(path, "-")) {
+		fputs(text, stdout);
+		return fflush(stdout) == 0 ? 0 :
+			sp_error_set(err, errno, SP_EXIT_FAILED, "output", "cannot write output: %s",
+				     strerror(errno));
+	}
+	/* a half-written plan must never be mistaken for a reviewed one */
+	if (snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >= (int)sizeof(tmp))
+		return sp_error_set(err, ENAMETOOLONG, SP_EXIT_INVALID, "output",
+				    "output: '%s' is too long", path);
+	{
+		int fd = mkstemp(tmp);
+
+		if (fd < 0)
+			return sp_error_set(err, errno, SP_EXIT_FAILED, "output",
+					    "cannot create '%s': %s", tmp, strerror(errno));
+		f = fdopen(fd, "w");
+		if (!f) {
+			close(fd);
+			unlink(tmp);
+			return sp_error_set(err, errno, SP_EXIT_FAILED, "output",
+					    "cannot write '%s': %s", tmp, strerror(errno));
+		}
+	}
+	if (fputs(text, f) < 0 || fflush(f) != 0 || fsync(fileno(f)) != 0) {
+		int e = errno;
+
+		fclose(f);
+		unlink(tmp);
+		return sp_error_set(err, e, SP_EXIT_FAILED, "output", "cannot write '%s': %s", path,
+				    strerror(e));
+	}
+	if (fclose(f) != 0 || rename(tmp, path) != 0) {
+		int e = errno;
+
+		unlink(tmp);
+		return sp_error_set(err, e, SP_EXIT_FAILED, "output", "cannot write '%s': %s", path,
+				    strerror(e));
+	}
+	return 0;
+}
+
+int sp_cli_running_kernel(struct sp_kernel *ret, struct sp_error *err)
+{
+	struct utsname u;
+
+	if (uname(&u) < 0)
+		return sp_error_set(err, errno, SP_EXIT_FAILED, "kernel", "uname: %s", strerror(errno));
+	return sp_parse_kernel(u.release, ret, err);
+}
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+};
+
+static const struct command commands[] = {
+	{ "plan", sp_cmd_plan },
+	{ "controllers", sp_cmd_controllers },
+};
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return sp_cli_usage_error("%s", "no command given");
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fputs(usage_main, stdout);
+		return SP_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("stripeplan %s\n", STRIPEPLAN_VERSION);
+		return SP_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	return sp_cli_usage_error("unknown command '%s'", argv[1]);
+}
