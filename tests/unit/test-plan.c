@@ -1,0 +1,457 @@
+/* The planner end to end on in-memory facts: every level, alignment,
+ * labels, 4Kn, filesystem limits, mount options and tuning. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "stripeplan.h"
+
+#define KiB 1024ULL
+#define MiB (1024ULL * KiB)
+#define GiB (1024ULL * MiB)
+#define TiB (1024ULL * GiB)
+
+static struct sp_profile_set *profiles;
+
+static int setup(void **state)
+{
+	struct sp_error err = { 0 };
+
+	(void)state;
+	return sp_profiles_load(NULL, &profiles, &err);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	profiles = sp_profiles_free(profiles);
+	return 0;
+}
+
+struct req {
+	const char *controller, *level, *kernel, *path, *mountpoint;
+	unsigned disks, spans, sector, physical;
+	uint64_t chunk, size, optimal_io;
+	enum sp_fs fs;
+	enum sp_table table;
+	enum sp_barriers barriers;
+};
+
+static int make(const struct req *q, struct sp_plan *plan, struct sp_error *err)
+{
+	struct sp_spec spec = { 0 };
+	struct sp_facts facts = { 0 };
+	const struct sp_profile *profile = sp_profiles_find(profiles, q->controller);
+
+	assert_non_null(profile);
+	snprintf(spec.controller, sizeof(spec.controller), "%s", q->controller);
+	assert_int_equal(sp_parse_level(q->level, &spec.level, err), 0);
+	assert_int_equal(sp_parse_kernel(q->kernel ? q->kernel : "6.1.0", &spec.kernel, err), 0);
+	spec.disks = q->disks;
+	spec.spans = q->spans;
+	spec.chunk_bytes = q->chunk;
+	spec.fs = q->fs;
+	spec.table = q->table;
+	spec.barriers = q->barriers;
+	snprintf(spec.mountpoint, sizeof(spec.mountpoint), "%s", q->mountpoint ? q->mountpoint : "/data");
+	snprintf(facts.path, sizeof(facts.path), "%s", q->path ? q->path : "/dev/sdb");
+	assert_int_equal(sp_kernel_name_from_path(facts.path, facts.kernel_name, sizeof(facts.kernel_name), err), 0);
+	facts.size_bytes = q->size;
+	facts.logical_sector_bytes = q->sector ? q->sector : 512;
+	facts.physical_sector_bytes = q->physical ? q->physical : facts.logical_sector_bytes;
+	facts.optimal_io_bytes = q->optimal_io;
+	return sp_plan_make(&spec, profile, &facts, plan, err);
+}
+
+static struct sp_plan *plan_ok(const struct req *q)
+{
+	static struct sp_plan plan;
+	struct sp_error err = { 0 };
+	int r = make(q, &plan, &err);
+
+	if (r < 0)
+		fail_msg("unexpected planner error: %s", err.message);
+	/* invariants every plan must hold */
+	assert_int_equal(plan.start_bytes % plan.stripe_width_bytes, 0);
+	assert_int_equal(plan.start_bytes % MiB, 0);
+	assert_int_equal(plan.start_bytes % plan.device.physical_sector_bytes, 0);
+	assert_int_equal(plan.size_bytes % plan.stripe_width_bytes, 0);
+	assert_true(plan.start_bytes + plan.size_bytes + plan.reserved_tail_bytes <= plan.device.size_bytes);
+	/* no more than one stripe is left unused at the end */
+	assert_true(plan.device.size_bytes - plan.reserved_tail_bytes - plan.start_bytes - plan.size_bytes <
+		    plan.stripe_width_bytes);
+	return &plan;
+}
+
+static const char *plan_error(const struct req *q)
+{
+	static struct sp_error err;
+	struct sp_plan *plan = malloc(sizeof(*plan));
+
+	memset(&err, 0, sizeof(err));
+	assert_true(make(q, plan, &err) < 0);
+	assert_int_equal(err.exit_code, SP_EXIT_INVALID);
+	free(plan);
+	return err.message;
+}
+
+static bool has_warning(const struct sp_plan *p, const char *code)
+{
+	for (size_t i = 0; i < p->n_warnings; i++)
+		if (!strcmp(p->warnings[i].code, code))
+			return true;
+	return false;
+}
+
+static const char *tuning_value(const struct sp_plan *p, const char *path)
+{
+	for (size_t i = 0; i < p->n_tuning; i++)
+		if (!strcmp(p->tuning[i].path, path))
+			return p->tuning[i].value;
+	return NULL;
+}
+
+static bool has_option(const struct sp_plan *p, const char *opt)
+{
+	for (size_t i = 0; i < p->n_mount_options; i++)
+		if (!strcmp(p->mount_options[i], opt))
+			return true;
+	return false;
+}
+
+static void test_p400_raid10_seed(void **state)
+{
+	struct req q = { .controller = "hp-p400", .level = "10", .disks = 8, .chunk = 256 * KiB,
+			 .size = 2398 * GiB, .fs = SP_FS_XFS };
+	struct sp_plan *p = plan_ok(&q);
+
+	(void)state;
+	assert_int_equal(p->data_disks, 4);
+	assert_int_equal(p->stripe_width_bytes, 1 * MiB);
+	assert_int_equal(p->start_bytes, 1 * MiB);
+	assert_int_equal(p->reserved_tail_bytes, 16384 + 512);
+	assert_int_equal(p->size_bytes, 2398 * GiB - 2 * MiB); /* the tail eats one whole stripe */
+	assert_int_equal(p->xfs_su_bytes, 256 * KiB);
+	assert_int_equal(p->xfs_sw, 4);
+	assert_int_equal(p->xfs_log_su_bytes, 256 * KiB);
+	assert_string_equal(p->mkfs_argv[4], "su=256k,sw=4");
+	assert_string_equal(p->mkfs_argv[6], "su=256k");
+	assert_string_equal(p->mkfs_argv[p->n_mkfs_argv - 1], "/dev/sdb1");
+	assert_true(has_option(p, "logbufs=8"));
+	assert_true(has_option(p, "logbsize=256k"));
+	assert_true(has_option(p, "nofail"));
+	assert_false(has_option(p, "nobarrier")); /* removed from XFS in 4.19 */
+	assert_true(has_warning(p, "nobarrier-removed"));
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/scheduler"), "none");
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/read_ahead_kb"), "4096");
+	assert_string_equal(p->fstab_line,
+			    "UUID=@FS_UUID@ /data xfs noatime,logbufs=8,logbsize=256k,nofail,"
+			    "x-systemd.device-timeout=30s 0 0");
+}
+
+static void test_p400_cciss_on_old_kernel(void **state)
+{
+	struct req q = { .controller = "hp-p400", .level = "10", .disks = 8, .chunk = 256 * KiB,
+			 .size = 1 * TiB, .fs = SP_FS_XFS, .kernel = "2.6.18-128.el5",
+			 .path = "/dev/cciss/c0d0", .barriers = SP_BARRIERS_OFF };
+	struct sp_plan *p = plan_ok(&q);
+
+	(void)state;
+	assert_string_equal(tuning_value(p, "/sys/block/cciss!c0d0/queue/scheduler"), "noop");
+	assert_string_equal(p->partition_path, "/dev/cciss/c0d0p1");
+	assert_true(has_option(p, "nobarrier")); /* accepted before 4.19, BBWC present */
+	assert_true(has_warning(p, "barriers-off"));
+	assert_false(has_warning(p, "cciss-removed"));
+	q.kernel = "5.10.0";
+	q.barriers = SP_BARRIERS_DEFAULT;
+	p = plan_ok(&q);
+	assert_true(has_warning(p, "cciss-removed"));
+}
+
+static void test_perc5e_seed_corrected(void **state)
+{
+	struct req q = { .controller = "dell-perc5e", .level = "5", .disks = 15, .chunk = 128 * KiB,
+			 .size = 13 * TiB, .fs = SP_FS_EXT3 };
+	struct sp_plan *p = plan_ok(&q);
+
+	(void)state;
+	assert_int_equal(p->data_disks, 14); /* the seed's sw=15 was wrong */
+	assert_int_equal(p->stripe_width_bytes, 1792 * KiB);
+	assert_int_equal(p->start_bytes, 7 * MiB); /* lcm(1792K, 1M); the seed used 128 KiB */
+	assert_int_equal(p->ext_stride_blocks, 32);
+	assert_int_equal(p->ext_stripe_width_blocks, 448);
+	assert_string_equal(p->mkfs_argv[6], "stride=32,stripe_width=448");
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/read_ahead_kb"), "4096");
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/scheduler"), "mq-deadline");
+	assert_true(has_warning(p, "wide-raid5"));
+	q.fs = SP_FS_XFS;
+	p = plan_ok(&q);
+	assert_string_equal(p->mkfs_argv[4], "su=128k,sw=14");
+}
+
+static void test_md_raid5_seed(void **state)
+{
+	struct req q = { .controller = "md", .level = "5", .disks = 10, .chunk = 1 * MiB,
+			 .size = 1318680576ULL * KiB, .fs = SP_FS_XFS, .path = "/dev/md3",
+			 .optimal_io = 9 * MiB };
+	struct sp_plan *p = plan_ok(&q);
+
+	(void)state;
+	assert_int_equal(p->stripe_width_bytes, 9 * MiB);
+	assert_int_equal(p->start_bytes, 9 * MiB);
+	assert_string_equal(p->partition_path, "/dev/md3p1");
+	assert_int_equal(p->xfs_log_su_bytes, 32 * KiB); /* 1 MiB is over the 256 KiB limit */
+	assert_true(has_warning(p, "xfs-log-su-capped"));
+	assert_false(has_warning(p, "topology-mismatch"));
+	assert_null(tuning_value(p, "/sys/block/md3/queue/scheduler")); /* md has none */
+	assert_string_equal(tuning_value(p, "/sys/block/md3/queue/read_ahead_kb"), "32768");
+	assert_string_equal(tuning_value(p, "/sys/block/md3/md/stripe_cache_size"), "16384");
+	assert_string_equal(tuning_value(p, "/sys/block/md3/md/sync_speed_min"), "30000");
+	assert_int_equal(p->md_stripe_cache_bytes, 640 * MiB);
+	assert_true(has_warning(p, "md-stripe-cache-memory"));
+	assert_true(has_warning(p, "md-members-unknown"));
+}
+
+static void test_md_members_and_raid10_without_stripe_cache(void **state)
+{
+	struct sp_spec spec = { 0 };
+	struct sp_facts facts = { .path = "/dev/md0", .kernel_name = "md0", .size_bytes = 100 * GiB,
+				  .logical_sector_bytes = 512, .physical_sector_bytes = 4096 };
+	struct sp_error err = { 0 };
+	struct sp_plan *p = malloc(sizeof(*p));
+
+	(void)state;
+	snprintf(spec.controller, sizeof(spec.controller), "md");
+	spec.level = SP_LEVEL_10;
+	spec.disks = 4;
+	spec.chunk_bytes = 512 * KiB;
+	spec.fs = SP_FS_EXT4;
+	sp_parse_kernel("6.1", &spec.kernel, &err);
+	spec.n_members = 2;
+	snprintf(spec.members[0], SP_NAME_MAX, "sdb");
+	snprintf(spec.members[1], SP_NAME_MAX, "cciss!c0d1");
+	assert_int_equal(sp_plan_make(&spec, sp_profiles_find(profiles, "md"), &facts, p, &err), 0);
+	assert_null(tuning_value(p, "/sys/block/md0/md/stripe_cache_size")); /* raid4/5/6 only */
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/max_sectors_kb"), "128");
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/nr_requests"), "512");
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/device/queue_depth"), "1");
+	assert_string_equal(tuning_value(p, "/sys/block/cciss!c0d1/queue/scheduler"), "mq-deadline");
+	assert_int_equal(p->md_stripe_cache_bytes, 0);
+	assert_false(has_warning(p, "md-members-unknown"));
+	free(p);
+}
+
+static void test_lsi_seed(void **state)
+{
+	struct req q = { .controller = "lsi-megaraid-475", .level = "5", .disks = 3, .chunk = 64 * KiB,
+			 .size = 34 * GiB, .fs = SP_FS_EXT3, .path = "/dev/sda" };
+	struct sp_plan *p = plan_ok(&q);
+
+	(void)state;
+	assert_int_equal(p->stripe_width_bytes, 128 * KiB);
+	assert_int_equal(p->start_bytes, 1 * MiB);
+	assert_string_equal(tuning_value(p, "/sys/block/sda/queue/scheduler"), "mq-deadline");
+	assert_string_equal(tuning_value(p, "/sys/module/megaraid_mbox/parameters/max_sectors"), "128");
+	assert_true(has_warning(p, "megaraid-max-sectors"));
+	q.barriers = SP_BARRIERS_OFF; /* no battery on this profile */
+	assert_non_null(strstr(plan_error(&q), "no battery"));
+}
+
+static void test_non_power_of_two_width(void **state)
+{
+	struct req q = { .controller = "generic", .level = "5", .disks = 4, .chunk = 64 * KiB,
+			 .size = 10 * GiB, .fs = SP_FS_XFS };
+	struct sp_plan *p = plan_ok(&q);
+
+	(void)state;
+	assert_int_equal(p->stripe_width_bytes, 192 * KiB);
+	assert_int_equal(p->start_bytes, 3 * MiB);
+	assert_int_equal(p->tuning[0].path[0] ? 1 : 0, p->n_tuning ? 1 : 0);
+	assert_int_equal(p->n_tuning, 0); /* generic knows no knobs */
+}
+
+static void test_spans(void **state)
+{
+	struct req q = { .controller = "dell-perc6i", .level = "60", .disks = 16, .spans = 2,
+			 .chunk = 64 * KiB, .size = 20 * TiB, .fs = SP_FS_XFS };
+	struct sp_plan *p = plan_ok(&q);
+
+	(void)state;
+	assert_int_equal(p->data_disks, 12);
+	assert_int_equal(p->stripe_width_bytes, 768 * KiB);
+	assert_int_equal(p->start_bytes, 3 * MiB);
+	q.level = "50";
+	q.disks = 15;
+	q.spans = 3;
+	p = plan_ok(&q);
+	assert_int_equal(p->data_disks, 12);
+}
+
+static void test_4kn(void **state)
+{
+	struct req q = { .controller = "generic", .level = "6", .disks = 8, .chunk = 128 * KiB,
+			 .size = 4 * TiB, .sector = 4096, .fs = SP_FS_EXT4 };
+	struct sp_plan *p = plan_ok(&q);
+
+	(void)state;
+	assert_int_equal(p->reserved_tail_bytes, 16384 + 4096);
+	assert_int_equal(p->start_bytes, 3 * MiB);
+	assert_int_equal(p->start_bytes % 4096, 0);
+	/* 4 TiB is 2^30 4K sectors: msdos fits */
+	q.table = SP_TABLE_MSDOS;
+	p = plan_ok(&q);
+	assert_int_equal(p->reserved_tail_bytes, 0);
+	assert_false(has_warning(p, "gpt-required"));
+}
+
+static void test_physical_sector_in_lcm(void **state)
+{
+	struct req q = { .controller = "generic", .level = "0", .disks = 2, .chunk = 4 * KiB,
+			 .size = 10 * GiB, .fs = SP_FS_EXT4, .physical = 4096 };
+	struct sp_plan *p = plan_ok(&q);
+
+	(void)state;
+	assert_int_equal(p->start_bytes, 1 * MiB);
+	assert_int_equal(p->stripe_width_bytes, 8 * KiB);
+}
+
+static void test_labels(void **state)
+{
+	struct req q = { .controller = "generic", .level = "0", .disks = 2, .chunk = 64 * KiB,
+			 .size = 3 * TiB, .fs = SP_FS_XFS };
+	struct sp_plan *p = plan_ok(&q);
+
+	(void)state;
+	assert_int_equal(p->table, SP_TABLE_GPT);
+	assert_true(has_warning(p, "gpt-required"));
+	q.table = SP_TABLE_MSDOS;
+	assert_non_null(strstr(plan_error(&q), "msdos labels stop at 2^32 sectors"));
+	q.size = 2 * TiB - 1 * MiB; /* just fits */
+	p = plan_ok(&q);
+	assert_int_equal(p->table, SP_TABLE_MSDOS);
+	assert_true((p->start_bytes + p->size_bytes) / 512 <= (1ULL << 32));
+}
+
+static void test_topology(void **state)
+{
+	struct req q = { .controller = "generic", .level = "5", .disks = 4, .chunk = 64 * KiB,
+			 .size = 10 * GiB, .fs = SP_FS_XFS, .optimal_io = 33553920 };
+	struct sp_plan *p = plan_ok(&q);
+
+	(void)state;
+	assert_true(has_warning(p, "topology-ignored"));
+	assert_int_equal(p->start_bytes, 3 * MiB);
+	q.optimal_io = 256 * KiB; /* sane but not this array: warn and align to both */
+	p = plan_ok(&q);
+	assert_true(has_warning(p, "topology-mismatch"));
+	assert_int_equal(p->start_bytes, 3 * MiB);
+	assert_int_equal(p->start_bytes % (256 * KiB), 0);
+	q.optimal_io = 192 * KiB;
+	p = plan_ok(&q);
+	assert_false(has_warning(p, "topology-mismatch"));
+}
+
+static void test_filesystem_limits(void **state)
+{
+	struct req q = { .controller = "generic", .level = "0", .disks = 4, .chunk = 64 * KiB,
+			 .size = 17 * TiB, .fs = SP_FS_EXT3 };
+
+	(void)state;
+	assert_non_null(strstr(plan_error(&q), "ext3 cannot hold"));
+	q.fs = SP_FS_EXT4;
+	plan_ok(&q);
+	q.fs = SP_FS_XFS;
+	q.size = 200 * MiB;
+	assert_non_null(strstr(plan_error(&q), "xfs needs at least 300 MiB"));
+	q.size = 1 * MiB + 100 * KiB;
+	q.fs = SP_FS_EXT4;
+	assert_non_null(strstr(plan_error(&q), "smaller than one 256 KiB stripe"));
+}
+
+static void test_chunk_errors(void **state)
+{
+	struct req q = { .controller = "hp-p400", .level = "10", .disks = 8, .chunk = 0,
+			 .size = 1 * TiB, .fs = SP_FS_XFS };
+
+	(void)state;
+	assert_non_null(strstr(plan_error(&q), "must not be zero"));
+	q.chunk = 96 * KiB;
+	assert_non_null(strstr(plan_error(&q), "not a power of two"));
+	q.chunk = 512 * KiB;
+	assert_non_null(strstr(plan_error(&q), "outside what hp-p400 supports (8K..256K)"));
+	q.controller = "lsi-megaraid-475";
+	q.level = "5";
+	q.disks = 3;
+	q.chunk = 2 * KiB;
+	assert_non_null(strstr(plan_error(&q), "smaller than the 4K filesystem block"));
+	q.level = "6";
+	q.disks = 4;
+	q.chunk = 64 * KiB;
+	assert_non_null(strstr(plan_error(&q), "raid6 is not supported by the lsi-megaraid-475"));
+}
+
+static void test_barriers(void **state)
+{
+	struct req q = { .controller = "hp-p400", .level = "10", .disks = 4, .chunk = 64 * KiB,
+			 .size = 1 * TiB, .fs = SP_FS_EXT4, .barriers = SP_BARRIERS_OFF };
+	struct sp_plan *p = plan_ok(&q);
+
+	(void)state;
+	assert_true(has_option(p, "barrier=0"));
+	assert_true(has_warning(p, "barriers-off"));
+	assert_non_null(strstr(p->fstab_line, " ext4 noatime,barrier=0,nofail,"));
+	assert_non_null(strstr(p->fstab_line, " 0 2"));
+	q.fs = SP_FS_XFS;
+	assert_non_null(strstr(plan_error(&q), "no nobarrier option"));
+}
+
+static void test_fstab_escaping(void **state)
+{
+	struct req q = { .controller = "generic", .level = "0", .disks = 2, .chunk = 64 * KiB,
+			 .size = 10 * GiB, .fs = SP_FS_EXT4, .mountpoint = "/srv/my data\\x" };
+	struct sp_plan *p = plan_ok(&q);
+	char out[64];
+	struct sp_error err = { 0 };
+
+	(void)state;
+	assert_non_null(strstr(p->fstab_line, " /srv/my\\040data\\134x ext4 "));
+	q.mountpoint = "/srv/a\nb";
+	assert_non_null(strstr(plan_error(&q), "control character 0x0a"));
+	q.mountpoint = "relative";
+	assert_non_null(strstr(plan_error(&q), "not an absolute path"));
+	assert_int_equal(sp_fstab_escape("a\tb", out, sizeof(out), &err), 0);
+	assert_string_equal(out, "a\\011b");
+	q.mountpoint = "";
+	p = plan_ok(&q);
+	assert_string_equal(p->fstab_line, "");
+	assert_true(has_warning(p, "no-mountpoint"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_p400_raid10_seed),
+		cmocka_unit_test(test_p400_cciss_on_old_kernel),
+		cmocka_unit_test(test_perc5e_seed_corrected),
+		cmocka_unit_test(test_md_raid5_seed),
+		cmocka_unit_test(test_md_members_and_raid10_without_stripe_cache),
+		cmocka_unit_test(test_lsi_seed),
+		cmocka_unit_test(test_non_power_of_two_width),
+		cmocka_unit_test(test_spans),
+		cmocka_unit_test(test_4kn),
+		cmocka_unit_test(test_physical_sector_in_lcm),
+		cmocka_unit_test(test_labels),
+		cmocka_unit_test(test_topology),
+		cmocka_unit_test(test_filesystem_limits),
+		cmocka_unit_test(test_chunk_errors),
+		cmocka_unit_test(test_barriers),
+		cmocka_unit_test(test_fstab_escaping),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

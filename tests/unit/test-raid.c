@@ -1,0 +1,145 @@
+/* Levels, spans and data disks; kernel-version rules. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "stripeplan.h"
+
+static unsigned data_disks(const char *level_text, unsigned disks, unsigned spans)
+{
+	struct sp_error err = { 0 };
+	enum sp_level level;
+	unsigned data = 0;
+
+	assert_int_equal(sp_parse_level(level_text, &level, &err), 0);
+	assert_int_equal(sp_raid_data_disks(level, disks, spans, &data, &err), 0);
+	return data;
+}
+
+static const char *data_disks_error(const char *level_text, unsigned disks, unsigned spans)
+{
+	static struct sp_error err;
+	enum sp_level level;
+	unsigned data = 99;
+
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(sp_parse_level(level_text, &level, &err), 0);
+	assert_true(sp_raid_data_disks(level, disks, spans, &data, &err) < 0);
+	assert_int_equal(data, 99);
+	assert_int_equal(err.exit_code, SP_EXIT_INVALID);
+	return err.message;
+}
+
+static void test_every_level(void **state)
+{
+	(void)state;
+	assert_int_equal(data_disks("0", 4, 0), 4);
+	assert_int_equal(data_disks("1", 2, 0), 1);
+	assert_int_equal(data_disks("raid5", 3, 0), 2);
+	assert_int_equal(data_disks("5", 15, 0), 14); /* seed 003 wrote sw=15 */
+	assert_int_equal(data_disks("RAID6", 8, 0), 6);
+	assert_int_equal(data_disks("10", 8, 0), 4);
+	assert_int_equal(data_disks("50", 12, 2), 10);
+	assert_int_equal(data_disks("60", 12, 2), 8);
+	assert_int_equal(data_disks("60", 24, 3), 18);
+}
+
+static void test_minimums_and_spans(void **state)
+{
+	(void)state;
+	assert_non_null(strstr(data_disks_error("5", 2, 0), "at least 3 disks"));
+	assert_non_null(strstr(data_disks_error("6", 3, 0), "at least 4 disks"));
+	assert_non_null(strstr(data_disks_error("10", 6 - 1, 0), "even number"));
+	assert_non_null(strstr(data_disks_error("10", 2, 0), "at least 4"));
+	assert_non_null(strstr(data_disks_error("50", 12, 0), "needs --spans"));
+	assert_non_null(strstr(data_disks_error("50", 12, 5), "cannot be split into 5"));
+	assert_non_null(strstr(data_disks_error("60", 6, 2), "at least 4 disks"));
+	assert_non_null(strstr(data_disks_error("5", 6, 2), "has no spans"));
+	assert_non_null(strstr(data_disks_error("0", 2000, 0), "more than 1024"));
+}
+
+static void test_unknown_level(void **state)
+{
+	struct sp_error err = { 0 };
+	enum sp_level level;
+
+	(void)state;
+	assert_true(sp_parse_level("7", &level, &err) < 0);
+	assert_non_null(strstr(err.message, "known: 0, 1, 5, 6, 10, 50, 60"));
+	assert_true(sp_parse_level("raid", &level, &err) < 0);
+}
+
+static struct sp_kernel kernel(const char *release)
+{
+	struct sp_kernel k;
+	struct sp_error err = { 0 };
+
+	assert_int_equal(sp_parse_kernel(release, &k, &err), 0);
+	return k;
+}
+
+static void test_kernel_rules(void **state)
+{
+	struct sp_kernel old = kernel("2.6.18-128.el5"), k419 = kernel("4.19.0"),
+			 k418 = kernel("4.18.0-553.el8_10.x86_64"), now = kernel("6.1.0-13-amd64");
+	struct sp_error err = { 0 };
+	struct sp_kernel bad;
+
+	(void)state;
+	assert_int_equal(old.major, 2);
+	assert_int_equal(old.minor, 6);
+	assert_int_equal(old.patch, 18);
+	assert_true(sp_kernel_xfs_accepts_barrier_opts(&old));
+	assert_true(sp_kernel_xfs_accepts_barrier_opts(&k418));
+	assert_false(sp_kernel_xfs_accepts_barrier_opts(&k419));
+	assert_string_equal(sp_kernel_scheduler_name(&old, "noop"), "noop");
+	assert_string_equal(sp_kernel_scheduler_name(&old, "none"), "noop");
+	assert_string_equal(sp_kernel_scheduler_name(&now, "noop"), "none");
+	assert_string_equal(sp_kernel_scheduler_name(&now, "deadline"), "mq-deadline");
+	assert_string_equal(sp_kernel_scheduler_name(&now, "cfq"), "bfq");
+	assert_string_equal(sp_kernel_scheduler_name(&k418, "mq-deadline"), "deadline");
+	assert_null(sp_kernel_scheduler_name(&now, "anticipatory"));
+	assert_true(sp_parse_kernel("six", &bad, &err) < 0);
+	assert_true(sp_parse_kernel("6", &bad, &err) < 0);
+	assert_true(sp_parse_kernel("1.0", &bad, &err) < 0);
+}
+
+static void test_device_names(void **state)
+{
+	struct sp_error err = { 0 };
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(sp_kernel_name_from_path("/dev/cciss/c0d0", buf, sizeof(buf), &err), 0);
+	assert_string_equal(buf, "cciss!c0d0");
+	assert_int_equal(sp_kernel_name_from_path("/dev/sdb", buf, sizeof(buf), &err), 0);
+	assert_string_equal(buf, "sdb");
+	assert_true(sp_kernel_name_from_path("/dev/disk/by-id/wwn-0x5000", buf, sizeof(buf), &err) < 0);
+	assert_true(sp_kernel_name_from_path("sdb", buf, sizeof(buf), &err) < 0);
+	assert_int_equal(sp_partition_path("/dev/sdb", 1, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/dev/sdb1");
+	assert_int_equal(sp_partition_path("/dev/loop7", 1, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/dev/loop7p1");
+	assert_int_equal(sp_partition_path("/dev/nvme0n1", 1, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/dev/nvme0n1p1");
+	assert_int_equal(sp_partition_path("/dev/cciss/c0d0", 1, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/dev/cciss/c0d0p1");
+	assert_int_equal(sp_partition_path("/dev/md3", 1, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/dev/md3p1");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_level),
+		cmocka_unit_test(test_minimums_and_spans),
+		cmocka_unit_test(test_unknown_level),
+		cmocka_unit_test(test_kernel_rules),
+		cmocka_unit_test(test_device_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
