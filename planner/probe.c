@@ -673,6 +673,7 @@ struct facts_field {
 static const struct facts_field facts_fields[] = {
 	FIELD(path, KIND_STRING, true),
 	FIELD(kernel_name, KIND_STRING, false),
+	FIELD(offline, KIND_BOOL, false),
 	FIELD(size_bytes, KIND_U64, true),
 	FIELD(logical_sector_bytes, KIND_SECTOR, true),
 	FIELD(physical_sector_bytes, KIND_SECTOR, true),
@@ -917,7 +918,8 @@ static int facts_from_object(const char *file, struct json_object *obj, struct s
 	}
 	for (i = 0; i < sizeof(facts_fields) / sizeof(facts_fields[0]); i++) {
 		fd = &facts_fields[i];
-		if (!json_object_object_get_ex(obj, fd->name, &v)) {
+		/* null is "not known", as the plan's device object writes it */
+		if (!json_object_object_get_ex(obj, fd->name, &v) || !v) {
 			if (fd->required)
 				return fail(err, EINVAL, SP_EXIT_INVALID, fd->name, file,
 					    "missing field '%s' in '%s'", fd->name, file);

@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Device facts from files: the fixtures load with the values planning
+ * tests rely on, and a bad file is refused with a message that names the
+ * field, so a typo in a fact file can not silently become a default.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "probe.h"
+
+static void fixture_path(const char *name, char *buf, size_t len)
+{
+	const char *dir = getenv("FIXTURES");
+
+	assert_non_null(dir); /* set by ctest; run the test through ctest */
+	assert_true((size_t)snprintf(buf, len, "%s/facts/%s", dir, name) < len);
+}
+
+static void load_fixture(const char *name, struct sp_facts *f)
+{
+	struct sp_error err = { 0 };
+	char path[SP_PATH_MAX];
+	int r;
+
+	fixture_path(name, path, sizeof(path));
+	r = sp_facts_load_json(path, f, &err);
+	if (r < 0)
+		fail_msg("%s: %s", name, err.message);
+}
+
+/* Writes text to a temporary file and tries to load it as facts. */
+static int load_text(const char *text, char *file, size_t len, struct sp_facts *f,
+		     struct sp_error *err)
+{
+	int fd, r;
+
+	assert_true(len > 32);
+	snprintf(file, len, "/tmp/test-facts-XXXXXX");
+	fd = mkstemp(file);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	r = sp_facts_load_json(file, f, err);
+	unlink(file);
+	return r;
+}
+
+static void expect_rejected(const char *text, const char *field, const char *needle)
+{
+	struct sp_facts f, untouched;
+	struct sp_error err = { 0 };
+	char file[64];
+
+	memset(&f, 0xa5, sizeof(f));
+	untouched = f;
+	assert_true(load_text(text, file, sizeof(file), &f, &err) < 0);
+	assert_true(err.code < 0);
+	assert_int_equal(err.exit_code, SP_EXIT_INVALID);
+	assert_string_equal(err.field, field);
+	assert_string_equal(err.subject, file);
+	if (!strstr(err.message, needle) || !strstr(err.message, file))
+		fail_msg("message '%s' should name '%s' and the file", err.message, needle);
+	/* out-parameters are written only on success */
+	assert_memory_equal(&f, &untouched, sizeof(f));
+}
+
+static void test_p400_lun(void **state)
+{
+	struct sp_facts f;
+
+	(void)state;
+	load_fixture("p400-lun.json", &f);
+	assert_string_equal(f.path, "/dev/sdb");
+	assert_string_equal(f.kernel_name, "sdb");
+	assert_int_equal(f.size_bytes, 2576412314624ULL);
+	assert_int_equal(f.logical_sector_bytes, 512);
+	assert_int_equal(f.physical_sector_bytes, 512);
+	assert_int_equal(f.optimal_io_bytes, 0);
+	assert_int_equal(f.rotational, 1);
+	assert_int_equal(f.read_only, 0);
+	assert_string_equal(f.driver, "hpsa");
+	assert_true(f.is_scsi);
+	assert_false(f.is_partition);
+	assert_false(f.offline);
+}
+
+static void test_md3(void **state)
+{
+	struct sp_facts f;
+
+	(void)state;
+	load_fixture("md3.json", &f);
+	assert_string_equal(f.kernel_name, "md3");
+	assert_int_equal(f.size_bytes, 1350330220544ULL);
+	assert_int_equal(f.min_io_bytes, 1048576);
+	assert_int_equal(f.optimal_io_bytes, 9437184);
+	assert_string_equal(f.driver, "");
+	assert_false(f.is_scsi);
+}
+
+static void test_perc5e_lun(void **state)
+{
+	struct sp_facts f;
+
+	(void)state;
+	load_fixture("perc5e-lun.json", &f);
+	assert_string_equal(f.path, "/dev/sdc");
+	assert_int_equal(f.size_bytes, 13999110307840ULL);
+	assert_int_equal(f.size_bytes % 512, 0);
+	assert_int_equal(f.optimal_io_bytes, 0);
+	assert_string_equal(f.driver, "megaraid_sas");
+}
+
+/* The minimal file: kernel_name derived, the rest defaulted. */
+static void test_lsi475_defaults(void **state)
+{
+	struct sp_facts f;
+
+	(void)state;
+	load_fixture("lsi475.json", &f);
+	assert_string_equal(f.path, "/dev/sda");
+	assert_string_equal(f.kernel_name, "sda");
+	assert_int_equal(f.size_bytes, 36420075520ULL);
+	assert_int_equal(f.read_only, -1);
+	assert_int_equal(f.alignment_offset_bytes, 0);
+	assert_int_equal(f.diskseq, 0);
+	assert_string_equal(f.wwn, "");
+	assert_false(f.is_partition);
+}
+
+static void test_absurd_optio(void **state)
+{
+	struct sp_facts f;
+
+	(void)state;
+	load_fixture("absurd-optio.json", &f);
+	assert_string_equal(f.kernel_name, "sdd");
+	/* 65535 sectors: loaded as is, so the planner can warn about it */
+	assert_int_equal(f.optimal_io_bytes, 33553920);
+}
+
+static void test_4kn(void **state)
+{
+	struct sp_facts f;
+
+	(void)state;
+	load_fixture("4kn.json", &f);
+	assert_string_equal(f.path, "/dev/sde");
+	assert_int_equal(f.logical_sector_bytes, 4096);
+	assert_int_equal(f.physical_sector_bytes, 4096);
+	assert_int_equal(f.size_bytes % 4096, 0);
+}
+
+static void test_derives_cciss_name(void **state)
+{
+	struct sp_error err = { 0 };
+	struct sp_facts f;
+	char file[64];
+
+	(void)state;
+	assert_int_equal(load_text("{\"path\": \"/dev/cciss/c0d0\", \"size_bytes\": 1048576,"
+				   " \"logical_sector_bytes\": 512,"
+				   " \"physical_sector_bytes\": 4096}",
+				   file, sizeof(file), &f, &err),
+			 0);
+	assert_string_equal(f.kernel_name, "cciss!c0d0");
+	assert_int_equal(f.rotational, -1);
+}
+
+/* A "device" object copied from a plan loads: offline, and nulls. */
+static void test_plan_device_object(void **state)
+{
+	struct sp_error err = { 0 };
+	struct sp_facts f;
+	char file[64];
+
+	(void)state;
+	assert_int_equal(load_text("{\"path\": \"/dev/sdb\", \"kernel_name\": \"sdb\","
+				   " \"offline\": true, \"size_bytes\": 1073741824,"
+				   " \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512,"
+				   " \"min_io_bytes\": 0, \"optimal_io_bytes\": 0,"
+				   " \"alignment_offset_bytes\": 0, \"wwn\": null,"
+				   " \"serial\": null, \"diskseq\": null}",
+				   file, sizeof(file), &f, &err),
+			 0);
+	assert_true(f.offline);
+	assert_string_equal(f.wwn, "");
+	assert_int_equal(f.diskseq, 0);
+}
+
+static void test_rejects_unknown_field(void **state)
+{
+	(void)state;
+	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": 1048576,"
+			" \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512,"
+			" \"optimal_io_byte\": 65536}",
+			"optimal_io_byte", "unknown field 'optimal_io_byte'");
+}
+
+static void test_rejects_missing_size(void **state)
+{
+	(void)state;
+	expect_rejected("{\"path\": \"/dev/sdb\", \"logical_sector_bytes\": 512,"
+			" \"physical_sector_bytes\": 512}",
+			"size_bytes", "missing field 'size_bytes'");
+	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": null,"
+			" \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512}",
+			"size_bytes", "missing field 'size_bytes'");
+}
+
+static void test_rejects_wrong_types(void **state)
+{
+	(void)state;
+	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": \"1T\","
+			" \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512}",
+			"size_bytes", "'size_bytes'");
+	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": 1048576.5,"
+			" \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512}",
+			"size_bytes", "must be an integer");
+	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": 1048576,"
+			" \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512,"
+			" \"is_scsi\": 1}",
+			"is_scsi", "'is_scsi'");
+	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": -512,"
+			" \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512}",
+			"size_bytes", "'size_bytes'");
+	expect_rejected("{\"path\": 7, \"size_bytes\": 1048576,"
+			" \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512}",
+			"path", "must be a string");
+}
+
+static void test_rejects_bad_sectors(void **state)
+{
+	(void)state;
+	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": 1048576,"
+			" \"logical_sector_bytes\": 520, \"physical_sector_bytes\": 4096}",
+			"logical_sector_bytes", "power of two");
+	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": 1048576,"
+			" \"logical_sector_bytes\": 4096, \"physical_sector_bytes\": 512}",
+			"physical_sector_bytes", "smaller than");
+	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": 1048576,"
+			" \"logical_sector_bytes\": 131072, \"physical_sector_bytes\": 131072}",
+			"logical_sector_bytes", "power of two");
+	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": 1000,"
+			" \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512}",
+			"size_bytes", "multiple of 512");
+}
+
+static void test_rejects_bad_json(void **state)
+{
+	(void)state;
+	expect_rejected("{\"path\": \"/dev/sdb\",", "facts", "cannot parse");
+	expect_rejected("[1, 2]", "facts", "JSON object");
+	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": 1048576,"
+			" \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512} x",
+			"facts", "after the object");
+}
+
+static void test_missing_file(void **state)
+{
+	struct sp_error err = { 0 };
+	struct sp_facts f;
+
+	(void)state;
+	assert_int_equal(sp_facts_load_json("/nonexistent/facts.json", &f, &err), -ENOENT);
+	assert_int_equal(err.exit_code, SP_EXIT_INVALID);
+	assert_non_null(strstr(err.message, "'/nonexistent/facts.json'"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_p400_lun),
+		cmocka_unit_test(test_md3),
+		cmocka_unit_test(test_perc5e_lun),
+		cmocka_unit_test(test_lsi475_defaults),
+		cmocka_unit_test(test_absurd_optio),
+		cmocka_unit_test(test_4kn),
+		cmocka_unit_test(test_derives_cciss_name),
+		cmocka_unit_test(test_plan_device_object),
+		cmocka_unit_test(test_rejects_unknown_field),
+		cmocka_unit_test(test_rejects_missing_size),
+		cmocka_unit_test(test_rejects_wrong_types),
+		cmocka_unit_test(test_rejects_bad_sectors),
+		cmocka_unit_test(test_rejects_bad_json),
+		cmocka_unit_test(test_missing_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
