@@ -115,10 +115,12 @@ static int plan_array(const struct sp_spec *spec, const struct sp_profile *profi
 				    a);
 	if (spec->chunk_bytes < profile->chunk_min_bytes ||
 	    spec->chunk_bytes > profile->chunk_max_bytes) {
+		char c[32];
+
 		sp_format_size_short(profile->chunk_min_bytes, b, sizeof(b));
+		sp_format_size_short(profile->chunk_max_bytes, c, sizeof(c));
 		return sp_error_set(err, ERANGE, SP_EXIT_INVALID, "chunk",
-				    "chunk: %s is outside what %s supports (%s..%s)", a, profile->name, b,
-				    (sp_format_size_short(profile->chunk_max_bytes, a, sizeof(a)), a));
+				    "chunk: %s is outside what %s supports (%s..%s)", a, profile->name, b, c);
 	}
 	if (sp_mul_overflows(spec->chunk_bytes, plan->data_disks, &plan->stripe_width_bytes) < 0)
 		return sp_error_set(err, EOVERFLOW, SP_EXIT_INVALID, "chunk",

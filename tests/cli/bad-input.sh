@@ -1,0 +1,87 @@
+#!/bin/bash
+# Every bad input: exit 2, one line naming the field and the reason,
+# nothing on stdout (no plan printed).
+. "$(dirname "$0")/lib.bash"
+
+sp() { "$STRIPEPLAN" "$@"; }
+base=(--controller hp-p400 --level 10 --disks 8 --chunk 256K --fs xfs --device /dev/sdb
+	--size 2T --kernel 6.1.0)
+# plan with one flag replaced: with FLAG VALUE
+with() {
+	local flag=$1 value=$2 out=() i found=0
+	for ((i = 0; i < ${#base[@]}; i += 2)); do
+		if [ "${base[i]}" = "$flag" ]; then
+			out+=("$flag" "$value")
+			found=1
+		else
+			out+=("${base[i]}" "${base[i + 1]}")
+		fi
+	done
+	[ "$found" = 1 ] || out+=("$flag" "$value")
+	sp plan "${out[@]}" "${@:3}"
+}
+
+# disks below the level's minimum, odd RAID10, spans
+expect_exit 2 'disks: raid5 needs at least 3 disks, not 2' \
+	sp plan --controller generic --level 5 --disks 2 --chunk 64K --fs xfs --device /dev/sdb --size 1T --kernel 6.1
+expect_exit 2 'disks: raid6 needs at least 4 disks, not 3' \
+	sp plan --controller generic --level 6 --disks 3 --chunk 64K --fs xfs --device /dev/sdb --size 1T --kernel 6.1
+expect_exit 2 'disks: raid10 needs an even number of disks, not 7' with --disks 7
+expect_exit 2 'disks: raid10 needs at least 4 disks, not 2' with --disks 2
+expect_exit 2 'disks: 12 disks cannot be split into 5 equal spans' \
+	sp plan --controller generic --level 50 --disks 12 --spans 5 --chunk 64K --fs xfs --device /dev/sdb --size 1T --kernel 6.1
+expect_exit 2 'spans: raid50 needs --spans' \
+	sp plan --controller generic --level 50 --disks 12 --chunk 64K --fs xfs --device /dev/sdb --size 1T --kernel 6.1
+expect_exit 2 'spans: raid10 has no spans' with --disks 8 --spans 2
+# unknown names list the known ones
+expect_exit 2 "level: unknown RAID level '7' \(known: 0, 1, 5, 6, 10, 50, 60\)" with --level 7
+expect_exit 2 "fs: unknown filesystem 'btrfs' \(known: xfs, ext3, ext4\)" with --fs btrfs
+expect_exit 2 "controller: unknown controller 'areca' \(known: .*hp-p400.*md.*\)" with --controller areca
+expect_exit 2 "level: raid50 is not supported by the hp-p400 profile" with --level 50 --spans 2
+# chunk
+expect_exit 2 'chunk: must not be zero' with --chunk 0
+expect_exit 2 'chunk: 96K is not a power of two' with --chunk 96K
+expect_exit 2 'chunk: 2K is smaller than the 4K filesystem block' \
+	sp plan --controller lsi-megaraid-475 --level 5 --disks 3 --chunk 2K --fs ext3 --device /dev/sda --size 33G --kernel 6.1
+expect_exit 2 'chunk: 512K is outside what hp-p400 supports \(8K..256K\)' with --chunk 512K
+expect_exit 2 "chunk: '128kB' is ambiguous .* use 128K or 128KiB" with --chunk 128kB
+expect_exit 2 "chunk: '2G' is larger than any controller's chunk" with --chunk 2G
+# negative, absurd, overflowing numbers
+expect_exit 2 "disks: '-8' is negative" with --disks -8
+expect_exit 2 'disks: 5000 is out of range' with --disks 5000
+expect_exit 2 "disks: '99999999999999999999999' is too large" with --disks 99999999999999999999999
+expect_exit 2 "size: '99999999999P' is too large" with --size 99999999999P
+expect_exit 2 "size: '-1T' is negative" with --size -1T
+expect_exit 2 "size: unknown unit 'E' in '8E'" with --size 8E
+expect_exit 2 "sector-size: 1024 is not 512 or 4096" with --size 2T --sector-size 1024
+# devices too small, filesystem and label limits
+expect_exit 2 'size: /dev/sdb \(1 MiB\) is smaller than one 1 MiB stripe' with --size 1M
+expect_exit 2 'size: xfs needs at least 300 MiB' with --size 200M
+expect_exit 2 'fs: ext3 cannot hold .* use --fs ext4' with --size 20T --fs ext3
+expect_exit 2 'table: msdos labels stop at 2\^32 sectors' with --size 3T --table msdos
+expect_exit 2 "table: unknown partition table 'bsd'" with --table bsd
+expect_exit 2 'barriers: XFS on Linux 6.1.0 has no nobarrier option' with --barriers off
+expect_exit 2 'barriers: the generic profile has no battery' with --controller generic --fs ext4 --barriers off
+expect_exit 2 'mountpoint: .* not an absolute path' with --size 2T --mountpoint data
+expect_exit 2 "mountpoint: control character 0x01" with --size 2T --mountpoint $'/da\x01ta'
+expect_exit 2 "kernel: 'linux' is not a kernel release" with --kernel linux
+expect_exit 2 "members: --members applies to md arrays" with --members sdb,sdc
+expect_exit 2 "label: 'averyveryverylonglabel' is longer than the 12 characters xfs allows" \
+	with --size 2T --label averyveryverylonglabel
+# usage
+expect_exit 2 'chunk: required' sp plan --controller hp-p400 --level 10 --disks 8 --fs xfs --device /dev/sdb --size 1T
+expect_exit 2 'device: give --device PATH' sp plan --controller hp-p400 --level 10 --disks 8 --chunk 64K --fs xfs
+expect_exit 2 "unknown command 'plam'" sp plam
+expect_exit 2 "bad option '--frobnicate'" with --size 2T --frobnicate
+expect_exit 2 "device: cannot tell the kernel name of '/dev/disk/by-id/x'" with --device /dev/disk/by-id/x
+# a probe of something that is not a block device is invalid input too
+expect_exit 2 "'/etc/passwd' is not a block device" \
+	sp plan --controller generic --level 0 --disks 2 --chunk 64K --fs ext4 --device /etc/passwd --kernel 6.1
+
+# a broken site profile is reported with its file and key
+mkdir -p "$WORK/profiles"
+printf '{"name": "x", "description": "d", "levels": [5], "chunk_min": "4K", "chunk_max": "1M", "schedular": {}}\n' \
+	>"$WORK/profiles/x.json"
+expect_exit 2 "profile $WORK/profiles/x.json: 'schedular' is not a profile key" \
+	with --profiles "$WORK/profiles"
+finish

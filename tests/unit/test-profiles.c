@@ -1,0 +1,154 @@
+/* Embedded profiles carry the seeds' values; user profiles are parsed
+ * strictly; a plan survives JSON and back. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "format.h"
+#include "stripeplan.h"
+
+static const char *knob(const struct sp_profile *p, const char *name)
+{
+	for (size_t i = 0; i < p->n_knobs; i++)
+		if (!strcmp(p->knobs[i].knob, name))
+			return p->knobs[i].value;
+	return NULL;
+}
+
+static void test_embedded_profiles(void **state)
+{
+	struct sp_profile_set *set = NULL;
+	struct sp_error err = { 0 };
+	const struct sp_profile *p;
+	char names[256];
+
+	(void)state;
+	assert_int_equal(sp_profiles_load(NULL, &set, &err), 0);
+	sp_profiles_names(set, names, sizeof(names));
+	assert_string_equal(names, "dell-perc5e, dell-perc6i, generic, hp-p400, lsi-megaraid-475, md");
+
+	p = sp_profiles_find(set, "hp-p400");
+	assert_true(p->protected_write_cache);
+	assert_string_equal(p->scheduler, "noop");
+	assert_string_equal(knob(p, "queue/read_ahead_kb"), "4096"); /* setra 8192 = 4 MiB */
+	assert_string_equal(p->warnings[0].code, "p400-parity-raid");
+	p = sp_profiles_find(set, "md");
+	assert_true(p->is_md);
+	assert_string_equal(knob(p, "queue/read_ahead_kb"), "32768"); /* setra 65536 */
+	assert_string_equal(knob(p, "md/stripe_cache_size"), "16384");
+	assert_string_equal(knob(p, "md/sync_speed_min"), "30000");
+	assert_string_equal(knob(p, "queue/nr_requests"), "512");
+	assert_string_equal(knob(p, "device/queue_depth"), "1");
+	p = sp_profiles_find(set, "lsi-megaraid-475");
+	assert_string_equal(p->module_options[0].module, "megaraid_mbox");
+	assert_string_equal(p->module_options[0].value, "128");
+	assert_int_equal(p->chunk_max_bytes, 128 * 1024);
+	assert_false(p->protected_write_cache);
+	sp_profiles_free(set);
+}
+
+static const char *parse_error(const char *json)
+{
+	static struct sp_error err;
+	struct sp_profile *p = malloc(sizeof(*p));
+
+	memset(&err, 0, sizeof(err));
+	assert_true(sp_profile_parse(json, "x.json", p, &err) < 0);
+	assert_int_equal(err.exit_code, SP_EXIT_INVALID);
+	free(p);
+	return err.message;
+}
+
+#define HEAD "{\"name\": \"areca\", \"description\": \"d\", \"levels\": [5], \"chunk_min\": \"4K\", \"chunk_max\": \"1M\""
+
+static void test_user_profile_strictness(void **state)
+{
+	struct sp_profile *p = malloc(sizeof(*p));
+	struct sp_error err = { 0 };
+
+	(void)state;
+	assert_int_equal(sp_profile_parse(HEAD ", \"tuning\": [{\"target\": \"device\", \"knob\": "
+					  "\"queue/nr_requests\", \"value\": \"256\", \"why\": \"w\"}]}",
+					  "areca.json", p, &err), 0);
+	assert_string_equal(p->name, "areca");
+	assert_int_equal(p->n_knobs, 1);
+	free(p);
+	assert_non_null(strstr(parse_error(HEAD ", \"schedulr\": {}}"), "'schedulr' is not a profile key"));
+	assert_non_null(strstr(parse_error(HEAD ", \"tuning\": [{\"target\": \"device\", \"knob\": "
+					   "\"queue/rotational\", \"value\": \"0\", \"why\": \"w\"}]}"),
+			       "is not a knob stripeplan sets"));
+	assert_non_null(strstr(parse_error(HEAD ", \"tuning\": [{\"target\": \"device\", \"knob\": "
+					   "\"md/stripe_cache_size\", \"value\": \"99999\", \"why\": \"w\"}]}"),
+			       "out of the kernel's range"));
+	assert_non_null(strstr(parse_error(HEAD ", \"scheduler\": {\"name\": \"anticipatory\", \"why\": \"w\"}}"),
+			       "unknown I/O scheduler"));
+	assert_non_null(strstr(parse_error(HEAD ", \"module_options\": [{\"module\": \"x; rm -rf /\", "
+					   "\"param\": \"p\", \"value\": \"1\", \"why\": \"w\"}]}"),
+			       "must be a module name"));
+	assert_non_null(strstr(parse_error("{\"name\": \"a\"}"), "'description' is missing"));
+	assert_non_null(strstr(parse_error("[1, 2"), "not JSON"));
+}
+
+static void test_plan_json_round_trip(void **state)
+{
+	struct sp_profile_set *set = NULL;
+	struct sp_error err = { 0 };
+	struct sp_spec spec = { .controller = "md", .level = SP_LEVEL_5, .disks = 4, .chunk_bytes = 65536,
+				.fs = SP_FS_EXT4, .mountpoint = "/srv/a b", .n_members = 1,
+				.members = { "sdb" } };
+	struct sp_facts facts = { .path = "/dev/md0", .kernel_name = "md0", .size_bytes = 10ULL << 30,
+				  .logical_sector_bytes = 512, .physical_sector_bytes = 4096,
+				  .optimal_io_bytes = 196608, .wwn = "naa.5000", .diskseq = 7 };
+	struct sp_plan *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	char *json, *again;
+
+	(void)state;
+	assert_int_equal(sp_profiles_load(NULL, &set, &err), 0);
+	assert_int_equal(sp_parse_kernel("6.1", &spec.kernel, &err), 0);
+	assert_int_equal(sp_plan_make(&spec, sp_profiles_find(set, "md"), &facts, a, &err), 0);
+	json = sp_format_plan_json(a);
+	assert_non_null(json);
+	assert_int_equal(sp_plan_from_json(json, b, &err), 0);
+	again = sp_format_plan_json(b);
+	assert_string_equal(json, again); /* nothing lost or changed on the way */
+	assert_int_equal(b->start_bytes, a->start_bytes);
+	assert_string_equal(b->device.wwn, "naa.5000");
+	assert_int_equal(b->device.diskseq, 7);
+	assert_string_equal(b->mkfs_argv[b->n_mkfs_argv - 1], "/dev/md0p1");
+	free(again);
+
+	/* a hand-edited plan with a tuning path outside sysfs is refused */
+	{
+		char *evil = strdup(json), *p = strstr(evil, "\"/sys/block/md0/queue/read_ahead_kb\"");
+
+		assert_non_null(p);
+		memcpy(p + 1, "/etc/", 5);
+		assert_true(sp_plan_from_json(evil, b, &err) < 0);
+		assert_non_null(strstr(err.message, "is not a sysfs path"));
+		free(evil);
+	}
+	assert_true(sp_plan_from_json("{\"format\": 1}", b, &err) < 0);
+	assert_non_null(strstr(err.message, "plan.kernel is missing"));
+	assert_true(sp_plan_from_json("{\"format\": 9}", b, &err) < 0);
+	assert_non_null(strstr(err.message, "format 9"));
+	free(json);
+	free(a);
+	free(b);
+	sp_profiles_free(set);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_embedded_profiles),
+		cmocka_unit_test(test_user_profile_strictness),
+		cmocka_unit_test(test_plan_json_round_trip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
