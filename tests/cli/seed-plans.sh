@@ -1,5 +1,6 @@
 #!/bin/bash
 # Golden plans (text and JSON) for the four seed arrays, and the
+# shellcheck disable=SC2034,SC2054 # the arrays are read through declare -n; commas are in --members values
 # controllers listing.  Kernel pinned so goldens do not depend on the host.
 . "$(dirname "$0")/lib.bash"
 
