@@ -1,7 +1,7 @@
 #!/bin/bash
 # Golden plans (text and JSON) for the four seed arrays, and the
-# shellcheck disable=SC2034,SC2054 # the arrays are read through declare -n; commas are in --members values
 # controllers listing.  Kernel pinned so goldens do not depend on the host.
+# shellcheck disable=SC2034,SC2054 # the arrays are read through declare -n; commas are in --members values
 . "$(dirname "$0")/lib.bash"
 
 p400=(plan --controller hp-p400 --level 10 --disks 8 --chunk 256K --fs xfs
