@@ -1,0 +1,632 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fstab merging: the new text is the old text, byte for byte, with the
+ * one block the tool owns (marker comment + entry) replaced or appended.
+ *
+ * Entries are parsed one line at a time with libmount, so a conflict can
+ * be reported by line number and an entry libmount cannot read is still
+ * copied through untouched.  libmount never serialises anything here: its
+ * writer would normalise spacing and drop what it does not understand.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libmount/libmount.h>
+
+#include "fstab.h"
+
+#define BY_UUID_PREFIX "/dev/disk/by-uuid/"
+#define QUOTE_MAX 96U
+
+/* What the merge needs to know about one entry. */
+struct entry {
+	char target[SP_PATH_MAX]; /* unescaped */
+	char uuid[SP_NAME_MAX];   /* "" when the source is not by UUID */
+	char fstype[SP_NAME_MAX];
+	char options[SP_PATH_MAX];
+	int passno;
+};
+
+/* One line of the text, without its '\n'. */
+struct line {
+	const char *start;
+	size_t len;
+};
+
+enum fate {
+	KEEP = 0,
+	DROP,  /* an owned block seen twice, or the marker of a replaced one */
+	OURS,  /* the owned entry: our block goes here */
+};
+
+static int libmount_errcb(struct libmnt_table *tb, const char *filename, int line)
+{
+	(void)tb;
+	(void)filename;
+	(void)line;
+	return 1; /* skip the line: it is copied through, just not an entry */
+}
+
+static void copy_field(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src ? src : "");
+}
+
+static void entry_from_fs(struct libmnt_fs *fs, struct entry *e)
+{
+	const char *name = NULL, *value = NULL, *source = mnt_fs_get_source(fs);
+
+	copy_field(e->target, sizeof(e->target), mnt_fs_get_target(fs));
+	copy_field(e->fstype, sizeof(e->fstype), mnt_fs_get_fstype(fs));
+	copy_field(e->options, sizeof(e->options), mnt_fs_get_options(fs));
+	e->passno = mnt_fs_get_passno(fs);
+	e->uuid[0] = '\0';
+	if (mnt_fs_get_tag(fs, &name, &value) == 0 && !strcmp(name, "UUID"))
+		copy_field(e->uuid, sizeof(e->uuid), value);
+	else if (source && !strncmp(source, BY_UUID_PREFIX, strlen(BY_UUID_PREFIX)))
+		copy_field(e->uuid, sizeof(e->uuid), source + strlen(BY_UUID_PREFIX));
+}
+
+/*
+ * Parses one line with libmount.  Returns 1 for an entry, 0 for a line
+ * that is not one (comment, blank, or something libmount rejects), or
+ * -ENOMEM.
+ */
+static int parse_entry(const struct line *l, struct entry *e)
+{
+	struct libmnt_table *tb = mnt_new_table();
+	struct libmnt_fs *fs = NULL;
+	char *copy = strndup(l->start, l->len);
+	FILE *f = NULL;
+	int r = -ENOMEM;
+
+	if (!tb || !copy)
+		goto out;
+	f = fmemopen(copy, l->len, "r");
+	if (!f)
+		goto out;
+	mnt_table_set_parser_errcb(tb, libmount_errcb);
+	r = mnt_table_parse_stream(tb, f, "fstab");
+	if (r < 0)
+		goto out;
+	r = 0;
+	if (mnt_table_first_fs(tb, &fs) == 0 && fs) {
+		entry_from_fs(fs, e);
+		r = 1;
+	}
+out:
+	if (f)
+		fclose(f);
+	free(copy);
+	mnt_unref_table(tb);
+	return r;
+}
+
+static bool is_marker(const struct line *l)
+{
+	size_t i = 0, n = strlen(SP_FSTAB_MARKER);
+
+	while (i < l->len && (l->start[i] == ' ' || l->start[i] == '\t'))
+		i++;
+	return l->len - i >= n && !memcmp(l->start + i, SP_FSTAB_MARKER, n);
+}
+
+/* Collapses repeated slashes and drops a trailing one: "/data//x/" and
+ * "/data/x" are one mount point.  Truncates silently: a path that long is
+ * not a mount point anyway. */
+static void normalize_path(const char *in, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (; *in && o + 1 < len; in++)
+		if (!(*in == '/' && o > 0 && out[o - 1] == '/'))
+			out[o++] = *in;
+	if (o > 1 && out[o - 1] == '/')
+		o--;
+	out[o] = '\0';
+}
+
+static bool same_path(const char *a, const char *b)
+{
+	char na[SP_PATH_MAX], nb[SP_PATH_MAX];
+
+	normalize_path(a, na, sizeof(na));
+	normalize_path(b, nb, sizeof(nb));
+	return !strcmp(na, nb);
+}
+
+static bool same_uuid(const char *a, const char *b)
+{
+	return a && b && a[0] && b[0] && !strcasecmp(a, b);
+}
+
+/* The line for a message: bounded, control characters shown as '?'. */
+static void quote_line(const struct line *l, char *buf, size_t len)
+{
+	size_t n = l->len < QUOTE_MAX ? l->len : QUOTE_MAX, i;
+
+	if (len < 4)
+		return;
+	if (n > len - 4)
+		n = len - 4;
+	for (i = 0; i < n; i++)
+		buf[i] = (unsigned char)l->start[i] < 0x20 ? '?' : l->start[i];
+	strcpy(buf + i, n < l->len ? "..." : "");
+}
+
+/* Splits text at '\n'; a last line without one still counts. */
+static int split_lines(const char *text, struct line **ret, size_t *ret_n)
+{
+	size_t n = 0, cap = 64;
+	struct line *v = malloc(cap * sizeof(*v));
+	const char *p = text;
+
+	if (!v)
+		return -ENOMEM;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (n == cap) {
+			struct line *bigger = realloc(v, 2 * cap * sizeof(*v));
+
+			if (!bigger) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = bigger;
+			cap *= 2;
+		}
+		v[n++] = (struct line){ p, len };
+		p += len + (nl ? 1 : 0);
+	}
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
+
+static int check_text(const char *what, const char *s, struct sp_error *err)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "fstab",
+					    "%s: control character 0x%02x is not allowed in fstab", what,
+					    *p);
+	return 0;
+}
+
+static bool uuid_is_valid(const char *uuid)
+{
+	if (!uuid[0] || strlen(uuid) >= SP_NAME_MAX)
+		return false;
+	for (const char *p = uuid; *p; p++)
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= 'A' && *p <= 'Z') || *p == '-'))
+			return false;
+	return true;
+}
+
+/* The caller's line must be one entry for the mount point and UUID it
+ * claims, or the file would hold a line we cannot recognise next time. */
+static int check_owned_line(const char *owned_line, const char *mountpoint, const char *uuid,
+			    struct sp_error *err)
+{
+	struct line l = { owned_line, strlen(owned_line) };
+	struct entry e;
+	int r;
+
+	r = check_text("fstab line", owned_line, err);
+	if (r < 0)
+		return r;
+	if (uuid && uuid[0] && !uuid_is_valid(uuid))
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "fstab",
+				    "filesystem UUID '%s' has characters other than letters, digits "
+				    "and '-'",
+				    uuid);
+	if (mountpoint[0] != '/')
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "fstab",
+				    "mount point '%s' is not an absolute path", mountpoint);
+	r = parse_entry(&l, &e);
+	if (r < 0)
+		return sp_error_set(err, -r, SP_EXIT_FAILED, "fstab", "out of memory");
+	if (r == 0 || !same_path(e.target, mountpoint) ||
+	    (uuid && uuid[0] && !same_uuid(e.uuid, uuid)))
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "fstab",
+				    "'%s' is not an fstab entry for '%s'", owned_line, mountpoint);
+	return 0;
+}
+
+/*
+ * An entry that names our mount point or UUID is ours (1) when it sits
+ * directly below a marker, and a conflict (-EEXIST) otherwise; any other
+ * entry is unrelated (0).
+ */
+static int judge(const struct line *v, size_t i, const struct entry *e, const char *mountpoint,
+		 const char *uuid, struct sp_error *err)
+{
+	bool mp = same_path(e->target, mountpoint), id = same_uuid(e->uuid, uuid);
+	char quoted[QUOTE_MAX + 8];
+
+	if (!mp && !id)
+		return 0;
+	if (i > 0 && is_marker(&v[i - 1]))
+		return 1;
+	quote_line(&v[i], quoted, sizeof(quoted));
+	if (mp)
+		return sp_error_set(err, EEXIST, SP_EXIT_INVALID, "mountpoint",
+				    "line %zu already mounts '%s': '%s'; stripeplan does not edit "
+				    "lines it did not write",
+				    i + 1, mountpoint, quoted);
+	return sp_error_set(err, EEXIST, SP_EXIT_INVALID, "fstab",
+			    "line %zu already uses UUID=%s: '%s'; stripeplan does not edit lines "
+			    "it did not write",
+			    i + 1, uuid, quoted);
+}
+
+/* Decides each line's fate: the first owned block becomes ours, any
+ * further one is dropped, everything else is kept. */
+static int decide(const struct line *v, size_t n, const char *mountpoint, const char *uuid,
+		  enum fate *fate, size_t *ret_owned, struct sp_error *err)
+{
+	struct entry *e = malloc(sizeof(*e));
+	size_t owned = 0;
+	int r = 0;
+
+	if (!e)
+		return sp_error_set(err, ENOMEM, SP_EXIT_FAILED, "fstab", "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		r = parse_entry(&v[i], e);
+		if (r < 0)
+			r = sp_error_set(err, -r, SP_EXIT_FAILED, "fstab", "out of memory");
+		else if (r > 0)
+			r = judge(v, i, e, mountpoint, uuid, err);
+		if (r < 0)
+			break;
+		if (r == 1) {
+			fate[i - 1] = DROP; /* its marker: our block brings its own */
+			fate[i] = owned++ ? DROP : OURS;
+		}
+	}
+	free(e);
+	if (r < 0)
+		return r;
+	*ret_owned = owned;
+	return 0;
+}
+
+/* Appends len bytes; the buffer was sized for the worst case. */
+static void put(char **o, const char *s, size_t len)
+{
+	memcpy(*o, s, len);
+	*o += len;
+}
+
+static void put_block(char **o, const char *marker, const char *owned_line)
+{
+	put(o, marker, strlen(marker));
+	put(o, "\n", 1);
+	put(o, owned_line, strlen(owned_line));
+	put(o, "\n", 1);
+}
+
+static char *build(const char *old_text, const struct line *v, size_t n, const enum fate *fate,
+		   size_t owned, const char *marker, const char *owned_line)
+{
+	size_t old_len = strlen(old_text);
+	char *out = malloc(old_len + strlen(marker) + strlen(owned_line) + 4), *o = out;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (fate[i] == OURS) {
+			put_block(&o, marker, owned_line);
+		} else if (fate[i] == KEEP) {
+			put(&o, v[i].start, v[i].len);
+			/* the old last line may lack its '\n': keep that too */
+			if (v[i].start + v[i].len < old_text + old_len)
+				put(&o, "\n", 1);
+		}
+	}
+	if (!owned) {
+		if (o > out && o[-1] != '\n')
+			put(&o, "\n", 1);
+		put_block(&o, marker, owned_line);
+	}
+	*o = '\0';
+	return out;
+}
+
+int sp_fstab_merge_action(const char *old_text, const char *owned_line, const char *mountpoint,
+			  const char *uuid, char **ret_text, enum sp_fstab_action *ret_action,
+			  struct sp_error *err)
+{
+	char escaped[SP_PATH_MAX], marker[SP_PATH_MAX + 32];
+	struct line *v = NULL;
+	enum fate *fate = NULL;
+	size_t n = 0, owned = 0;
+	char *text;
+	int r;
+
+	r = sp_fstab_escape(mountpoint, escaped, sizeof(escaped), err);
+	if (r < 0)
+		return r;
+	r = check_owned_line(owned_line, mountpoint, uuid, err);
+	if (r < 0)
+		return r;
+	snprintf(marker, sizeof(marker), "%s %s", SP_FSTAB_MARKER, escaped);
+	r = split_lines(old_text, &v, &n);
+	if (r < 0)
+		return sp_error_set(err, -r, SP_EXIT_FAILED, "fstab", "out of memory");
+	fate = calloc(n + 1, sizeof(*fate));
+	if (!fate) {
+		r = sp_error_set(err, ENOMEM, SP_EXIT_FAILED, "fstab", "out of memory");
+		goto out;
+	}
+	r = decide(v, n, mountpoint, uuid, fate, &owned, err);
+	if (r < 0)
+		goto out;
+	text = build(old_text, v, n, fate, owned, marker, owned_line);
+	if (!text) {
+		r = sp_error_set(err, ENOMEM, SP_EXIT_FAILED, "fstab", "out of memory");
+		goto out;
+	}
+	if (ret_action)
+		*ret_action = !owned		       ? SP_FSTAB_ADD :
+			      strcmp(text, old_text) ? SP_FSTAB_REPLACE :
+						      SP_FSTAB_KEEP;
+	*ret_text = text;
+out:
+	free(fate);
+	free(v);
+	return r;
+}
+
+int sp_fstab_merge(const char *old_text, const char *owned_line, const char *mountpoint,
+		   const char *uuid, char **ret_text, struct sp_error *err)
+{
+	return sp_fstab_merge_action(old_text, owned_line, mountpoint, uuid, ret_text, NULL, err);
+}
+
+int sp_fstab_line_render(const struct sp_plan *plan, const char *uuid, char *buf, size_t len)
+{
+	const char *at = strstr(plan->fstab_line, SP_FSTAB_UUID_PLACEHOLDER);
+	int w;
+
+	if (!at || !uuid_is_valid(uuid))
+		return -EINVAL;
+	w = snprintf(buf, len, "%.*s%s%s", (int)(at - plan->fstab_line), plan->fstab_line, uuid,
+		     at + strlen(SP_FSTAB_UUID_PLACEHOLDER));
+	if (w < 0 || (size_t)w >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int sp_fstab_find_uuid(const char *text, const char *uuid, struct sp_fstab_entry *ret, size_t max,
+		       size_t *ret_n, struct sp_error *err)
+{
+	struct line *v = NULL;
+	struct entry *e = malloc(sizeof(*e));
+	size_t n = 0, found = 0;
+	int r = -ENOMEM;
+
+	if (!e || split_lines(text, &v, &n) < 0)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		r = parse_entry(&v[i], e);
+		if (r < 0)
+			goto out;
+		if (r == 0 || !same_uuid(e->uuid, uuid))
+			continue;
+		if (found < max) {
+			struct sp_fstab_entry *f = &ret[found];
+
+			f->line = (unsigned)(i + 1);
+			f->owned = i > 0 && is_marker(&v[i - 1]);
+			copy_field(f->target, sizeof(f->target), e->target);
+			copy_field(f->fstype, sizeof(f->fstype), e->fstype);
+			copy_field(f->options, sizeof(f->options), e->options);
+			f->passno = e->passno;
+		}
+		found++;
+	}
+	*ret_n = found;
+	r = 0;
+out:
+	if (r < 0)
+		sp_error_set(err, ENOMEM, SP_EXIT_FAILED, "fstab", "out of memory");
+	free(v);
+	free(e);
+	return r;
+}
+
+/* ------------------------------------------------------------ file I/O */
+
+static int read_all(int fd, const char *path, char **ret_text, struct sp_error *err)
+{
+	char *buf = malloc(SP_FSTAB_MAX_BYTES + 1);
+	size_t used = 0;
+
+	if (!buf)
+		return sp_error_set(err, ENOMEM, SP_EXIT_FAILED, "fstab", "out of memory");
+	for (;;) {
+		ssize_t got = read(fd, buf + used, SP_FSTAB_MAX_BYTES + 1 - used);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int e = errno;
+
+			free(buf);
+			return sp_error_set(err, e, SP_EXIT_FAILED, "fstab", "cannot read '%s': %s",
+					    path, strerror(e));
+		}
+		if (got == 0)
+			break;
+		used += (size_t)got;
+		if (used > SP_FSTAB_MAX_BYTES) {
+			free(buf);
+			return sp_error_set(err, EFBIG, SP_EXIT_INVALID, "fstab",
+					    "'%s' is larger than %u bytes; not editing it", path,
+					    SP_FSTAB_MAX_BYTES);
+		}
+	}
+	if (memchr(buf, '\0', used)) {
+		size_t at = (size_t)((char *)memchr(buf, '\0', used) - buf);
+
+		free(buf);
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "fstab",
+				    "'%s' has a NUL byte at offset %zu; not editing it", path, at);
+	}
+	buf[used] = '\0';
+	*ret_text = buf;
+	return 0;
+}
+
+int sp_fstab_read(const char *path, char **ret_text, struct sp_fstab_file *ret_file,
+		  struct sp_error *err)
+{
+	struct stat st;
+	char *text = NULL;
+	int fd, r;
+
+	/* O_NOFOLLOW: a rename over a symlink would replace the link, so a
+	 * linked fstab is refused here rather than silently unlinked later */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+	if (fd < 0 && errno == ENOENT) {
+		text = strdup("");
+		if (!text)
+			return sp_error_set(err, ENOMEM, SP_EXIT_FAILED, "fstab", "out of memory");
+		*ret_text = text;
+		*ret_file = (struct sp_fstab_file){ .exists = false, .mode = 0644 };
+		return 0;
+	}
+	if (fd < 0) {
+		int e = errno;
+
+		return sp_error_set(err, e, e == ELOOP ? SP_EXIT_INVALID : SP_EXIT_FAILED, "fstab",
+				    "cannot open '%s': %s", path,
+				    e == ELOOP ? "it is a symbolic link; not replacing it" : strerror(e));
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "fstab",
+				    "'%s' is not a regular file; not editing it", path);
+	}
+	r = read_all(fd, path, &text, err);
+	close(fd);
+	if (r < 0)
+		return r;
+	*ret_text = text;
+	*ret_file = (struct sp_fstab_file){ .exists = true,
+					     .mode = st.st_mode & 07777,
+					     .uid = st.st_uid,
+					     .gid = st.st_gid };
+	return 0;
+}
+
+static int write_all(int fd, const char *text)
+{
+	size_t len = strlen(text), done = 0;
+
+	while (done < len) {
+		ssize_t w = write(fd, text + done, len - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		done += (size_t)w;
+	}
+	return 0;
+}
+
+/* Mode and owner first, so the fsync that follows makes them durable too.
+ * A new file is root's only when we are root: tests run unprivileged. */
+static int set_mode_owner(int fd, const struct sp_fstab_file *file)
+{
+	if (fchmod(fd, file->mode) < 0)
+		return -errno;
+	if ((file->exists || geteuid() == 0) && fchown(fd, file->uid, file->gid) < 0)
+		return -errno;
+	return 0;
+}
+
+static int fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+static void split_path(const char *path, char *dir, size_t dir_len, const char **ret_base)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash) {
+		snprintf(dir, dir_len, ".");
+		*ret_base = path;
+	} else {
+		snprintf(dir, dir_len, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+		*ret_base = slash + 1;
+	}
+}
+
+int sp_fstab_write_atomic(const char *path, const char *text, const struct sp_fstab_file *file,
+			  struct sp_error *err)
+{
+	char dir[SP_PATH_MAX], tmp[SP_PATH_MAX + 32];
+	const char *base, *what = "create a temporary file in";
+	int fd, r;
+
+	split_path(path, dir, sizeof(dir), &base);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.stripeplan-XXXXXX", dir, base);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		goto fail;
+	}
+	what = "set the mode and owner of";
+	r = set_mode_owner(fd, file);
+	if (r == 0) {
+		what = "write";
+		r = write_all(fd, text);
+	}
+	if (r == 0 && fsync(fd) < 0) {
+		what = "sync";
+		r = -errno;
+	}
+	if (close(fd) < 0 && r == 0) {
+		what = "write";
+		r = -errno;
+	}
+	if (r == 0 && rename(tmp, path) < 0) {
+		what = "rename the new file over";
+		r = -errno;
+	}
+	if (r < 0) {
+		unlink(tmp);
+		goto fail;
+	}
+	r = fsync_dir(dir);
+	if (r < 0)
+		return sp_error_set(err, r, SP_EXIT_FAILED, "fstab",
+				    "'%s' was replaced, but syncing '%s' failed: %s; the change may "
+				    "not survive a crash",
+				    path, dir, strerror(-r));
+	return 0;
+fail:
+	return sp_error_set(err, r, SP_EXIT_FAILED, "fstab",
+			    "cannot %s '%s': %s; the old '%s' is unchanged", what,
+			    fd < 0 ? dir : path, strerror(-r), path);
+}

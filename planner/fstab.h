@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fstab editing for the fstab step, kept apart from the step so it can be
+ * tested without root or a device.
+ *
+ * The tool owns exactly one kind of line: an entry directly below a
+ * marker comment
+ *
+ *	# stripeplan: /data
+ *	UUID=0f5e... /data xfs noatime,logbufs=8,... 0 0
+ *
+ * whose mount point or UUID is the one being planned.  Every other byte
+ * of the file is copied through unchanged; libmount parses the entries
+ * only to find conflicts, never to write them back.
+ */
+#ifndef STRIPEPLAN_FSTAB_H
+#define STRIPEPLAN_FSTAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "stripeplan.h"
+
+#define SP_FSTAB_MARKER "# stripeplan:"
+/* A bound on the fstab we read; real ones are a few KiB. */
+#define SP_FSTAB_MAX_BYTES (1024U * 1024U)
+
+enum sp_fstab_action {
+	SP_FSTAB_KEEP = 0, /* the file already holds exactly our line */
+	SP_FSTAB_ADD,      /* marker and line appended */
+	SP_FSTAB_REPLACE,  /* our earlier line replaced in place */
+};
+
+/*
+ * Returns old_text with owned_line in it: in place of the line the tool
+ * owns for this mount point or UUID (a second owned one is dropped), or
+ * appended with its marker.  A missing final newline is added first.
+ *
+ * Refuses (-EEXIST, SP_EXIT_INVALID, message naming the line number) when
+ * a line the tool does not own already mounts on `mountpoint` (compared
+ * unescaped, trailing slashes ignored) or uses `uuid` (UUID=, or
+ * /dev/disk/by-uuid/); -EINVAL for control characters in the inputs or
+ * an owned_line that is not one entry for `mountpoint`.  uuid may be NULL
+ * or "" when it is not known yet (dry run before mkfs): only the mount
+ * point is checked then.  *ret_text is malloc'd, set only on success.
+ */
+int sp_fstab_merge(const char *old_text, const char *owned_line, const char *mountpoint,
+		   const char *uuid, char **ret_text, struct sp_error *err);
+/* The same, and says what changed (ret_action may be NULL). */
+int sp_fstab_merge_action(const char *old_text, const char *owned_line, const char *mountpoint,
+			  const char *uuid, char **ret_text, enum sp_fstab_action *ret_action,
+			  struct sp_error *err);
+
+/* plan->fstab_line with the placeholder replaced by uuid.  -EINVAL for a
+ * missing placeholder or a uuid with characters other than [0-9A-Za-z-],
+ * -ENAMETOOLONG when buf is too small. */
+int sp_fstab_line_render(const struct sp_plan *plan, const char *uuid, char *buf, size_t len);
+
+/* One entry that names a filesystem by UUID, for verify. */
+struct sp_fstab_entry {
+	unsigned line; /* 1-based */
+	bool owned;    /* directly below a marker */
+	char target[SP_PATH_MAX]; /* unescaped */
+	char fstype[SP_NAME_MAX];
+	char options[SP_PATH_MAX];
+	int passno;
+};
+
+/*
+ * Finds the entries whose source is UUID=uuid or /dev/disk/by-uuid/uuid.
+ * Fills at most max entries but counts them all in *ret_n.
+ */
+int sp_fstab_find_uuid(const char *text, const char *uuid, struct sp_fstab_entry *ret, size_t max,
+		       size_t *ret_n, struct sp_error *err);
+
+/* ------------------------------------------------------------ file I/O */
+
+/* What the old file was, so the new one keeps its mode and owner. */
+struct sp_fstab_file {
+	bool exists;
+	mode_t mode;
+	uid_t uid;
+	gid_t gid;
+};
+
+/*
+ * Reads path (at most SP_FSTAB_MAX_BYTES; a NUL byte is refused).  A
+ * missing file reads as "" with exists = false, mode 0644, root:root.
+ */
+int sp_fstab_read(const char *path, char **ret_text, struct sp_fstab_file *ret_file,
+		  struct sp_error *err);
+
+/*
+ * Replaces path with text atomically: a temporary file in the same
+ * directory, written, given the old mode and owner, fsync'd, renamed over
+ * path, then the directory fsync'd.  On any failure path is untouched
+ * and the temporary file removed (SP_EXIT_FAILED, message naming the
+ * file and the errno).
+ */
+int sp_fstab_write_atomic(const char *path, const char *text, const struct sp_fstab_file *file,
+			  struct sp_error *err);
+
+#endif

@@ -1,0 +1,481 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The fstab step: one UUID= line for the new filesystem in <root>/etc/fstab,
+ * and its mount point directory under <root>.
+ *
+ * Before anything is written the filesystem is mounted once with exactly
+ * the planned options on a temporary directory and unmounted again.  An
+ * option the running kernel rejects (XFS nobarrier since 4.19) fails
+ * here, not at the next boot in emergency mode.  All refusals (a mount
+ * point or UUID used by a line we did not write) happen before that
+ * mount, so a refused run touches nothing.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libmount/libmount.h>
+
+#include "fstab.h"
+#include "steps.h"
+
+#define MAX_MATCHES 4U
+#define OPTIONS_MAX (SP_MAX_OPTIONS * SP_NAME_MAX)
+
+/* <root> + an absolute path, without a doubled slash. */
+static int under_root(const struct sp_ctx *ctx, const char *abs, char *buf, size_t len)
+{
+	const char *root = ctx->root && ctx->root[0] ? ctx->root : "/";
+	size_t n = strlen(root);
+	int w;
+
+	while (n > 0 && root[n - 1] == '/')
+		n--;
+	w = snprintf(buf, len, "%.*s%s", (int)n, root, abs);
+	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
+}
+
+static void join_options(const struct sp_plan *plan, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < plan->n_mount_options && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "",
+					 plan->mount_options[i]);
+}
+
+static int fail(struct sp_step_result *res, int code, int exit_code, const char *subject,
+		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static int fail(struct sp_step_result *res, int code, int exit_code, const char *subject,
+		const char *fmt, ...)
+{
+	char msg[SP_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	code = sp_error_set(&res->error, code, exit_code, "fstab", "%s", msg);
+	snprintf(res->error.subject, sizeof(res->error.subject), "%s", subject);
+	return code;
+}
+
+/* An error from fstab.c, prefixed with the file it is about. */
+static int fail_with(struct sp_step_result *res, const struct sp_error *err, const char *path)
+{
+	return fail(res, err->code, err->exit_code ? err->exit_code : SP_EXIT_FAILED, path,
+		    "%s: %s", path, err->message);
+}
+
+/* ---------------------------------------------------------- mount test */
+
+/* Unmounts dir if something is mounted there; lazily if it is busy. */
+static int unmount_dir(const char *dir)
+{
+	if (umount2(dir, UMOUNT_NOFOLLOW) == 0 || errno == EINVAL)
+		return 0;
+	if (errno == EBUSY && umount2(dir, MNT_DETACH | UMOUNT_NOFOLLOW) == 0)
+		return 0;
+	return -errno;
+}
+
+/*
+ * One mount with libmount, with fstab and utab left out of it: the test
+ * must use exactly these options, and a utab entry for the userspace
+ * ones (nofail, x-systemd.*) would outlive our umount2().  Returns 0 or
+ * -errno with libmount's explanation in msg.
+ */
+static int try_mount(const char *source, const char *fstype, const char *options,
+		     const char *dir, char *msg, size_t len)
+{
+	struct libmnt_context *cxt = mnt_new_context();
+	int rc, ex;
+
+	if (!cxt) {
+		snprintf(msg, len, "out of memory");
+		return -ENOMEM;
+	}
+	mnt_context_set_optsmode(cxt, MNT_OMODE_NOTAB);
+	mnt_context_disable_mtab(cxt, 1);
+	mnt_context_disable_helpers(cxt, 1);
+	mnt_context_set_source(cxt, source);
+	mnt_context_set_target(cxt, dir);
+	mnt_context_set_fstype(cxt, fstype);
+	if (options[0])
+		mnt_context_set_options(cxt, options);
+	rc = mnt_context_mount(cxt);
+	ex = mnt_context_get_excode(cxt, rc, msg, len);
+	if (ex != MNT_EX_SUCCESS) {
+		rc = mnt_context_syscall_called(cxt) ? -mnt_context_get_syscall_errno(cxt) : rc;
+		if (rc >= 0)
+			rc = -EINVAL;
+	} else {
+		rc = 0;
+	}
+	mnt_free_context(cxt);
+	return rc;
+}
+
+/*
+ * mount(2) says only EINVAL for a bad option; which one it was is worth
+ * the extra mounts: with no options first (the filesystem itself must
+ * mount), then each planned option on its own.
+ */
+static void find_rejected(const struct sp_plan *plan, const char *source, const char *dir,
+			  char *buf, size_t len)
+{
+	const char *fstype = sp_fs_name(plan->fs);
+	char msg[SP_MSG_MAX];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (try_mount(source, fstype, "", dir, msg, sizeof(msg)) < 0 || unmount_dir(dir) < 0)
+		return;
+	for (size_t i = 0; i < plan->n_mount_options && used < len; i++) {
+		const char *opt = plan->mount_options[i];
+		bool rejected = try_mount(source, fstype, opt, dir, msg, sizeof(msg)) < 0;
+
+		/* never stack a mount on one we could not take off */
+		if (unmount_dir(dir) < 0)
+			return;
+		if (rejected)
+			used += (size_t)snprintf(buf + used, len - used, "%s'%s'", used ? ", " : "",
+						 opt);
+	}
+}
+
+static int make_mount_dir(char *dir, size_t len)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(dir, len, "/run/stripeplan-mount.XXXXXX");
+	if (mkdtemp(dir))
+		return 0;
+	snprintf(dir, len, "%s/stripeplan-mount.XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+	return mkdtemp(dir) ? 0 : -errno;
+}
+
+static int mount_test(const struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	const struct sp_plan *plan = ctx->plan;
+	const char *source = ctx->partition_path[0] ? ctx->partition_path : plan->partition_path;
+	char dir[SP_PATH_MAX], options[OPTIONS_MAX], msg[SP_MSG_MAX], rejected[SP_MSG_MAX];
+	int r, u;
+
+	join_options(plan, options, sizeof(options));
+	r = make_mount_dir(dir, sizeof(dir));
+	if (r < 0)
+		return fail(res, r, SP_EXIT_FAILED, source,
+			    "mount test of '%s': cannot create a temporary directory: %s", source,
+			    strerror(-r));
+	r = try_mount(source, sp_fs_name(plan->fs), options, dir, msg, sizeof(msg));
+	u = unmount_dir(dir); /* always, the mount may half-succeed */
+	if (r < 0) {
+		find_rejected(plan, source, dir, rejected, sizeof(rejected));
+		rmdir(dir);
+		if (rejected[0])
+			return fail(res, r, SP_EXIT_FAILED, source,
+				    "mount test of '%s' with '%s' failed: the kernel rejects %s (%s); "
+				    "fstab was not changed",
+				    source, options, rejected, msg);
+		return fail(res, r, SP_EXIT_FAILED, source,
+			    "mount test of '%s' with '%s' failed: %s; fstab was not changed", source,
+			    options, msg);
+	}
+	if (u < 0)
+		return fail(res, u, SP_EXIT_FAILED, dir,
+			    "mount test: cannot unmount '%s' from '%s': %s; unmount it by hand",
+			    source, dir, strerror(-u));
+	rmdir(dir);
+	return 0;
+}
+
+/* ---------------------------------------------------------- directories */
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* mkdir -p; directories it creates get mode exactly, whatever the umask. */
+static int mkdir_p(const char *path, mode_t mode, struct sp_step_result *res)
+{
+	char buf[SP_PATH_MAX];
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return fail(res, ENAMETOOLONG, SP_EXIT_FAILED, path, "'%s': path too long", path);
+	for (char *p = buf + 1;; p++) {
+		bool last = *p == '\0';
+
+		if (*p != '/' && !last)
+			continue;
+		*p = '\0';
+		if (mkdir(buf, mode) == 0) {
+			if (chmod(buf, mode) < 0)
+				return fail(res, errno, SP_EXIT_FAILED, buf, "cannot chmod '%s': %s",
+					    buf, strerror(errno));
+		} else if (errno != EEXIST) {
+			return fail(res, errno, SP_EXIT_FAILED, buf, "cannot create directory '%s': %s",
+				    buf, strerror(errno));
+		} else if (!is_dir(buf)) {
+			return fail(res, ENOTDIR, SP_EXIT_FAILED, buf,
+				    "cannot create directory '%s': something else is in the way", buf);
+		}
+		if (last)
+			return 0;
+		*p = '/';
+	}
+}
+
+/* ---------------------------------------------------------------- verify */
+
+static void no_mountpoint(struct sp_step_result *res)
+{
+	res->status = SP_STEP_UNCHANGED;
+	snprintf(res->summary, sizeof(res->summary), "no mount point planned");
+}
+
+static void drift(struct sp_step_result *res)
+{
+	res->status = SP_STEP_DRIFT;
+}
+
+/* The entry the plan wants, parsed the same way as the file's. */
+static int wanted_entry(const struct sp_ctx *ctx, char *line, size_t len,
+			struct sp_fstab_entry *ret, struct sp_step_result *res)
+{
+	struct sp_error err = { 0 };
+	size_t n = 0;
+
+	if (sp_fstab_line_render(ctx->plan, ctx->fs_uuid, line, len) < 0)
+		return fail(res, EINVAL, SP_EXIT_FAILED, "fstab",
+			    "cannot render the planned fstab line '%s' for UUID '%s'",
+			    ctx->plan->fstab_line, ctx->fs_uuid);
+	if (sp_fstab_find_uuid(line, ctx->fs_uuid, ret, 1, &n, &err) < 0)
+		return fail_with(res, &err, "fstab");
+	if (n != 1)
+		return fail(res, EINVAL, SP_EXIT_FAILED, "fstab",
+			    "the planned fstab line '%s' does not parse as one entry", line);
+	return 0;
+}
+
+static void compare_entry(const struct sp_fstab_entry *have, const struct sp_fstab_entry *want,
+			  const char *path, struct sp_step_result *res)
+{
+	if (strcmp(have->target, want->target)) {
+		drift(res);
+		sp_step_line(res, "%s line %u mounts on '%s', the plan has '%s'", path, have->line,
+			     have->target, want->target);
+	}
+	if (strcmp(have->fstype, want->fstype)) {
+		drift(res);
+		sp_step_line(res, "%s line %u has type '%s', the plan has '%s'", path, have->line,
+			     have->fstype, want->fstype);
+	}
+	if (strcmp(have->options, want->options)) {
+		drift(res);
+		sp_step_line(res, "%s line %u has options '%s', the plan has '%s'", path,
+			     have->line, have->options, want->options);
+	}
+	if (have->passno != want->passno) {
+		drift(res);
+		sp_step_line(res, "%s line %u has fsck pass %d, the plan has %d", path, have->line,
+			     have->passno, want->passno);
+	}
+}
+
+static void compare_matches(const struct sp_fstab_entry *have, size_t n,
+			    const struct sp_fstab_entry *want, const char *uuid, const char *path,
+			    struct sp_step_result *res)
+{
+	if (n == 0) {
+		drift(res);
+		sp_step_line(res, "no fstab line for UUID=%s in %s", uuid, path);
+	} else if (n > 1) {
+		drift(res);
+		sp_step_line(res, "%zu lines for UUID=%s in %s (lines %u and %u%s); expected one",
+			     n, uuid, path, have[0].line, have[1].line, n > 2 ? ", ..." : "");
+	} else {
+		compare_entry(&have[0], want, path, res);
+	}
+}
+
+static int verify(struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	struct sp_fstab_entry want, have[MAX_MATCHES];
+	char path[SP_PATH_MAX], mnt[SP_PATH_MAX], line[sizeof(ctx->plan->fstab_line) + SP_UUID_MAX];
+	struct sp_fstab_file file;
+	struct sp_error err = { 0 };
+	char *text = NULL;
+	size_t n = 0;
+	int r;
+
+	if (!ctx->plan->mountpoint[0]) {
+		no_mountpoint(res);
+		return 0;
+	}
+	res->status = SP_STEP_UNCHANGED;
+	if (!ctx->fs_uuid[0]) {
+		drift(res);
+		sp_step_line(res,
+			     "filesystem UUID unknown: no filesystem to write an fstab line for");
+		return 0;
+	}
+	if (under_root(ctx, "/etc/fstab", path, sizeof(path)) < 0 ||
+	    under_root(ctx, ctx->plan->mountpoint, mnt, sizeof(mnt)) < 0)
+		return fail(res, ENAMETOOLONG, SP_EXIT_FAILED, ctx->root, "'%s': path too long",
+			    ctx->root);
+	r = wanted_entry(ctx, line, sizeof(line), &want, res);
+	if (r < 0)
+		return r;
+	if (sp_fstab_read(path, &text, &file, &err) < 0 ||
+	    sp_fstab_find_uuid(text, ctx->fs_uuid, have, MAX_MATCHES, &n, &err) < 0) {
+		free(text);
+		return fail_with(res, &err, path);
+	}
+	free(text);
+	compare_matches(have, n, &want, ctx->fs_uuid, path, res);
+	if (!is_dir(mnt)) {
+		drift(res);
+		sp_step_line(res, "mount point '%s' is not a directory", mnt);
+	}
+	if (res->status == SP_STEP_UNCHANGED)
+		snprintf(res->summary, sizeof(res->summary), "%s in %s", line, path);
+	return 0;
+}
+
+/* ----------------------------------------------------------------- apply */
+
+static const char *action_name(enum sp_fstab_action a, bool done)
+{
+	if (a == SP_FSTAB_ADD)
+		return done ? "added" : "add";
+	if (a == SP_FSTAB_REPLACE)
+		return done ? "replaced" : "replace";
+	return done ? "kept" : "keep";
+}
+
+static void dry_run_lines(const struct sp_ctx *ctx, const char *path, const char *line,
+			  enum sp_fstab_action action, const char *mnt, struct sp_step_result *res)
+{
+	const char *source = ctx->partition_path[0] ? ctx->partition_path :
+						      ctx->plan->partition_path;
+	char options[OPTIONS_MAX];
+
+	join_options(ctx->plan, options, sizeof(options));
+	sp_step_line(res, "mount-test %s with %s on a temporary directory", source, options);
+	if (!is_dir(mnt))
+		sp_step_line(res, "create %s", mnt);
+	sp_step_line(res, "write %s: %s '%s'", path, action_name(action, false), line);
+	snprintf(res->summary, sizeof(res->summary), "would %s '%s' in %s",
+		 action_name(action, false), line, path);
+}
+
+/* The line to write; before mkfs (dry run) the UUID is still the
+ * placeholder, and the merge then checks the mount point only. */
+static int render_line(const struct sp_ctx *ctx, char *line, size_t len,
+		       struct sp_step_result *res)
+{
+	if (!ctx->fs_uuid[0]) {
+		if (!ctx->dry_run)
+			return fail(res, ENOENT, SP_EXIT_FAILED, ctx->partition_path,
+				    "the UUID of the filesystem on '%s' is unknown (the filesystem "
+				    "step reported none); no fstab line written",
+				    ctx->partition_path[0] ? ctx->partition_path :
+							     ctx->plan->partition_path);
+		snprintf(line, len, "%s", ctx->plan->fstab_line);
+		return 0;
+	}
+	if (sp_fstab_line_render(ctx->plan, ctx->fs_uuid, line, len) < 0)
+		return fail(res, EINVAL, SP_EXIT_INVALID, "fstab",
+			    "cannot put UUID '%s' into the planned fstab line '%s'", ctx->fs_uuid,
+			    ctx->plan->fstab_line);
+	return 0;
+}
+
+/* Reads and merges in memory: every refusal happens here, before the
+ * mount test and before anything is written. */
+static int prepare(const struct sp_ctx *ctx, const char *path, const char *line, char **ret_text,
+		   struct sp_fstab_file *ret_file, enum sp_fstab_action *ret_action,
+		   struct sp_step_result *res)
+{
+	struct sp_error err = { 0 };
+	char *old = NULL;
+	int r;
+
+	r = sp_fstab_read(path, &old, ret_file, &err);
+	if (r == 0)
+		r = sp_fstab_merge_action(old, line, ctx->plan->mountpoint,
+					  ctx->fs_uuid[0] ? ctx->fs_uuid : NULL, ret_text,
+					  ret_action, &err);
+	free(old);
+	return r < 0 ? fail_with(res, &err, path) : 0;
+}
+
+static int write_fstab(const struct sp_ctx *ctx, const char *path, const char *text,
+		       const struct sp_fstab_file *file, struct sp_step_result *res)
+{
+	struct sp_error err = { 0 };
+	char etc[SP_PATH_MAX];
+	int r;
+
+	r = under_root(ctx, "/etc", etc, sizeof(etc));
+	if (r < 0)
+		return fail(res, -r, SP_EXIT_FAILED, ctx->root, "'%s': path too long", ctx->root);
+	r = mkdir_p(etc, 0755, res);
+	if (r < 0)
+		return r;
+	if (sp_fstab_write_atomic(path, text, file, &err) < 0)
+		return fail(res, err.code, SP_EXIT_FAILED, path, "%s", err.message);
+	return 0;
+}
+
+static int apply(struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	char path[SP_PATH_MAX], mnt[SP_PATH_MAX], line[sizeof(ctx->plan->fstab_line) + SP_UUID_MAX];
+	enum sp_fstab_action action = SP_FSTAB_KEEP;
+	struct sp_fstab_file file;
+	char *text = NULL;
+	int r;
+
+	if (!ctx->plan->mountpoint[0]) {
+		no_mountpoint(res);
+		return 0;
+	}
+	if (under_root(ctx, "/etc/fstab", path, sizeof(path)) < 0 ||
+	    under_root(ctx, ctx->plan->mountpoint, mnt, sizeof(mnt)) < 0)
+		return fail(res, ENAMETOOLONG, SP_EXIT_FAILED, ctx->root, "'%s': path too long",
+			    ctx->root);
+	r = render_line(ctx, line, sizeof(line), res);
+	if (r == 0)
+		r = prepare(ctx, path, line, &text, &file, &action, res);
+	if (r < 0)
+		return r;
+	if (ctx->dry_run) {
+		dry_run_lines(ctx, path, line, action, mnt, res);
+		goto out;
+	}
+	r = mount_test(ctx, res);
+	if (r == 0)
+		r = mkdir_p(mnt, 0755, res);
+	if (r == 0 && action != SP_FSTAB_KEEP)
+		r = write_fstab(ctx, path, text, &file, res);
+	if (r == 0)
+		snprintf(res->summary, sizeof(res->summary), "%s '%s' in %s; mount test passed",
+			 action_name(action, true), line, path);
+out:
+	free(text);
+	return r;
+}
+
+const struct sp_step sp_step_fstab = { "fstab", verify, apply, NULL };
