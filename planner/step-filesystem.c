@@ -1,0 +1,509 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The filesystem step: mkfs with the plan's argv on the partition, and
+ * a verify that reads the stripe geometry back from the superblock
+ * rather than trusting mkfs's exit status.
+ *
+ * XFS is read directly (the first 512 bytes of the partition, laid out
+ * as xfsprogs' struct xfs_dsb, big-endian); ext3/ext4 through libext2fs,
+ * read-only.  libblkid says which filesystem is there and its UUID.
+ */
+#include <assert.h>
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <blkid/blkid.h>
+#include <ext2fs/ext2fs.h>
+#include <xfs/xfs.h>
+#include <xfs/xfs_format.h>
+
+#include "exec.h"
+#include "steps.h"
+
+#define STEP "filesystem"
+
+/* The on-disk offsets this file relies on (xfs_format.h, "struct xfs_dsb"). */
+static_assert(offsetof(struct xfs_dsb, sb_magicnum) == 0, "xfs sb_magicnum moved");
+static_assert(offsetof(struct xfs_dsb, sb_blocksize) == 4, "xfs sb_blocksize moved");
+static_assert(offsetof(struct xfs_dsb, sb_unit) == 0xb8, "xfs sb_unit moved");
+static_assert(offsetof(struct xfs_dsb, sb_width) == 0xbc, "xfs sb_width moved");
+static_assert(offsetof(struct xfs_dsb, sb_logsunit) == 0xc4, "xfs sb_logsunit moved");
+
+/* What libblkid found on the partition. */
+struct fs_found {
+	bool blank;
+	bool ambivalent;
+	char type[SP_NAME_MAX];
+	char uuid[SP_UUID_MAX];
+};
+
+static const char *part_path_of(const struct sp_ctx *ctx)
+{
+	return ctx->partition_path[0] ? ctx->partition_path : ctx->plan->partition_path;
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* "256k": the spelling mkfs.xfs documents and the plan's argv uses. */
+static void size_short_lower(uint64_t bytes, char *buf, size_t len)
+{
+	sp_format_size_short(bytes, buf, len);
+	for (; *buf; buf++)
+		if (*buf >= 'A' && *buf <= 'Z')
+			*buf = (char)(*buf - 'A' + 'a');
+}
+
+/* "xfs su=256k sw=4 log su=256k", then ", UUID ..." once there is one. */
+static void summarize(const struct sp_plan *plan, const char *uuid, struct sp_step_result *res)
+{
+	char su[32], lsu[32], id[SP_UUID_MAX + 16] = "";
+
+	if (uuid && uuid[0])
+		snprintf(id, sizeof(id), ", UUID %s", uuid);
+	if (plan->fs == SP_FS_XFS) {
+		size_short_lower(plan->xfs_su_bytes, su, sizeof(su));
+		size_short_lower(plan->xfs_log_su_bytes, lsu, sizeof(lsu));
+		snprintf(res->summary, sizeof(res->summary), "xfs su=%s sw=%u log su=%s%s", su,
+			 plan->xfs_sw, lsu, id);
+	} else {
+		snprintf(res->summary, sizeof(res->summary),
+			 "%s %u B blocks, stride=%u stripe_width=%u%s", sp_fs_name(plan->fs),
+			 plan->block_bytes, plan->ext_stride_blocks, plan->ext_stripe_width_blocks,
+			 id);
+	}
+}
+
+/* --------------------------------------------------------------- verify */
+
+static int find_fs(const char *path, struct fs_found *ret, struct sp_step_result *res)
+{
+	struct fs_found f = { 0 };
+	const char *v;
+	blkid_probe pr;
+	int rc;
+
+	errno = 0;
+	pr = blkid_new_probe_from_filename(path);
+	if (!pr)
+		return sp_step_fail(res, errno ? errno : EIO, STEP, path,
+				    "cannot open '%s' to look for a filesystem: %s", path,
+				    strerror(errno ? errno : EIO));
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_UUID);
+	rc = blkid_do_safeprobe(pr);
+	if (rc == 0) {
+		if (blkid_probe_lookup_value(pr, "TYPE", &v, NULL) == 0)
+			snprintf(f.type, sizeof(f.type), "%s", v);
+		if (blkid_probe_lookup_value(pr, "UUID", &v, NULL) == 0)
+			snprintf(f.uuid, sizeof(f.uuid), "%s", v);
+	}
+	blkid_free_probe(pr);
+	if (rc == -1)
+		return sp_step_fail(res, EIO, STEP, path, "cannot read '%s': libblkid failed", path);
+	f.blank = rc == 1;
+	f.ambivalent = rc == -2;
+	*ret = f;
+	return 0;
+}
+
+static int read_xfs_sb(const char *path, struct xfs_dsb *sb, struct sp_step_result *res)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return sp_step_fail(res, errno, STEP, path, "cannot open '%s': %s", path,
+				    strerror(errno));
+	n = pread(fd, sb, sizeof(*sb), 0);
+	close(fd);
+	if (n < 0)
+		return sp_step_fail(res, errno, STEP, path, "cannot read the xfs superblock of "
+				    "'%s': %s", path, strerror(errno));
+	if ((size_t)n != sizeof(*sb))
+		return sp_step_fail(res, EIO, STEP, path, "'%s' ends inside the xfs superblock",
+				    path);
+	return 0;
+}
+
+static int verify_xfs(const struct sp_plan *plan, const char *path, struct sp_step_result *res)
+{
+	uint64_t block, unit_bytes, width_bytes, want_width;
+	uint32_t unit, width, log_su;
+	struct xfs_dsb sb;
+	int r = read_xfs_sb(path, &sb, res);
+
+	if (r < 0)
+		return r;
+	if (be32toh(sb.sb_magicnum) != XFS_SB_MAGIC) {
+		sp_step_line(res, "no xfs superblock magic (XFSB) at the start of %s", path);
+		return 0;
+	}
+	block = be32toh(sb.sb_blocksize);
+	unit = be32toh(sb.sb_unit);
+	width = be32toh(sb.sb_width);
+	log_su = be32toh(sb.sb_logsunit);
+	/* sb_unit and sb_width count filesystem blocks; compare bytes */
+	unit_bytes = unit * block;
+	width_bytes = width * block;
+	want_width = plan->xfs_su_bytes * plan->xfs_sw;
+	if (block != plan->block_bytes)
+		sp_step_line(res, "xfs block size is %" PRIu64 " B, the plan says %u B", block,
+			     plan->block_bytes);
+	if (unit_bytes != plan->xfs_su_bytes)
+		sp_step_line(res, "xfs stripe unit is %" PRIu64 " B (sb_unit %u blocks), the plan "
+			     "says %" PRIu64 " B", unit_bytes, unit, plan->xfs_su_bytes);
+	if (width_bytes != want_width)
+		sp_step_line(res, "xfs stripe width is %" PRIu64 " B (sb_width %u blocks), the plan "
+			     "says %" PRIu64 " B (sw=%u)", width_bytes, width, want_width,
+			     plan->xfs_sw);
+	if (log_su != plan->xfs_log_su_bytes)
+		sp_step_line(res, "xfs log stripe unit is %u B, the plan says %" PRIu64 " B", log_su,
+			     plan->xfs_log_su_bytes);
+	return 0;
+}
+
+/*
+ * libext2fs's own messages need libcom_err's error_message(), which the
+ * build does not link; these are the answers a superblock read gives.
+ */
+static const char *ext2fs_said(errcode_t e)
+{
+	if (e > 0 && e < 4096)
+		return strerror((int)e);
+	switch (e) {
+	case EXT2_ET_BAD_MAGIC:
+		return "bad magic number in superblock";
+	case EXT2_ET_SB_CSUM_INVALID:
+		return "superblock checksum does not match superblock";
+	case EXT2_ET_CORRUPT_SUPERBLOCK:
+		return "the ext2 superblock is corrupt";
+	case EXT2_ET_UNSUPP_FEATURE:
+	case EXT2_ET_RO_UNSUPP_FEATURE:
+		return "the filesystem has features this libext2fs does not support";
+	case EXT2_ET_SHORT_READ:
+		return "attempt to read block from filesystem resulted in short read";
+	case EXT2_ET_REV_TOO_HIGH:
+		return "the filesystem revision is too high";
+	default:
+		return "unknown libext2fs error";
+	}
+}
+
+static int verify_ext(const struct sp_plan *plan, const char *path, struct sp_step_result *res)
+{
+	ext2_filsys fs = NULL;
+	unsigned block, stride, width;
+	errcode_t e;
+
+	/* read-only (no EXT2_FLAG_RW); 64BITS or a 64bit filesystem is refused */
+	e = ext2fs_open(path, EXT2_FLAG_64BITS, 0, 0, unix_io_manager, &fs);
+	if (e) {
+		sp_step_line(res, "cannot read the %s superblock on %s: libext2fs said: %s (%ld)",
+			     sp_fs_name(plan->fs), path, ext2fs_said(e), (long)e);
+		return 0;
+	}
+	block = EXT2_BLOCK_SIZE(fs->super);
+	stride = fs->super->s_raid_stride;
+	width = fs->super->s_raid_stripe_width;
+	ext2fs_close_free(&fs);
+	if (block != plan->block_bytes)
+		sp_step_line(res, "%s block size is %u B, the plan says %u B", sp_fs_name(plan->fs),
+			     block, plan->block_bytes);
+	if (stride != plan->ext_stride_blocks)
+		sp_step_line(res, "%s stride is %u blocks (%" PRIu64 " B), the plan says %u blocks",
+			     sp_fs_name(plan->fs), stride, (uint64_t)stride * block,
+			     plan->ext_stride_blocks);
+	if (width != plan->ext_stripe_width_blocks)
+		sp_step_line(res, "%s stripe width is %u blocks (%" PRIu64 " B), the plan says %u "
+			     "blocks", sp_fs_name(plan->fs), width, (uint64_t)width * block,
+			     plan->ext_stripe_width_blocks);
+	return 0;
+}
+
+/* Differences become lines; returns <0 only when it cannot look. */
+static int compare_fs(struct sp_ctx *ctx, const char *path, struct sp_step_result *res)
+{
+	const struct sp_plan *plan = ctx->plan;
+	const char *want = sp_fs_name(plan->fs);
+	struct fs_found f;
+	struct stat st;
+	int r;
+
+	if (stat(path, &st) < 0) {
+		if (errno != ENOENT)
+			return sp_step_fail(res, errno, STEP, path, "cannot stat '%s': %s", path,
+					    strerror(errno));
+		sp_step_line(res, "no partition node %s", path);
+		return 0;
+	}
+	if (!S_ISBLK(st.st_mode)) {
+		sp_step_line(res, "%s is not a block device", path);
+		return 0;
+	}
+	r = find_fs(path, &f, res);
+	if (r < 0)
+		return r;
+	if (f.blank) {
+		sp_step_line(res, "no filesystem on %s", path);
+		return 0;
+	}
+	if (f.ambivalent) {
+		sp_step_line(res, "%s holds conflicting signatures (libblkid cannot tell which "
+			     "filesystem it is)", path);
+		return 0;
+	}
+	if (strcmp(f.type, want)) {
+		sp_step_line(res, "%s holds %s, the plan says %s", path, f.type[0] ? f.type : "?",
+			     want);
+		return 0;
+	}
+	snprintf(ctx->fs_uuid, sizeof(ctx->fs_uuid), "%s", f.uuid);
+	summarize(plan, f.uuid, res);
+	return plan->fs == SP_FS_XFS ? verify_xfs(plan, path, res) : verify_ext(plan, path, res);
+}
+
+static int filesystem_verify(struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	int r;
+
+	if (!ctx || !ctx->plan)
+		return sp_step_fail(res, EINVAL, STEP, "", "no plan to verify against");
+	ctx->fs_uuid[0] = '\0';
+	summarize(ctx->plan, NULL, res);
+	r = compare_fs(ctx, part_path_of(ctx), res);
+	if (r < 0)
+		return r;
+	res->status = res->n_lines ? SP_STEP_DRIFT : SP_STEP_UNCHANGED;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- apply */
+
+static void join_argv(const struct sp_plan *plan, char *buf, size_t len)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < plan->n_mkfs_argv && n < len; i++) {
+		int w = snprintf(buf + n, len - n, "%s%s", i ? " " : "", plan->mkfs_argv[i]);
+
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+}
+
+static void dry_run(const struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	char cmd[SP_MSG_MAX];
+
+	join_argv(ctx->plan, cmd, sizeof(cmd));
+	sp_step_line(res, "wipe old signatures in %s", part_path_of(ctx));
+	sp_step_line(res, "run: %s", cmd);
+	summarize(ctx->plan, NULL, res);
+	res->status = SP_STEP_DRY_RUN;
+}
+
+/* Never a whole disk: the node must be what the kernel calls a partition. */
+static int check_is_partition(const char *path, struct sp_step_result *res)
+{
+	char attr[64];
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return sp_step_fail(res, errno, STEP, path, "cannot format '%s': %s", path,
+				    strerror(errno));
+	if (!S_ISBLK(st.st_mode))
+		return sp_step_fail(res, ENOTBLK, STEP, path,
+				    "refusing to format '%s': not a block device", path);
+	snprintf(attr, sizeof(attr), "/sys/dev/block/%u:%u/partition", major(st.st_rdev),
+		 minor(st.st_rdev));
+	if (access(attr, F_OK) < 0)
+		return sp_step_fail(res, EPERM, STEP, path,
+				    "refusing to format '%s': the kernel does not call it a partition "
+				    "(no %s); stripeplan never formats a whole disk", path, attr);
+	return 0;
+}
+
+/*
+ * The argv comes from a plan file a person may have edited: it must run
+ * the plan's own mkfs and end with the partition checked above, so no
+ * edit can point it at another device.
+ */
+static int check_argv(const struct sp_plan *plan, const char *path, struct sp_step_result *res)
+{
+	static const char *const ext_tools[] = { "mke2fs", "mkfs.ext3", "mkfs.ext4" };
+	const char *tool = plan->n_mkfs_argv ? plan->mkfs_argv[0] : "";
+	bool tool_ok = false;
+	size_t i;
+
+	if (plan->fs == SP_FS_XFS)
+		tool_ok = !strcmp(tool, "mkfs.xfs");
+	else
+		for (i = 0; i < sizeof(ext_tools) / sizeof(ext_tools[0]); i++)
+			tool_ok |= !strcmp(tool, ext_tools[i]);
+	if (plan->n_mkfs_argv < 2 || plan->n_mkfs_argv > SP_MAX_ARGV || !tool_ok)
+		return sp_step_fail(res, EINVAL, STEP, path,
+				    "the plan's mkfs command ('%s', %zu arguments) is not one that makes "
+				    "%s", tool, plan->n_mkfs_argv, sp_fs_name(plan->fs));
+	if (strcmp(plan->mkfs_argv[plan->n_mkfs_argv - 1], path))
+		return sp_step_fail(res, EINVAL, STEP, path,
+				    "the plan's mkfs command ends with '%s', not the partition '%s'",
+				    plan->mkfs_argv[plan->n_mkfs_argv - 1], path);
+	return 0;
+}
+
+static bool reads_like_error(const char *line, size_t len, const char *tool)
+{
+	static const char *const words[] = { "error",  "invalid", "illegal", "bad ",
+					     "cannot", "can't",   "not ",    "failed",
+					     "too large", "too small", "no such", "denied",
+					     "busy",   "refus" };
+	char copy[SP_MSG_MAX];
+	size_t i, tn = strlen(tool);
+
+	if (len > tn && !strncmp(line, tool, tn) && line[tn] == ':')
+		return true;
+	snprintf(copy, sizeof(copy), "%.*s", (int)len, line);
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcasestr(copy, words[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The line of a failed mkfs's output that says why.  Tools follow a bad
+ * option with their usage text, so reading stops at "Usage:"; of what is
+ * left, the last line that reads like an error wins, else the last line.
+ * mke2fs's version banner ("mke2fs 1.47.0 (5-Feb-2023)") never does.
+ */
+static void why_it_failed(const char *out, const char *tool, char *buf, size_t len)
+{
+	const char *line = out, *end, *last = NULL, *err = NULL;
+	size_t last_len = 0, err_len = 0, n, tn = strlen(tool);
+
+	for (; line && *line; line = *end ? end + 1 : end) {
+		end = strchrnul(line, '\n');
+		while (line < end && (*line == ' ' || *line == '\t'))
+			line++;
+		n = (size_t)(end - line);
+		while (n && (line[n - 1] == ' ' || line[n - 1] == '\r'))
+			n--;
+		if (!strncasecmp(line, "usage:", 6))
+			break;
+		if (!n || (n > tn + 1 && !strncmp(line, tool, tn) && line[tn] == ' ' &&
+			   line[tn + 1] >= '0' && line[tn + 1] <= '9'))
+			continue;
+		last = line;
+		last_len = n;
+		if (reads_like_error(line, n, tool)) {
+			err = line;
+			err_len = n;
+		}
+	}
+	if (err)
+		snprintf(buf, len, "%.*s", (int)err_len, err);
+	else if (last)
+		snprintf(buf, len, "%.*s", (int)last_len, last);
+	else
+		snprintf(buf, len, "it printed nothing");
+}
+
+static int run_mkfs(const struct sp_plan *plan, const char *path, struct sp_step_result *res)
+{
+	const char *argv[SP_MAX_ARGV + 1];
+	struct sp_exec_result out = { 0 };
+	char why[SP_MSG_MAX];
+	size_t i;
+	int r;
+
+	for (i = 0; i < plan->n_mkfs_argv; i++)
+		argv[i] = plan->mkfs_argv[i];
+	argv[i] = NULL;
+	r = sp_exec(argv, &out, &res->error);
+	if (r < 0) {
+		snprintf(res->error.subject, sizeof(res->error.subject), "%s", path);
+		res->status = SP_STEP_FAILED;
+		return r;
+	}
+	free(res->tool_output);
+	res->tool_output = out.output; /* the report owns it now */
+	out.output = NULL;
+	if (out.exit_status == 0)
+		return 0;
+	why_it_failed(res->tool_output, argv[0], why, sizeof(why));
+	return sp_step_fail(res, EIO, STEP, path, "%s failed (exit %d) on '%s': %s", argv[0],
+			    out.exit_status, path, why);
+}
+
+static int filesystem_apply(struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	double started = now_seconds();
+	const char *path;
+	int r;
+
+	if (!ctx || !ctx->plan)
+		return sp_step_fail(res, EINVAL, STEP, "", "no plan to apply");
+	if (ctx->dry_run) {
+		dry_run(ctx, res);
+		return 0;
+	}
+	path = part_path_of(ctx);
+	r = check_is_partition(path, res);
+	if (r == 0)
+		r = check_argv(ctx->plan, path, res);
+	if (r == 0)
+		r = sp_step_wipe_signatures(path, STEP, res);
+	if (r == 0)
+		r = run_mkfs(ctx->plan, path, res);
+	res->seconds = now_seconds() - started;
+	if (r < 0)
+		return r;
+	summarize(ctx->plan, NULL, res);
+	res->status = SP_STEP_DONE;
+	return 0;
+}
+
+/* --------------------------------------------------------------- exists */
+
+static int filesystem_probe_existing(struct sp_ctx *ctx, char *what, size_t len)
+{
+	const char *path = part_path_of(ctx);
+	char found[SP_MSG_MAX];
+	struct stat st;
+	int r;
+
+	if (stat(path, &st) < 0 && errno == ENOENT)
+		return 0; /* no partition yet: nothing of ours to lose */
+	r = sp_step_probe_signature(path, found, sizeof(found));
+	if (r < 0)
+		snprintf(found, sizeof(found), "unrecognised data (cannot be probed: %s)",
+			 strerror(-r));
+	if (r != 0)
+		snprintf(what, len, "%s on %s", found, path);
+	return r != 0;
+}
+
+const struct sp_step sp_step_filesystem = {
+	.name = STEP,
+	.verify = filesystem_verify,
+	.apply = filesystem_apply,
+	.probe_existing = filesystem_probe_existing,
+};

@@ -1,0 +1,641 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The partition step: one partition, number 1, exactly where the plan
+ * says, on a fresh gpt or msdos label.  The only file that includes
+ * libparted.
+ *
+ * libparted asks questions through exceptions ("Fix/Ignore?").  While
+ * this step runs, a handler answers Cancel (or No) and keeps the text,
+ * so nothing is ever fixed, ignored or agreed to on the user's behalf;
+ * during apply any exception at all is a failure quoting that text.
+ *
+ * The kernel's view is read from sysfs, where partition offsets and
+ * sizes are always in 512-byte units, even on 4Kn disks.  Partitions
+ * are found by number under /sys/dev/block/MAJ:MIN of the disk, so no
+ * naming rule (sdb1, loop3p1, cciss!c0d0p1) is guessed here.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <parted/parted.h>
+
+#include "steps.h"
+
+#define STEP "partition"
+#define PARTITION_NUMBER 1
+#define KERNEL_SECTOR_BYTES 512U
+#define WAIT_DEFAULT_MS 10000U
+#define WAIT_POLL_MS 50U
+
+/* ----------------------------------------------------------- exceptions */
+
+/* What libparted said during one call into it. */
+struct ped_said {
+	PedExceptionHandler *previous_handler;
+	struct ped_said *previous;
+	unsigned count;
+	char text[SP_MSG_MAX];
+};
+
+/*
+ * libparted's handler takes no user pointer, so the collector of the
+ * call in progress is reachable only through this.  libparted keeps its
+ * handler in a global too: none of this is thread-safe, by its design.
+ */
+static struct ped_said *ped_listening;
+
+static void said_append(struct ped_said *said, const char *message)
+{
+	size_t n = strlen(said->text);
+	const char *s;
+
+	if (n && n + 3 < sizeof(said->text)) {
+		memcpy(said->text + n, " / ", 4);
+		n += 3;
+	}
+	/* one line: libparted wraps its messages with newlines */
+	for (s = message; *s && n + 1 < sizeof(said->text); s++)
+		said->text[n++] = *s == '\n' || *s == '\t' ? ' ' : *s;
+	said->text[n] = '\0';
+}
+
+static PedExceptionOption refuse_to_answer(PedException *ex)
+{
+	if (ped_listening) {
+		ped_listening->count++;
+		said_append(ped_listening, ex->message ? ex->message : "(no message)");
+	}
+	if (ex->options & PED_EXCEPTION_CANCEL)
+		return PED_EXCEPTION_CANCEL;
+	if (ex->options & PED_EXCEPTION_NO)
+		return PED_EXCEPTION_NO;
+	return PED_EXCEPTION_UNHANDLED;
+}
+
+static void listen_begin(struct ped_said *said)
+{
+	memset(said, 0, sizeof(*said));
+	said->previous = ped_listening;
+	said->previous_handler = ped_exception_get_handler();
+	ped_listening = said;
+	ped_exception_set_handler(refuse_to_answer);
+}
+
+static void listen_end(struct ped_said *said)
+{
+	ped_exception_set_handler(said->previous_handler);
+	ped_listening = said->previous;
+}
+
+static const char *said_or(const struct ped_said *said, const char *otherwise)
+{
+	return said->count ? said->text : otherwise;
+}
+
+/* ------------------------------------------------------ kernel (sysfs) */
+
+struct kernel_part {
+	bool found;
+	char name[SP_NAME_MAX];
+	uint64_t start_512, size_512; /* sysfs units, whatever the sector size */
+	unsigned major, minor;
+	size_t n_partitions;          /* all partitions the kernel has on the disk */
+};
+
+static int read_sysfs(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	int r = 0;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f))
+		r = -EIO;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return r;
+}
+
+static int read_sysfs_u64(const char *path, uint64_t *ret)
+{
+	char buf[64], *end;
+	unsigned long long v;
+	int r = read_sysfs(path, buf, sizeof(buf));
+
+	if (r < 0)
+		return r;
+	errno = 0;
+	v = strtoull(buf, &end, 10);
+	if (errno || end == buf || *end)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+static int read_part_attrs(const char *dir, struct kernel_part *kp)
+{
+	char p[SP_PATH_MAX], buf[64];
+	int r;
+
+	snprintf(p, sizeof(p), "%s/start", dir);
+	r = read_sysfs_u64(p, &kp->start_512);
+	if (r < 0)
+		return r;
+	snprintf(p, sizeof(p), "%s/size", dir);
+	r = read_sysfs_u64(p, &kp->size_512);
+	if (r < 0)
+		return r;
+	snprintf(p, sizeof(p), "%s/dev", dir);
+	r = read_sysfs(p, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	if (sscanf(buf, "%u:%u", &kp->major, &kp->minor) != 2)
+		return -EINVAL;
+	kp->found = true;
+	return 0;
+}
+
+/* The kernel's partition `number` of the disk at disk_path, if any. */
+static int kernel_partition(const char *disk_path, unsigned number, struct kernel_part *ret)
+{
+	struct kernel_part kp = { 0 };
+	char dir[64], p[SP_PATH_MAX];
+	struct dirent *e;
+	struct stat st;
+	uint64_t num;
+	DIR *d;
+	int r = 0;
+
+	if (stat(disk_path, &st) < 0)
+		return -errno;
+	if (!S_ISBLK(st.st_mode))
+		return -ENOTBLK;
+	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while (r == 0 && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "%s/%s/partition", dir, e->d_name);
+		if (read_sysfs_u64(p, &num) < 0)
+			continue; /* not a partition: queue/, holders/, ... */
+		kp.n_partitions++;
+		if (num != number || kp.found)
+			continue;
+		snprintf(kp.name, sizeof(kp.name), "%s", e->d_name);
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		r = read_part_attrs(p, &kp);
+	}
+	closedir(d);
+	if (r == 0)
+		*ret = kp;
+	return r;
+}
+
+static bool node_is(const char *path, const struct kernel_part *kp)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISBLK(st.st_mode) &&
+	       major(st.st_rdev) == kp->major && minor(st.st_rdev) == kp->minor;
+}
+
+static bool kernel_matches_plan(const struct kernel_part *kp, const struct sp_plan *plan)
+{
+	return kp->found && kp->start_512 * KERNEL_SECTOR_BYTES == plan->start_bytes &&
+	       kp->size_512 * KERNEL_SECTOR_BYTES == plan->size_bytes;
+}
+
+/* --------------------------------------------------------------- common */
+
+static const char *disk_path_of(const struct sp_ctx *ctx)
+{
+	return ctx->disk_path ? ctx->disk_path : ctx->plan->device.path;
+}
+
+static const char *part_path_of(const struct sp_ctx *ctx)
+{
+	return ctx->partition_path[0] ? ctx->partition_path : ctx->plan->partition_path;
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* "gpt, partition 1 at 1 MiB, 1022 MiB (1362 stripes of 768 KiB)" */
+static void summarize(const struct sp_plan *plan, struct sp_step_result *res)
+{
+	char start[32], size[32], stripe[32];
+
+	sp_format_size_human(plan->start_bytes, start, sizeof(start));
+	sp_format_size_human(plan->size_bytes, size, sizeof(size));
+	sp_format_size_human(plan->stripe_width_bytes, stripe, sizeof(stripe));
+	snprintf(res->summary, sizeof(res->summary),
+		 "%s, partition %d at %s, %s (%" PRIu64 " stripes of %s)",
+		 sp_table_name(plan->table), PARTITION_NUMBER, start, size,
+		 plan->stripe_width_bytes ? plan->size_bytes / plan->stripe_width_bytes : 0,
+		 stripe);
+}
+
+/* --------------------------------------------------------------- verify */
+
+static PedPartition *only_partition(const PedDisk *disk, int *ret_count)
+{
+	PedPartition *p, *first = NULL;
+	int count = 0;
+
+	for (p = ped_disk_next_partition(disk, NULL); p; p = ped_disk_next_partition(disk, p)) {
+		if (!ped_partition_is_active(p))
+			continue; /* free space and label metadata */
+		count++;
+		if (p->num == PARTITION_NUMBER)
+			first = p;
+	}
+	*ret_count = count;
+	return first;
+}
+
+static void compare_label(const struct sp_plan *plan, const PedDevice *dev, const PedDisk *disk,
+			  struct sp_step_result *res)
+{
+	uint64_t sector = (uint64_t)dev->sector_size, start, length;
+	PedPartition *p;
+	int count;
+
+	if (sector != plan->device.logical_sector_bytes)
+		sp_step_line(res, "%s has %" PRIu64 "-byte sectors, the plan was made for %u-byte "
+			     "sectors", dev->path, sector, plan->device.logical_sector_bytes);
+	p = only_partition(disk, &count);
+	if (count != 1)
+		sp_step_line(res, "%s has %d partitions, the plan has 1", dev->path, count);
+	if (!p) {
+		sp_step_line(res, "%s has no partition %d", dev->path, PARTITION_NUMBER);
+		return;
+	}
+	if (p->type != PED_PARTITION_NORMAL)
+		sp_step_line(res, "partition %d on %s is %s partition, not a primary one",
+			     PARTITION_NUMBER, dev->path,
+			     p->type & PED_PARTITION_EXTENDED ? "an extended" : "a logical");
+	start = (uint64_t)p->geom.start * sector;
+	length = (uint64_t)p->geom.length * sector;
+	if (start != plan->start_bytes)
+		sp_step_line(res, "partition %d starts at %" PRIu64 " B (sector %lld), the plan says "
+			     "%" PRIu64 " B", PARTITION_NUMBER, start, (long long)p->geom.start,
+			     plan->start_bytes);
+	if (plan->stripe_width_bytes && start % plan->stripe_width_bytes)
+		sp_step_line(res, "partition %d starts at %" PRIu64 " B, not a multiple of the "
+			     "%" PRIu64 " B stripe width", PARTITION_NUMBER, start,
+			     plan->stripe_width_bytes);
+	if (length != plan->size_bytes)
+		sp_step_line(res, "partition %d is %" PRIu64 " B long (%lld sectors), the plan says "
+			     "%" PRIu64 " B", PARTITION_NUMBER, length, (long long)p->geom.length,
+			     plan->size_bytes);
+}
+
+/* What the kernel uses is what counts: a label it has not read is drift. */
+static void compare_kernel(const struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	const struct sp_plan *plan = ctx->plan;
+	const char *disk = disk_path_of(ctx), *part = part_path_of(ctx);
+	struct kernel_part kp;
+	int r = kernel_partition(disk, PARTITION_NUMBER, &kp);
+
+	if (r < 0) {
+		sp_step_line(res, "cannot read the kernel's partitions of %s: %s", disk, strerror(-r));
+		return;
+	}
+	if (!kp.found) {
+		sp_step_line(res, "the kernel has no partition %d on %s; run partprobe %s",
+			     PARTITION_NUMBER, disk, disk);
+		return;
+	}
+	if (!kernel_matches_plan(&kp, plan))
+		sp_step_line(res, "the kernel sees partition %d at sector %" PRIu64 ", %" PRIu64
+			     " sectors long (512-byte units), the plan says sector %" PRIu64 ", %"
+			     PRIu64 " sectors; run partprobe %s", PARTITION_NUMBER, kp.start_512,
+			     kp.size_512, plan->start_bytes / KERNEL_SECTOR_BYTES,
+			     plan->size_bytes / KERNEL_SECTOR_BYTES, disk);
+	if (kp.n_partitions != 1)
+		sp_step_line(res, "the kernel sees %zu partitions on %s, the plan has 1; run "
+			     "partprobe %s", kp.n_partitions, disk, disk);
+	if (!node_is(part, &kp))
+		sp_step_line(res, "no partition node %s for the kernel's %s (%u:%u)", part, kp.name,
+			     kp.major, kp.minor);
+}
+
+/* Reads the label; differences become lines, only "cannot look" fails. */
+static int read_label(const struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	const struct sp_plan *plan = ctx->plan;
+	const char *path = disk_path_of(ctx), *want = sp_table_name(plan->table);
+	PedDevice *dev = NULL;
+	PedDisk *disk = NULL;
+	const PedDiskType *type;
+	struct ped_said said;
+	int r = 0;
+
+	listen_begin(&said);
+	dev = ped_device_get(path);
+	if (!dev) {
+		r = sp_step_fail(res, ENODEV, STEP, path, "cannot open '%s': libparted said: %s",
+				 path, said_or(&said, "no such device"));
+		goto out;
+	}
+	type = ped_disk_probe(dev);
+	if (!type && said.count) {
+		r = sp_step_fail(res, EIO, STEP, path, "cannot read '%s': libparted said: %s", path,
+				 said.text);
+		goto out;
+	}
+	if (!type) {
+		sp_step_line(res, "no partition table on %s", path);
+		goto out;
+	}
+	/* libparted calls a filesystem on the whole disk a "loop" label */
+	if (!strcmp(type->name, "loop")) {
+		sp_step_line(res, "no partition table on %s (a filesystem covers the whole disk)",
+			     path);
+		goto out;
+	}
+	if (strcmp(type->name, want)) {
+		sp_step_line(res, "%s has a %s label, the plan says %s", path, type->name, want);
+		goto out;
+	}
+	disk = ped_disk_new(dev);
+	if (!disk) {
+		sp_step_line(res, "cannot read the %s label on %s: libparted said: %s", want, path,
+			     said_or(&said, "nothing"));
+		goto out;
+	}
+	compare_label(plan, dev, disk, res);
+	if (said.count)
+		sp_step_line(res, "libparted complained about %s: %s", path, said.text);
+	compare_kernel(ctx, res);
+out:
+	if (disk)
+		ped_disk_destroy(disk);
+	if (dev)
+		ped_device_destroy(dev);
+	listen_end(&said);
+	return r;
+}
+
+static int partition_verify(struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	int r;
+
+	if (!ctx || !ctx->plan)
+		return sp_step_fail(res, EINVAL, STEP, "", "no plan to verify against");
+	summarize(ctx->plan, res);
+	r = read_label(ctx, res);
+	if (r < 0)
+		return r;
+	res->status = res->n_lines ? SP_STEP_DRIFT : SP_STEP_UNCHANGED;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- apply */
+
+static void dry_run(const struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	const struct sp_plan *plan = ctx->plan;
+	const char *disk = disk_path_of(ctx);
+	uint64_t sector = plan->device.logical_sector_bytes ? plan->device.logical_sector_bytes : 1;
+	unsigned wait_ms = ctx->partition_wait_ms ? ctx->partition_wait_ms : WAIT_DEFAULT_MS;
+	char start[32], size[32], stripe[32];
+
+	sp_format_size_human(plan->start_bytes, start, sizeof(start));
+	sp_format_size_human(plan->size_bytes, size, sizeof(size));
+	sp_format_size_human(plan->stripe_width_bytes, stripe, sizeof(stripe));
+	sp_step_line(res, "wipe old signatures on %s (partition tables and filesystems, as "
+		     "wipefs -a does)", disk);
+	sp_step_line(res, "write a new %s label on %s (replacing whatever is there)",
+		     sp_table_name(plan->table), disk);
+	sp_step_line(res, "create partition %d: sectors %" PRIu64 "..%" PRIu64 " of %" PRIu64
+		     " B (%s + %s), aligned to the %s stripe width", PARTITION_NUMBER,
+		     plan->start_bytes / sector, (plan->start_bytes + plan->size_bytes) / sector - 1,
+		     sector, start, size, stripe);
+	sp_step_line(res, "tell the kernel and wait up to %.3g s for %s", wait_ms / 1000.0,
+		     part_path_of(ctx));
+	summarize(plan, res);
+	res->status = SP_STEP_DRY_RUN;
+}
+
+/* The plan's numbers must be whole sectors of the device as it is now. */
+static int check_sectors(const struct sp_plan *plan, const PedDevice *dev,
+			 struct sp_step_result *res)
+{
+	uint64_t sector = (uint64_t)dev->sector_size;
+
+	if (sector != plan->device.logical_sector_bytes)
+		return sp_step_fail(res, EINVAL, STEP, dev->path,
+				    "'%s' has %" PRIu64 "-byte sectors, the plan was made for %u-byte "
+				    "sectors", dev->path, sector, plan->device.logical_sector_bytes);
+	if (!plan->size_bytes || plan->start_bytes % sector || plan->size_bytes % sector)
+		return sp_step_fail(res, EINVAL, STEP, dev->path,
+				    "the plan's partition (%" PRIu64 " B at %" PRIu64 " B) is not whole "
+				    "%" PRIu64 "-byte sectors of '%s'", plan->size_bytes,
+				    plan->start_bytes, sector, dev->path);
+	return 0;
+}
+
+/* Partition 1 exactly at the plan's sectors: an exact constraint, so
+ * libparted may not "improve" the geometry. */
+static int add_partition(const struct sp_plan *plan, PedDisk *disk, const struct ped_said *said,
+			 struct sp_step_result *res)
+{
+	PedSector sector = disk->dev->sector_size;
+	PedSector start = (PedSector)(plan->start_bytes / (uint64_t)sector);
+	PedSector end = (PedSector)((plan->start_bytes + plan->size_bytes) / (uint64_t)sector) - 1;
+	PedConstraint *exact = NULL;
+	PedPartition *part;
+	int ok = 0;
+
+	part = ped_partition_new(disk, PED_PARTITION_NORMAL, NULL, start, end);
+	if (part)
+		exact = ped_constraint_exact(&part->geom);
+	if (exact)
+		ok = ped_disk_add_partition(disk, part, exact);
+	ped_constraint_destroy(exact);
+	if (!ok) {
+		if (part)
+			ped_partition_destroy(part);
+		return sp_step_fail(res, EINVAL, STEP, disk->dev->path,
+				    "cannot place partition %d at sectors %lld..%lld on '%s': "
+				    "libparted said: %s", PARTITION_NUMBER, (long long)start,
+				    (long long)end, disk->dev->path, said_or(said, "no reason given"));
+	}
+	if (part->num != PARTITION_NUMBER)
+		return sp_step_fail(res, EINVAL, STEP, disk->dev->path,
+				    "libparted numbered the new partition on '%s' %d, not %d",
+				    disk->dev->path, part->num, PARTITION_NUMBER);
+	return 0;
+}
+
+/* Writes the label and tells the kernel; any exception is a failure. */
+static int write_label(const struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	const struct sp_plan *plan = ctx->plan;
+	const char *path = disk_path_of(ctx), *table = sp_table_name(plan->table);
+	PedDevice *dev = NULL;
+	PedDisk *disk = NULL;
+	struct ped_said said;
+	int r;
+
+	listen_begin(&said);
+	dev = ped_device_get(path);
+	if (!dev) {
+		r = sp_step_fail(res, ENODEV, STEP, path, "cannot open '%s': libparted said: %s",
+				 path, said_or(&said, "no such device"));
+		goto out;
+	}
+	r = check_sectors(plan, dev, res);
+	if (r < 0)
+		goto out;
+	disk = ped_disk_new_fresh(dev, ped_disk_type_get(table));
+	if (!disk) {
+		r = sp_step_fail(res, EIO, STEP, path, "cannot make a %s label for '%s': "
+				 "libparted said: %s", table, path, said_or(&said, "nothing"));
+		goto out;
+	}
+	r = add_partition(plan, disk, &said, res);
+	if (r < 0)
+		goto out;
+	if (said.count) {
+		r = sp_step_fail(res, EIO, STEP, path, "not writing the %s label on '%s': "
+				 "libparted said: %s", table, path, said.text);
+		goto out;
+	}
+	/* Only now, with the new label built and checked in memory: libparted
+	 * keeps what it does not own in sector 0 (msdos boot code, where an
+	 * old xfs superblock starts) and never looks at an old backup GPT. */
+	r = sp_step_wipe_signatures(path, STEP, res);
+	if (r < 0)
+		goto out;
+	if (!ped_disk_commit_to_dev(disk) || said.count) {
+		r = sp_step_fail(res, EIO, STEP, path, "cannot write the %s label on '%s': "
+				 "libparted said: %s", table, path, said_or(&said, "nothing"));
+		goto out;
+	}
+	sp_step_line(res, "wrote a %s label with partition %d on %s", table, PARTITION_NUMBER,
+		     path);
+	if (!ped_disk_commit_to_os(disk) || said.count) {
+		r = sp_step_fail(res, EIO, STEP, path, "wrote the %s label on '%s' but cannot tell "
+				 "the kernel: libparted said: %s", table, path,
+				 said_or(&said, "nothing"));
+		goto out;
+	}
+out:
+	if (disk)
+		ped_disk_destroy(disk);
+	if (dev)
+		ped_device_destroy(dev);
+	listen_end(&said);
+	return r;
+}
+
+/* Why the node is not there, for the failure message. */
+static void wait_hint(const struct sp_ctx *ctx, const char *disk, char *buf, size_t len)
+{
+	struct kernel_part kp = { 0 };
+	const char *name = strrchr(disk, '/') ? strrchr(disk, '/') + 1 : disk;
+
+	if (kernel_partition(disk, PARTITION_NUMBER, &kp) < 0 || !kp.found)
+		snprintf(buf, len, "the kernel has no partition %d on %s; %s", PARTITION_NUMBER,
+			 disk, !strncmp(name, "loop", 4)
+				       ? "is partition scanning off? losetup --partscan"
+				       : "is the disk in use? run partprobe");
+	else if (!kernel_matches_plan(&kp, ctx->plan))
+		snprintf(buf, len, "the kernel still has partition %d at sector %" PRIu64
+			 " (512-byte units), %" PRIu64 " sectors; run partprobe %s",
+			 PARTITION_NUMBER, kp.start_512, kp.size_512, disk);
+	else
+		snprintf(buf, len, "the kernel made %s (%u:%u) but no node appeared; is /dev a "
+			 "devtmpfs, or is udev running?", kp.name, kp.major, kp.minor);
+}
+
+/*
+ * devtmpfs (or udev) makes the node after the kernel adds the partition.
+ * The node must be the kernel's partition 1 of this disk, with the
+ * plan's geometry: anything else, and we stop rather than let mkfs near
+ * the wrong device.
+ */
+static int wait_for_node(const struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	const char *disk = disk_path_of(ctx), *part = part_path_of(ctx);
+	unsigned wait_ms = ctx->partition_wait_ms ? ctx->partition_wait_ms : WAIT_DEFAULT_MS;
+	double deadline = now_seconds() + wait_ms / 1000.0;
+	struct kernel_part kp;
+	char hint[SP_MSG_MAX];
+
+	for (;;) {
+		if (kernel_partition(disk, PARTITION_NUMBER, &kp) == 0 &&
+		    kernel_matches_plan(&kp, ctx->plan) && node_is(part, &kp))
+			return 0;
+		if (now_seconds() >= deadline)
+			break;
+		usleep(WAIT_POLL_MS * 1000);
+	}
+	wait_hint(ctx, disk, hint, sizeof(hint));
+	return sp_step_fail(res, ETIMEDOUT, STEP, part,
+			    "partition node '%s' did not appear within %.3g s (%s)", part,
+			    wait_ms / 1000.0, hint);
+}
+
+static int partition_apply(struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	double started = now_seconds();
+	int r;
+
+	if (!ctx || !ctx->plan)
+		return sp_step_fail(res, EINVAL, STEP, "", "no plan to apply");
+	if (ctx->dry_run) {
+		dry_run(ctx, res);
+		return 0;
+	}
+	r = write_label(ctx, res);
+	if (r == 0)
+		r = wait_for_node(ctx, res);
+	res->seconds = now_seconds() - started;
+	if (r < 0)
+		return r;
+	summarize(ctx->plan, res);
+	res->status = SP_STEP_DONE;
+	return 0;
+}
+
+/* --------------------------------------------------------------- exists */
+
+static int partition_probe_existing(struct sp_ctx *ctx, char *what, size_t len)
+{
+	const char *disk = disk_path_of(ctx);
+	int r = sp_step_probe_signature(disk, what, len);
+
+	if (r < 0) {
+		/* cannot tell is not blank */
+		snprintf(what, len, "unrecognised data ('%s' cannot be probed: %s)", disk,
+			 strerror(-r));
+		return 1;
+	}
+	return r;
+}
+
+const struct sp_step sp_step_partition = {
+	.name = STEP,
+	.verify = partition_verify,
+	.apply = partition_apply,
+	.probe_existing = partition_probe_existing,
+};

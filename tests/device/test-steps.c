@@ -1,0 +1,822 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The partition and filesystem steps against real block devices: loop
+ * devices this test attaches to sparse images in its own temporary
+ * directory, with plans made by the real planner from probed facts.
+ * Runs as root.
+ *
+ * SAFETY: steps run only with plans whose device is a loop device this
+ * test attached, and every command that writes (parted, dd-like pwrite)
+ * goes through ours().  Teardown runs after every test, failed or not,
+ * and detaches a device only while its backing file is still our image.
+ * The group teardown fails if any of our images is still attached, or
+ * if a loop device that was attached before we started is gone.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "exec.h"
+#include "probe.h"
+#include "steps.h"
+
+#define GIB_IMAGE (1024ULL * 1024ULL * 1024ULL)
+#define SMALL_IMAGE (128ULL * 1024ULL * 1024ULL)
+#define MAX_LOOPS 4U
+#define LOSETUP_MAX 16384
+
+struct loopdev {
+	char dev[64];          /* /dev/loopN */
+	char img[SP_PATH_MAX]; /* our sparse image */
+};
+
+/* Test-only state: where we work, what to undo, what was there before. */
+static char test_dir[256];
+static char losetup_before[LOSETUP_MAX];
+static struct sp_profile_set *profiles;
+static struct {
+	struct loopdev loops[MAX_LOOPS];
+	size_t n_loops;
+	struct sp_plan *plan;
+	struct sp_step_result res;
+} t;
+
+/* Runs argv; returns its exit status and, when asked, its output. */
+static int run_argv(const char *const *argv, char *out, size_t len)
+{
+	struct sp_exec_result res;
+	struct sp_error err = { 0 };
+	int status;
+
+	if (sp_exec(argv, &res, &err) < 0) {
+		print_error("%s\n", err.message);
+		return -1;
+	}
+	status = res.exit_status;
+	if (status && !out)
+		print_message("'%s' exited %d: %s", argv[0], status, res.output);
+	if (out)
+		snprintf(out, len, "%s", res.output);
+	sp_exec_result_free(&res);
+	return status;
+}
+
+#define RUN(...) run_argv((const char *const[]){ __VA_ARGS__, NULL }, NULL, 0)
+
+/* The backing file the kernel has for /dev/loopN, or "" when detached. */
+static void loop_backing_file(const char *dev, char *buf, size_t len)
+{
+	char path[128];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", dev + strlen("/dev/"));
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* Only our loop devices and their partitions may be written to. */
+static const char *ours(const char *dev)
+{
+	size_t i, n;
+
+	for (i = 0; i < t.n_loops; i++) {
+		n = strlen(t.loops[i].dev);
+		if (!strncmp(dev, t.loops[i].dev, n) &&
+		    (dev[n] == '\0' || (dev[n] == 'p' && dev[n + 1] >= '1' && dev[n + 1] <= '9')))
+			return dev;
+	}
+	fail_msg("refusing to touch '%s': not a loop device this test attached", dev);
+	return NULL;
+}
+
+static const char *loop_attach_opts(uint64_t image_bytes, unsigned sector_bytes, bool partscan)
+{
+	const char *argv[10];
+	struct loopdev *l;
+	char out[256], sector[16];
+	size_t n = 0;
+	int fd;
+
+	assert_true(t.n_loops < MAX_LOOPS);
+	l = &t.loops[t.n_loops];
+	snprintf(l->img, sizeof(l->img), "%s/img.XXXXXX", test_dir);
+	fd = mkstemp(l->img);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (off_t)image_bytes), 0);
+	close(fd);
+
+	snprintf(sector, sizeof(sector), "%u", sector_bytes);
+	argv[n++] = "losetup";
+	if (partscan)
+		argv[n++] = "--partscan";
+	argv[n++] = "--find";
+	argv[n++] = "--show";
+	if (sector_bytes) {
+		argv[n++] = "--sector-size";
+		argv[n++] = sector;
+	}
+	argv[n++] = l->img;
+	argv[n] = NULL;
+	assert_int_equal(run_argv(argv, out, sizeof(out)), 0);
+	out[strcspn(out, "\n")] = '\0';
+	assert_true(!strncmp(out, "/dev/loop", 9) && strlen(out) < sizeof(l->dev));
+	memcpy(l->dev, out, strlen(out) + 1);
+	t.n_loops++;
+	return l->dev;
+}
+
+static const char *loop_attach(uint64_t image_bytes, unsigned sector_bytes)
+{
+	return loop_attach_opts(image_bytes, sector_bytes, true);
+}
+
+static void detach_all(void)
+{
+	char backing[SP_PATH_MAX];
+
+	while (t.n_loops) {
+		struct loopdev *l = &t.loops[--t.n_loops];
+
+		/* The number may have been reused if it went away already. */
+		loop_backing_file(l->dev, backing, sizeof(backing));
+		if (!strcmp(backing, l->img))
+			RUN("losetup", "--detach", l->dev);
+		unlink(l->img);
+	}
+}
+
+static void cleanup(void)
+{
+	detach_all();
+	sp_step_result_clear(&t.res);
+	free(t.plan);
+	t.plan = NULL;
+}
+
+static int teardown_test(void **state)
+{
+	(void)state;
+	cleanup();
+	return 0;
+}
+
+static int group_setup(void **state)
+{
+	struct sp_error err = { 0 };
+
+	(void)state;
+	if (geteuid() != 0) {
+		/* CI runs device tests as root: a skip would hide a broken test. */
+		print_error("test-steps must run as root (it attaches loop devices)\n");
+		return -1;
+	}
+	if (sp_profiles_load(NULL, &profiles, &err) < 0) {
+		print_error("%s\n", err.message);
+		return -1;
+	}
+	if (run_argv((const char *const[]){ "losetup", "-a", NULL }, losetup_before,
+		     sizeof(losetup_before)) != 0)
+		return -1;
+	snprintf(test_dir, sizeof(test_dir), "%s/stripeplan-steps.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(test_dir))
+		return -1;
+	/* Also on exit() paths cmocka does not route through teardown. */
+	atexit(cleanup);
+	return 0;
+}
+
+/* Every loop device attached before we started must still be; none of
+ * ours may be.  Others may have attached devices meanwhile: not ours to
+ * judge. */
+static int check_losetup(void)
+{
+	char after[LOSETUP_MAX], line[SP_PATH_MAX];
+	const char *p = losetup_before, *end;
+	int bad = 0;
+
+	if (run_argv((const char *const[]){ "losetup", "-a", NULL }, after, sizeof(after)) != 0)
+		return 1;
+	for (; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, '\n');
+		snprintf(line, sizeof(line), "%.*s", (int)(end - p), p);
+		if (line[0] && !strstr(after, line)) {
+			print_error("loop device gone during the test: %s\n", line);
+			bad++;
+		}
+	}
+	if (test_dir[0] && strstr(after, test_dir)) {
+		print_error("our images are still attached:\n%s\n", after);
+		bad++;
+	}
+	return bad;
+}
+
+static int group_teardown(void **state)
+{
+	int bad;
+
+	(void)state;
+	cleanup();
+	bad = check_losetup();
+	RUN("rm", "-rf", "--one-file-system", test_dir);
+	profiles = sp_profiles_free(profiles);
+	return bad ? -1 : 0;
+}
+
+/* ------------------------------------------------------------- helpers */
+
+struct want {
+	const char *controller, *level;
+	unsigned disks;
+	uint64_t chunk_bytes;
+	enum sp_fs fs;
+	enum sp_table table;
+};
+
+/* A plan from the real planner for one of our loop devices. */
+static struct sp_plan *plan_for(const char *dev, const struct want *w)
+{
+	struct sp_error err = { 0 };
+	struct sp_spec spec = { 0 };
+	struct sp_facts facts;
+	const struct sp_profile *profile = sp_profiles_find(profiles, w->controller);
+
+	assert_non_null(ours(dev));
+	assert_non_null(profile);
+	snprintf(spec.controller, sizeof(spec.controller), "%s", w->controller);
+	assert_int_equal(sp_parse_level(w->level, &spec.level, &err), 0);
+	assert_int_equal(sp_parse_kernel("6.1", &spec.kernel, &err), 0);
+	spec.disks = w->disks;
+	spec.chunk_bytes = w->chunk_bytes;
+	spec.fs = w->fs;
+	spec.table = w->table;
+	if (sp_probe_facts(dev, &facts, &err) < 0)
+		fail_msg("probe '%s': %s", dev, err.message);
+	free(t.plan);
+	t.plan = calloc(1, sizeof(*t.plan));
+	assert_non_null(t.plan);
+	if (sp_plan_make(&spec, profile, &facts, t.plan, &err) < 0)
+		fail_msg("plan for '%s': %s", dev, err.message);
+	assert_string_equal(t.plan->device.path, dev);
+	return t.plan;
+}
+
+static void ctx_for(struct sp_ctx *ctx, const struct sp_plan *plan)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->plan = plan;
+	ctx->disk_path = ours(plan->device.path);
+	snprintf(ctx->partition_path, sizeof(ctx->partition_path), "%s", plan->partition_path);
+	ctx->root = "/";
+	ctx->partition_wait_ms = 10000;
+}
+
+static void print_result(const struct sp_step_result *res)
+{
+	size_t i;
+
+	print_message("%s: status %d, summary '%s'\n", res->name, res->status, res->summary);
+	for (i = 0; i < res->n_lines; i++)
+		print_message("  %s\n", res->lines[i]);
+	if (res->error.message[0])
+		print_message("  error: %s\n", res->error.message);
+}
+
+/* Runs verify into t.res and returns the status it left. */
+static enum sp_step_status verify(const struct sp_step *step, struct sp_ctx *ctx)
+{
+	int r;
+
+	sp_step_result_clear(&t.res);
+	t.res.name = step->name;
+	t.res.status = SP_STEP_UNCHANGED;
+	r = step->verify(ctx, &t.res);
+	if (r < 0) {
+		print_result(&t.res);
+		fail_msg("%s verify failed: %s", step->name, t.res.error.message);
+	}
+	return t.res.status;
+}
+
+static void apply_ok(const struct sp_step *step, struct sp_ctx *ctx)
+{
+	assert_non_null(ours(ctx->disk_path));
+	sp_step_result_clear(&t.res);
+	t.res.name = step->name;
+	if (step->apply(ctx, &t.res) < 0) {
+		print_result(&t.res);
+		if (t.res.tool_output)
+			print_message("%s\n", t.res.tool_output);
+		fail_msg("%s apply failed: %s", step->name, t.res.error.message);
+	}
+	assert_int_equal(t.res.status, ctx->dry_run ? SP_STEP_DRY_RUN : SP_STEP_DONE);
+}
+
+static bool has_line(const struct sp_step_result *res, const char *needle)
+{
+	size_t i;
+
+	for (i = 0; i < res->n_lines; i++)
+		if (strstr(res->lines[i], needle))
+			return true;
+	return false;
+}
+
+static void expect_line(const char *needle)
+{
+	if (!has_line(&t.res, needle)) {
+		print_result(&t.res);
+		fail_msg("no line says '%s'", needle);
+	}
+}
+
+static void expect_status(enum sp_step_status got, enum sp_step_status want)
+{
+	if (got != want) {
+		print_result(&t.res);
+		fail_msg("status %d, expected %d", got, want);
+	}
+}
+
+/* /sys/class/block/<partition>/<attr>, in the kernel's 512-byte units. */
+static uint64_t kernel_attr(const char *part, const char *attr)
+{
+	char path[SP_PATH_MAX], buf[64] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s/%s", strrchr(part, '/') + 1, attr);
+	f = fopen(path, "re");
+	if (!f)
+		fail_msg("cannot open %s", path);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	return strtoull(buf, NULL, 10);
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Both steps, verify -> apply -> verify, as the pipeline runs them. */
+static void make_both(struct sp_ctx *ctx)
+{
+	expect_status(verify(&sp_step_partition, ctx), SP_STEP_DRIFT);
+	apply_ok(&sp_step_partition, ctx);
+	expect_status(verify(&sp_step_partition, ctx), SP_STEP_UNCHANGED);
+	expect_status(verify(&sp_step_filesystem, ctx), SP_STEP_DRIFT);
+	apply_ok(&sp_step_filesystem, ctx);
+	expect_status(verify(&sp_step_filesystem, ctx), SP_STEP_UNCHANGED);
+	assert_true(ctx->fs_uuid[0] != '\0');
+}
+
+/* --------------------------------------------------------------- tests */
+
+/* (a) 512-byte sectors, gpt, xfs on a RAID10 of 8 x 256K. */
+static void test_gpt_xfs_512(void **state)
+{
+	const char *dev = loop_attach(GIB_IMAGE, 0);
+	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_XFS, SP_TABLE_GPT };
+	struct sp_plan *plan = plan_for(dev, &w);
+	char what[SP_MSG_MAX];
+	struct sp_ctx ctx;
+
+	(void)state;
+	ctx_for(&ctx, plan);
+	assert_int_equal(plan->start_bytes, SP_MIB);
+	assert_int_equal(sp_step_partition.probe_existing(&ctx, what, sizeof(what)), 0);
+	assert_int_equal(sp_step_filesystem.probe_existing(&ctx, what, sizeof(what)), 0);
+
+	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_DRIFT);
+	expect_line("no partition table on ");
+	apply_ok(&sp_step_partition, &ctx);
+	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_UNCHANGED);
+	assert_int_equal(t.res.n_lines, 0);
+	assert_non_null(strstr(t.res.summary, "gpt, partition 1 at 1 MiB"));
+	assert_int_equal(kernel_attr(plan->partition_path, "start"), 2048);
+	assert_int_equal(kernel_attr(plan->partition_path, "size") * 512, plan->size_bytes);
+	assert_int_equal(sp_step_partition.probe_existing(&ctx, what, sizeof(what)), 1);
+	assert_string_equal(what, "a gpt partition table");
+	/* the new partition is blank: nothing of anyone's to lose */
+	assert_int_equal(sp_step_filesystem.probe_existing(&ctx, what, sizeof(what)), 0);
+
+	expect_status(verify(&sp_step_filesystem, &ctx), SP_STEP_DRIFT);
+	expect_line("no filesystem on ");
+	apply_ok(&sp_step_filesystem, &ctx);
+	assert_non_null(t.res.tool_output);
+	expect_status(verify(&sp_step_filesystem, &ctx), SP_STEP_UNCHANGED);
+	assert_true(strlen(ctx.fs_uuid) == 36);
+	assert_non_null(strstr(t.res.summary, "xfs su=256k sw=4 log su=256k, UUID "));
+	assert_non_null(strstr(t.res.summary, ctx.fs_uuid));
+	assert_int_equal(sp_step_filesystem.probe_existing(&ctx, what, sizeof(what)), 1);
+	assert_non_null(strstr(what, "an xfs filesystem (UUID "));
+	assert_non_null(strstr(what, plan->partition_path));
+}
+
+/* (b) 4Kn, ext4, generic RAID5 of 4 x 64K: a 192K stripe, so a 3 MiB start. */
+static void test_gpt_ext4_4k(void **state)
+{
+	const char *dev = loop_attach(GIB_IMAGE, 4096);
+	const struct want w = { "generic", "5", 4, 64 * SP_KIB, SP_FS_EXT4, SP_TABLE_GPT };
+	struct sp_plan *plan = plan_for(dev, &w);
+	struct sp_ctx ctx;
+
+	(void)state;
+	ctx_for(&ctx, plan);
+	assert_int_equal(plan->device.logical_sector_bytes, 4096);
+	assert_int_equal(plan->stripe_width_bytes, 192 * SP_KIB);
+	assert_int_equal(plan->start_bytes, 3 * SP_MIB);
+	make_both(&ctx);
+	/* sysfs counts 512-byte units even on a 4Kn disk */
+	assert_int_equal(kernel_attr(plan->partition_path, "start"), 6144);
+	assert_int_equal(plan->ext_stride_blocks, 16);
+	assert_int_equal(plan->ext_stripe_width_blocks, 48);
+	assert_non_null(strstr(t.res.summary, "stride=16 stripe_width=48"));
+	/* the read-back is what verify compares: prove it looks */
+	plan->ext_stripe_width_blocks = 32;
+	expect_status(verify(&sp_step_filesystem, &ctx), SP_STEP_DRIFT);
+	expect_line("ext4 stripe width is 48 blocks (196608 B), the plan says 32 blocks");
+}
+
+/* (c) msdos label. */
+static void test_msdos(void **state)
+{
+	const char *dev = loop_attach(GIB_IMAGE, 0);
+	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_EXT4, SP_TABLE_MSDOS };
+	struct sp_plan *plan = plan_for(dev, &w);
+	struct sp_ctx ctx;
+
+	(void)state;
+	ctx_for(&ctx, plan);
+	make_both(&ctx);
+	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_UNCHANGED);
+	assert_non_null(strstr(t.res.summary, "msdos, partition 1"));
+	/* a gpt plan on this disk is drift, not an error */
+	plan->table = SP_TABLE_GPT;
+	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_DRIFT);
+	expect_line("has a msdos label, the plan says gpt");
+}
+
+/* (d) a partition made the old way, at sector 63. */
+static void test_drift_sector_63(void **state)
+{
+	const char *dev = loop_attach(GIB_IMAGE, 0);
+	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_XFS, SP_TABLE_MSDOS };
+	struct sp_plan *plan = plan_for(dev, &w);
+	struct sp_ctx ctx;
+
+	(void)state;
+	ctx_for(&ctx, plan);
+	assert_int_equal(RUN("parted", "-s", ours(dev), "mklabel", "msdos", "mkpart", "primary",
+			     "63s", "100%"),
+			 0);
+	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_DRIFT);
+	expect_line("partition 1 starts at 32256 B (sector 63), the plan says 1048576 B");
+	expect_line("partition 1 starts at 32256 B, not a multiple of the 1048576 B stripe width");
+	expect_line("partition 1 is ");
+	expect_line("the kernel sees partition 1 at sector 63");
+}
+
+/* Fails the test if dev holds a filesystem. */
+static void expect_no_fs_on(const char *dev)
+{
+	char what[SP_MSG_MAX] = "";
+
+	if (sp_step_probe_signature(dev, what, sizeof(what)) == 1 && strstr(what, "filesystem"))
+		fail_msg("'%s' holds %s", dev, what);
+}
+
+/* Copies the device's bytes (sparse) so a later cmp can prove nothing changed. */
+static void snapshot(const char *dev, const char *name, char *copy, size_t len)
+{
+	snprintf(copy, len, "%s/%s", test_dir, name);
+	assert_int_equal(RUN("cp", "--sparse=always", dev, copy), 0);
+}
+
+/* (e) dry run: lines say what would happen, and not one byte changes. */
+static void test_dry_run_touches_nothing(void **state)
+{
+	const char *dev = loop_attach(SMALL_IMAGE, 0);
+	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_EXT4, SP_TABLE_GPT };
+	struct sp_plan *plan;
+	char before[SP_PATH_MAX], what[SP_MSG_MAX];
+	struct sp_ctx ctx;
+
+	(void)state;
+	/* something to lose: a filesystem on the whole disk */
+	assert_int_equal(RUN("mkfs.ext4", "-q", "-F", ours(dev)), 0);
+	plan = plan_for(dev, &w);
+	ctx_for(&ctx, plan);
+	ctx.dry_run = true;
+	assert_int_equal(sp_step_partition.probe_existing(&ctx, what, sizeof(what)), 1);
+	assert_non_null(strstr(what, "an ext4 filesystem (UUID "));
+	snapshot(dev, "before.img", before, sizeof(before));
+
+	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_DRIFT);
+	expect_line("no partition table on ");
+	apply_ok(&sp_step_partition, &ctx);
+	expect_line("write a new gpt label on ");
+	expect_line("create partition 1: sectors 2048..");
+	expect_line("wait up to 10 s for ");
+	expect_status(verify(&sp_step_filesystem, &ctx), SP_STEP_DRIFT);
+	apply_ok(&sp_step_filesystem, &ctx);
+	expect_line("wipe old signatures in ");
+	expect_line("run: mke2fs -t ext4 -b 4096 -E stride=64,stripe_width=256 ");
+	assert_null(t.res.tool_output);
+
+	assert_int_equal(RUN("cmp", before, dev), 0);
+	unlink(before);
+}
+
+/* Replaces the mkfs argument `from` (the first after `after`, if given). */
+static void set_arg(struct sp_plan *plan, const char *after, const char *from, const char *to)
+{
+	size_t i;
+
+	for (i = 1; i < plan->n_mkfs_argv; i++)
+		if (!strcmp(plan->mkfs_argv[i], from) &&
+		    (!after || !strcmp(plan->mkfs_argv[i - 1], after))) {
+			snprintf(plan->mkfs_argv[i], sizeof(plan->mkfs_argv[i]), "%s", to);
+			return;
+		}
+	fail_msg("no mkfs argument '%s'", from);
+}
+
+static void expect_apply_fails(struct sp_ctx *ctx, const char *needle)
+{
+	sp_step_result_clear(&t.res);
+	assert_true(sp_step_filesystem.apply(ctx, &t.res) < 0);
+	print_message("failure: %s\n", t.res.error.message);
+	assert_int_equal(t.res.status, SP_STEP_FAILED);
+	assert_int_equal(t.res.error.exit_code, SP_EXIT_FAILED);
+	if (!strstr(t.res.error.message, needle))
+		fail_msg("message should say '%s'", needle);
+}
+
+/* (f) mkfs refuses the geometry: its own words reach the error. */
+static void test_mkfs_failure(void **state)
+{
+	const char *dev = loop_attach(GIB_IMAGE, 0);
+	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_XFS, SP_TABLE_GPT };
+	struct sp_plan *plan = plan_for(dev, &w);
+	struct sp_ctx ctx;
+
+	(void)state;
+	ctx_for(&ctx, plan);
+	apply_ok(&sp_step_partition, &ctx);
+
+	set_arg(plan, "-d", "su=256k,sw=4", "su=3k,sw=4");
+	expect_apply_fails(&ctx, "mkfs.xfs failed (exit 1) on ");
+	assert_string_equal(t.res.error.subject, plan->partition_path);
+	assert_non_null(strstr(t.res.error.message, "Stripe unit(3072)"));
+	assert_non_null(t.res.tool_output);
+	assert_non_null(strstr(t.res.tool_output, "Stripe unit(3072)"));
+	set_arg(plan, "-d", "su=3k,sw=4", "su=256k,sw=4");
+
+	/* mkfs.xfs follows this one with its usage: the reason, not the usage */
+	set_arg(plan, "-l", "su=256k", "su=512k");
+	expect_apply_fails(&ctx, "Invalid value 512k for -l su option");
+	set_arg(plan, "-l", "su=512k", "su=256k");
+
+	/* an argv that does not end with the partition never runs */
+	set_arg(plan, NULL, plan->partition_path, dev);
+	expect_apply_fails(&ctx, "not the partition");
+	assert_null(t.res.tool_output);
+	set_arg(plan, NULL, dev, plan->partition_path);
+
+	/* nor one that runs something other than the plan's mkfs */
+	snprintf(plan->mkfs_argv[0], sizeof(plan->mkfs_argv[0]), "dd");
+	expect_apply_fails(&ctx, "is not one that makes xfs");
+	expect_no_fs_on(plan->partition_path);
+}
+
+/* (g) the node never appears: a bounded wait, a clear message, and the
+ * whole disk is never formatted in its place. */
+static void test_node_never_appears(void **state)
+{
+	const char *dev = loop_attach(GIB_IMAGE, 0);
+	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_XFS, SP_TABLE_GPT };
+	struct sp_plan *plan = plan_for(dev, &w);
+	struct sp_ctx ctx;
+	double started, took;
+	char fake_dev[SP_PATH_MAX];
+
+	(void)state;
+	ctx_for(&ctx, plan);
+	/* a /dev nobody populates (no devtmpfs, no udev): the kernel adds
+	 * the partition, but the node the plan names never shows up */
+	snprintf(fake_dev, sizeof(fake_dev), "%s/dev", test_dir);
+	assert_int_equal(mkdir(fake_dev, 0755), 0);
+	snprintf(ctx.partition_path, sizeof(ctx.partition_path), "%s/%s", fake_dev,
+		 strrchr(plan->partition_path, '/') + 1);
+	ctx.partition_wait_ms = 1000;
+	sp_step_result_clear(&t.res);
+	started = now_seconds();
+	assert_true(sp_step_partition.apply(&ctx, &t.res) < 0);
+	took = now_seconds() - started;
+	print_message("after %.2f s: %s\n", took, t.res.error.message);
+	assert_true(took >= 1.0 && took < 2.5);
+	assert_int_equal(t.res.error.exit_code, SP_EXIT_FAILED);
+	assert_non_null(strstr(t.res.error.message, "did not appear within 1 s"));
+	assert_non_null(strstr(t.res.error.message, "but no node appeared"));
+
+	/* filesystem apply refuses the missing node and the whole disk */
+	sp_step_result_clear(&t.res);
+	assert_true(sp_step_filesystem.apply(&ctx, &t.res) < 0);
+	snprintf(ctx.partition_path, sizeof(ctx.partition_path), "%s", dev);
+	sp_step_result_clear(&t.res);
+	assert_true(sp_step_filesystem.apply(&ctx, &t.res) < 0);
+	assert_int_equal(t.res.error.exit_code, SP_EXIT_FAILED);
+	assert_non_null(strstr(t.res.error.message, "never formats a whole disk"));
+	expect_no_fs_on(dev);
+	rmdir(fake_dev);
+}
+
+/*
+ * (g') without --partscan.  Kernels differ: some refuse BLKPG on such a
+ * loop device, so the node never appears; newer ones add the partition
+ * anyway.  Either way the wait is bounded and the disk is never formatted.
+ */
+static void test_no_partscan(void **state)
+{
+	const char *dev = loop_attach_opts(GIB_IMAGE, 0, false);
+	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_XFS, SP_TABLE_GPT };
+	struct sp_plan *plan = plan_for(dev, &w);
+	struct sp_ctx ctx;
+	double started, took;
+	int r;
+
+	(void)state;
+	ctx_for(&ctx, plan);
+	ctx.partition_wait_ms = 1000;
+	sp_step_result_clear(&t.res);
+	started = now_seconds();
+	r = sp_step_partition.apply(&ctx, &t.res);
+	took = now_seconds() - started;
+	print_message("no --partscan: apply %s after %.2f s%s%s\n", r < 0 ? "failed" : "worked",
+		      took, r < 0 ? ": " : "", t.res.error.message);
+	assert_true(took < 2.5);
+	if (r < 0)
+		assert_non_null(strstr(t.res.error.message, "did not appear within 1 s"));
+	else
+		expect_status(verify(&sp_step_partition, &ctx), SP_STEP_UNCHANGED);
+	snprintf(ctx.partition_path, sizeof(ctx.partition_path), "%s", dev);
+	sp_step_result_clear(&t.res);
+	assert_true(sp_step_filesystem.apply(&ctx, &t.res) < 0);
+	expect_no_fs_on(dev);
+}
+
+static void write_zeros(const char *dev, uint64_t offset, size_t len)
+{
+	char zeros[4096] = { 0 };
+	int fd = open(ours(dev), O_WRONLY | O_CLOEXEC);
+
+	assert_true(fd >= 0);
+	assert_true(len <= sizeof(zeros));
+	assert_int_equal(pwrite(fd, zeros, len, (off_t)offset), (ssize_t)len);
+	assert_int_equal(fsync(fd), 0);
+	close(fd);
+}
+
+/*
+ * (h) libparted asks before it "fixes" a damaged label; verify must
+ * decline, report what libparted said, and leave the bytes alone.
+ */
+static void test_never_fixes(void **state)
+{
+	const char *dev = loop_attach(GIB_IMAGE, 0);
+	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_XFS, SP_TABLE_GPT };
+	struct sp_plan *plan = plan_for(dev, &w);
+	char before[SP_PATH_MAX];
+	struct sp_ctx ctx;
+
+	(void)state;
+	ctx_for(&ctx, plan);
+	apply_ok(&sp_step_partition, &ctx);
+	/* the backup GPT header lives in the last sector */
+	write_zeros(dev, GIB_IMAGE - 512, 512);
+	snapshot(dev, "damaged.img", before, sizeof(before));
+	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_DRIFT);
+	print_result(&t.res);
+	expect_line("libparted said: ");
+	assert_int_equal(RUN("cmp", before, dev), 0);
+	unlink(before);
+
+	/* apply rewrites the label from scratch: no question to answer */
+	apply_ok(&sp_step_partition, &ctx);
+	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_UNCHANGED);
+}
+
+/* The image behind one of our loop devices. */
+static const char *image_of(const char *dev)
+{
+	size_t i;
+
+	for (i = 0; i < t.n_loops; i++)
+		if (!strcmp(t.loops[i].dev, dev))
+			return t.loops[i].img;
+	fail_msg("'%s' is not ours", dev);
+	return NULL;
+}
+
+/*
+ * (h') the LUN grew: libparted offers to "Fix" the GPT to use the new
+ * space.  Verify must not accept on our behalf: drift, libparted's words,
+ * and the new end of the disk still untouched.
+ */
+static void test_grown_disk_not_fixed(void **state)
+{
+	const char *dev = loop_attach(GIB_IMAGE, 0);
+	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_XFS, SP_TABLE_GPT };
+	struct sp_plan *plan = plan_for(dev, &w);
+	char before[SP_PATH_MAX];
+	struct sp_ctx ctx;
+
+	(void)state;
+	ctx_for(&ctx, plan);
+	apply_ok(&sp_step_partition, &ctx);
+	assert_int_equal(truncate(image_of(dev), (off_t)(GIB_IMAGE + 64 * SP_MIB)), 0);
+	assert_int_equal(RUN("losetup", "--set-capacity", ours(dev)), 0);
+	snapshot(dev, "grown.img", before, sizeof(before));
+	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_DRIFT);
+	expect_line("libparted complained about ");
+	expect_line("Not all of the space available");
+	assert_int_equal(RUN("cmp", before, dev), 0);
+	unlink(before);
+}
+
+/* (i) apply replaces what was there, leftovers included (wipefs's job). */
+static void test_apply_replaces_old_label(void **state)
+{
+	const char *dev = loop_attach(GIB_IMAGE, 0);
+	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_EXT4, SP_TABLE_MSDOS };
+	struct sp_plan *plan = plan_for(dev, &w);
+	char what[SP_MSG_MAX];
+	struct sp_ctx ctx;
+
+	(void)state;
+	ctx_for(&ctx, plan);
+	/* xfs on the whole disk: its magic sits in the msdos boot code area,
+	 * which libparted keeps as it finds it */
+	assert_int_equal(RUN("mkfs.xfs", "-q", "-f", ours(dev)), 0);
+	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_DRIFT);
+	expect_line("no partition table on ");
+	apply_ok(&sp_step_partition, &ctx);
+	expect_line("wiped the xfs signature at offset 0 on ");
+	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_UNCHANGED);
+	assert_int_equal(sp_step_partition.probe_existing(&ctx, what, sizeof(what)), 1);
+	assert_string_equal(what, "a dos partition table");
+
+	/* a gpt with two partitions: both tables go, and the kernel's second
+	 * partition with them */
+	assert_int_equal(RUN("parted", "-s", ours(dev), "mklabel", "gpt", "mkpart", "p", "1MiB",
+			     "100MiB", "mkpart", "q", "100MiB", "200MiB"),
+			 0);
+	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_DRIFT);
+	expect_line("has a gpt label, the plan says msdos");
+	apply_ok(&sp_step_partition, &ctx);
+	expect_line("wiped the gpt signature at offset 512 on ");
+	expect_line("wiped the PMBR signature");
+	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_UNCHANGED);
+	expect_no_fs_on(dev);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_gpt_xfs_512, teardown_test),
+		cmocka_unit_test_teardown(test_gpt_ext4_4k, teardown_test),
+		cmocka_unit_test_teardown(test_msdos, teardown_test),
+		cmocka_unit_test_teardown(test_drift_sector_63, teardown_test),
+		cmocka_unit_test_teardown(test_dry_run_touches_nothing, teardown_test),
+		cmocka_unit_test_teardown(test_mkfs_failure, teardown_test),
+		cmocka_unit_test_teardown(test_node_never_appears, teardown_test),
+		cmocka_unit_test_teardown(test_no_partscan, teardown_test),
+		cmocka_unit_test_teardown(test_never_fixes, teardown_test),
+		cmocka_unit_test_teardown(test_grown_disk_not_fixed, teardown_test),
+		cmocka_unit_test_teardown(test_apply_replaces_old_label, teardown_test),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
