@@ -124,7 +124,9 @@ static void print_mount(FILE *f, const struct sp_plan *p)
 	for (size_t i = 0; i < p->n_mount_options; i++)
 		fprintf(f, "%s%s", i ? "," : " ", p->mount_options[i]);
 	fprintf(f, "\n");
-	fprintf(f, "                 noatime (implies nodiratime); nofail and a 30 s device timeout so a missing array does not stop the boot\n");
+	fprintf(f, "                 noatime (implies nodiratime); nofail%s so a missing array does not stop the boot\n",
+		p->n_mount_options && strstr(p->mount_options[p->n_mount_options - 1], "device-timeout") ?
+		" and a 30 s device timeout" : "");
 	if (p->fs == SP_FS_XFS)
 		fprintf(f, "                 logbufs=8 and logbsize=256k: the most in-memory log buffers, each at least the log stripe unit\n");
 	if (p->fstab_line[0])
@@ -216,7 +218,7 @@ char *sp_format_profiles_text(const struct sp_profile_set *set)
 			if (pr->levels_mask & sp_level_bit(all[l]))
 				fprintf(f, "%s%u", n++ ? "," : " ", (unsigned)all[l]);
 		fprintf(f, "; chunk %s..%s; %s write cache\n", lo, hi,
-			pr->protected_write_cache ? "battery-backed" : "no protected");
+			pr->protected_write_cache ? "battery- or flash-backed" : "no protected");
 		if (pr->scheduler[0] || pr->n_knobs || pr->n_module_options) {
 			fprintf(f, "  tuning:");
 			if (pr->scheduler[0])

@@ -459,9 +459,12 @@ static int plan_mount(const struct sp_spec *spec, const struct sp_profile *profi
 	r = plan_barriers(spec, profile, plan, err);
 	if (r < 0)
 		return r;
-	/* a data array that is missing at boot must not stop the boot */
+	/* a data array that is missing at boot must not stop the boot; the
+	 * device timeout is systemd's, and a pre-systemd mount(8) (RHEL 5/6,
+	 * kernels before 3.10) would hand x-systemd.* to the filesystem */
 	option_add(plan, "nofail");
-	option_add(plan, DEVICE_TIMEOUT);
+	if (sp_kernel_cmp(&spec->kernel, 3, 10) >= 0)
+		option_add(plan, DEVICE_TIMEOUT);
 
 	if (!spec->mountpoint[0]) {
 		sp_plan_add_warning(plan, "no-mountpoint",

@@ -308,6 +308,11 @@ int sp_profile_parse(const char *json_text, const char *origin, struct sp_profil
 	    (r = get_string(&ctx, obj, "member_scheduler", false, p->member_scheduler,
 			    sizeof(p->member_scheduler))) < 0)
 		goto out;
+	if (p->member_scheduler[0] && !sp_kernel_scheduler_name(&(struct sp_kernel){ 6, 1, 0, "6.1" },
+								  p->member_scheduler)) {
+		r = bad(&ctx, "member_scheduler", "names an unknown I/O scheduler");
+		goto out;
+	}
 	if (p->levels_mask == 0) {
 		r = bad(&ctx, "levels", "is missing");
 		goto out;

@@ -109,7 +109,7 @@ int sp_parse_size(const char *text, const char *field, uint64_t *ret_bytes,
 		}
 	}
 	return sp_error_set(err, EINVAL, SP_EXIT_INVALID, field,
-			    "%s: unknown unit '%s' in '%s' (use B, K, M, G, T or KiB, MiB, GiB, TiB)",
+			    "%s: unknown unit '%s' in '%s' (use B, K, M, G, T, P or KiB, MiB, GiB, TiB, PiB)",
 			    field, p, text);
 }
 

@@ -28,7 +28,7 @@ static const struct opt_info opt_table[] = {
 	{ { "chunk", required_argument, NULL, OPT_CHUNK }, SP_OPT_PLAN_FLAGS },
 	{ { "spans", required_argument, NULL, OPT_SPANS }, SP_OPT_PLAN_FLAGS },
 	{ { "fs", required_argument, NULL, OPT_FS }, SP_OPT_PLAN_FLAGS },
-	{ { "device", required_argument, NULL, OPT_DEVICE }, 0 },
+	{ { "device", required_argument, NULL, OPT_DEVICE }, SP_OPT_PLAN_FLAGS | SP_OPT_PLAN_FILE },
 	{ { "size", required_argument, NULL, OPT_SIZE }, SP_OPT_PLAN_FLAGS },
 	{ { "sector-size", required_argument, NULL, OPT_SECTOR_SIZE }, SP_OPT_PLAN_FLAGS },
 	{ { "mountpoint", required_argument, NULL, OPT_MOUNTPOINT }, SP_OPT_PLAN_FLAGS },
@@ -239,8 +239,8 @@ int sp_cli_parse(int argc, char **argv, unsigned allowed, const char *help,
 		for (size_t i = 0; i < N_OPTS; i++) {
 			if (opt_table[i].opt.val == c && opt_table[i].needs &&
 			    !(opt_table[i].needs & allowed))
-				return sp_cli_usage_error("option '%s' does not apply to this command",
-							  argv[optind - 1]);
+				return sp_cli_usage_error("option '--%s' does not apply to this command",
+							  opt_table[i].opt.name);
 		}
 		if (parse_one(c, optarg, args, &err) < 0)
 			return sp_cli_fail(&err);

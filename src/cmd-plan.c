@@ -25,14 +25,15 @@ static const char usage_plan[] =
 	"      --size SIZE         plan offline for a device of this size (nothing probed)\n"
 	"      --sector-size N     offline only: 512 (default) or 4096-byte sectors\n"
 	"      --facts FILE        device facts from a JSON file instead of a probe\n"
-	"      --table gpt|msdos   partition table (default gpt; msdos only below 2^32 sectors)\n"
+	"      --table gpt|msdos   partition table (default gpt; msdos only below 2^32\n"
+	"                          sectors; 'dos' and 'mbr' mean msdos)\n"
 	"\n"
 	"The filesystem and mount:\n"
 	"      --fs TYPE           xfs, ext3 or ext4\n"
 	"      --label TEXT        filesystem label\n"
 	"      --mountpoint PATH   where it mounts; without it no fstab line is planned\n"
 	"      --barriers on|off   off only with a battery-backed cache on a kernel that\n"
-	"                          accepts it (default on)\n"
+	"                          accepts it (default on; 'default' means on)\n"
 	"      --kernel VERSION    plan for this kernel release (default: the running one)\n"
 	"\n"
 	"Output:\n"
@@ -42,8 +43,10 @@ static const char usage_plan[] =
 	"                          of /etc/stripeplan/controllers.d\n"
 	"  -h, --help              show this help\n"
 	"\n"
-	"Sizes are binary: K=KiB, M=MiB, G=GiB, T=TiB; 'kB'/'MB' are refused as ambiguous.\n"
-	"Exit status: 0 planned, 2 invalid input (one line names the field and reason).\n";
+	"Sizes are binary: B, K=KiB, M=MiB, G=GiB, T=TiB, P=PiB; 'kB'/'MB' are refused\n"
+	"as ambiguous.\n"
+	"Exit status: 0 planned, 2 invalid input (one line names the field and reason),\n"
+	"4 the output could not be written.\n";
 
 int sp_cmd_plan(int argc, char **argv)
 {
@@ -85,7 +88,11 @@ static const char usage_controllers[] =
 	"Usage: stripeplan controllers [--format text|json] [--profiles DIR]\n"
 	"\n"
 	"List the controller profiles: the embedded ones and those in DIR\n"
-	"(default /etc/stripeplan/controllers.d).\n";
+	"(default /etc/stripeplan/controllers.d).\n"
+	"\n"
+	"      --format text|json  output format\n"
+	"      --profiles DIR      read extra profiles from DIR instead of the default\n"
+	"  -h, --help              show this help\n";
 
 int sp_cmd_controllers(int argc, char **argv)
 {
