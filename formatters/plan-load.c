@@ -255,6 +255,35 @@ static void load_warnings(struct loader *l, json_object *root, struct sp_plan *p
 	}
 }
 
+/*
+ * A plan file is executed as root: its mkfs command must be the plan's own
+ * mkfs on the plan's own partition, and the geometry must be whole sectors.
+ */
+static int check_consistency(const struct sp_plan *p, struct sp_error *err)
+{
+	char part[SP_PATH_MAX];
+	const char *tool = p->fs == SP_FS_XFS ? "mkfs.xfs" : "mke2fs";
+	uint64_t sector = p->device.logical_sector_bytes;
+
+	if (sector < 512 || !sp_is_power_of_two(sector) || p->stripe_width_bytes == 0)
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "device",
+				    "plan: device.logical_sector_bytes and array.stripe_width_bytes must be set");
+	if (p->start_bytes % sector || p->size_bytes % sector || p->size_bytes == 0)
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "partition",
+				    "plan: the partition is not whole %" PRIu64 "-byte sectors", sector);
+	if (sp_partition_path(p->device.path, 1, part, sizeof(part)) < 0 ||
+	    strcmp(part, p->partition_path) != 0)
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "partition",
+				    "plan: partition.path '%s' is not partition 1 of '%s'",
+				    p->partition_path, p->device.path);
+	if (p->n_mkfs_argv < 2 || strcmp(p->mkfs_argv[0], tool) != 0 ||
+	    strcmp(p->mkfs_argv[p->n_mkfs_argv - 1], p->partition_path) != 0)
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "mkfs_argv",
+				    "plan: filesystem.mkfs_argv must run %s on '%s'", tool,
+				    p->partition_path);
+	return 0;
+}
+
 int sp_plan_from_json(const char *text, struct sp_plan *ret, struct sp_error *err)
 {
 	struct loader l = { err, 0 };
@@ -290,6 +319,8 @@ int sp_plan_from_json(const char *text, struct sp_plan *ret, struct sp_error *er
 	load_warnings(&l, root, p);
 	if ((v = member(&l, root, "plan", "md_stripe_cache_bytes", json_type_int, false)))
 		p->md_stripe_cache_bytes = (uint64_t)json_object_get_int64(v);
+	if (l.r == 0)
+		l.r = check_consistency(p, err);
 	if (l.r == 0)
 		*ret = *p;
 out:

@@ -48,5 +48,7 @@ int sp_cli_running_kernel(struct sp_kernel *ret, struct sp_error *err);
 
 int sp_cmd_plan(int argc, char **argv);
 int sp_cmd_controllers(int argc, char **argv);
+int sp_cmd_apply(int argc, char **argv);
+int sp_cmd_check(int argc, char **argv);
 
 #endif

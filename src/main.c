@@ -5,6 +5,8 @@
  * exit code (0 ok, 1 drift, 2 invalid, 3 refused, 4 failed).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,8 @@ static const char usage_main[] =
 	"Commands:\n"
 	"  plan          compute and print a plan (no device is touched)\n"
 	"  controllers   list the controller profiles\n"
+	"  apply         make a device match a plan: partition, filesystem; verified\n"
+	"  check         compare a device with a plan; exit 1 on any difference\n"
 	"\n"
 	"Options:\n"
 	"  -h, --help     show this help\n"
@@ -45,6 +49,29 @@ int sp_cli_usage_error(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\nTry 'stripeplan --help'.\n");
 	return SP_EXIT_INVALID;
+}
+
+/* After a rename, the directory entry is durable only once the directory is synced. */
+static int sync_parent_dir(const char *path)
+{
+	char dir[SP_PATH_MAX];
+	char *slash;
+	int fd;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	return 0;
 }
 
 int sp_cli_write_output(const char *path, const char *text, struct sp_error *err)
@@ -84,6 +111,13 @@ int sp_cli_write_output(const char *path, const char *text, struct sp_error *err
 		return sp_error_set(err, e, SP_EXIT_FAILED, "output", "cannot write '%s': %s", path,
 				    strerror(e));
 	}
+	{
+		/* mkstemp makes 0600; a plan is for review, so as umask allows */
+		mode_t mask = umask(0);
+
+		umask(mask);
+		fchmod(fileno(f), 0666 & ~mask);
+	}
 	if (fclose(f) != 0 || rename(tmp, path) != 0) {
 		int e = errno;
 
@@ -91,7 +125,7 @@ int sp_cli_write_output(const char *path, const char *text, struct sp_error *err
 		return sp_error_set(err, e, SP_EXIT_FAILED, "output", "cannot write '%s': %s", path,
 				    strerror(e));
 	}
-	return 0;
+	return sync_parent_dir(path);
 }
 
 int sp_cli_running_kernel(struct sp_kernel *ret, struct sp_error *err)
@@ -111,6 +145,8 @@ struct command {
 static const struct command commands[] = {
 	{ "plan", sp_cmd_plan },
 	{ "controllers", sp_cmd_controllers },
+	{ "apply", sp_cmd_apply },
+	{ "check", sp_cmd_check },
 };
 
 int main(int argc, char **argv)

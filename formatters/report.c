@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What apply and check did, for people (text) and for machines (JSON). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "format.h"
+
+static const char *status_words(enum sp_step_status s)
+{
+	switch (s) {
+	case SP_STEP_DONE:
+		return "done, verified";
+	case SP_STEP_UNCHANGED:
+		return "already matches";
+	case SP_STEP_DRIFT:
+		return "DIFFERS";
+	case SP_STEP_FAILED:
+		return "FAILED";
+	case SP_STEP_SKIPPED:
+		return "skipped";
+	case SP_STEP_DRY_RUN:
+		return "dry run: would do";
+	default:
+		return "pending";
+	}
+}
+
+char *sp_format_step_line(const struct sp_step_result *res, size_t index, size_t total)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "[%zu/%zu] %-11s %s  %.2f s  %s\n", index + 1, total, res->name,
+		res->summary[0] ? res->summary : "-", res->seconds, status_words(res->status));
+	for (size_t i = 0; i < res->n_lines; i++)
+		fprintf(f, "        %s %s\n", res->status == SP_STEP_DRY_RUN ? "would:" : "-",
+			res->lines[i]);
+	if (res->status == SP_STEP_FAILED && res->error.message[0])
+		fprintf(f, "        error: %s\n", res->error.message);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static const char *outcome_sentence(const struct sp_report *r)
+{
+	switch (r->outcome) {
+	case SP_OUTCOME_DONE:
+		return "done: the device now matches the plan";
+	case SP_OUTCOME_UNCHANGED:
+		return "unchanged: the device already matched the plan";
+	case SP_OUTCOME_DRY_RUN:
+		return "dry run: nothing was written";
+	case SP_OUTCOME_MATCH:
+		return "match: the device matches the plan";
+	case SP_OUTCOME_DRIFT:
+		return "drift: the device differs from the plan";
+	case SP_OUTCOME_REFUSED:
+		return "refused: nothing was written";
+	default:
+		return "failed";
+	}
+}
+
+char *sp_format_report_text(const struct sp_report *r, const struct sp_plan *plan)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	for (size_t i = 0; i < r->n_notes; i++)
+		fprintf(f, "  - %s\n", r->notes[i]);
+	if (r->outcome == SP_OUTCOME_FAILED) {
+		fprintf(f, "state left behind on %s:\n", plan->device.path);
+		for (size_t i = 0; i < r->n_steps; i++)
+			fprintf(f, "  %-11s %s\n", r->steps[i].name, sp_step_status_name(r->steps[i].status));
+	}
+	fprintf(f, "%s %s: %s (%.2f s)\n", r->command, plan->device.path, outcome_sentence(r),
+		r->seconds);
+	if (r->fs_uuid[0] && (r->outcome == SP_OUTCOME_DONE || r->outcome == SP_OUTCOME_UNCHANGED ||
+			      r->outcome == SP_OUTCOME_MATCH))
+		fprintf(f, "filesystem %s on %s, UUID=%s\n", sp_fs_name(plan->fs), plan->partition_path,
+			r->fs_uuid);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static json_object *step_json(const struct sp_step_result *res)
+{
+	json_object *o = json_object_new_object(), *lines = json_object_new_array();
+
+	json_object_object_add(o, "name", json_object_new_string(res->name));
+	json_object_object_add(o, "status", json_object_new_string(sp_step_status_name(res->status)));
+	json_object_object_add(o, "summary", json_object_new_string(res->summary));
+	for (size_t i = 0; i < res->n_lines; i++)
+		json_object_array_add(lines, json_object_new_string(res->lines[i]));
+	json_object_object_add(o, "lines", lines);
+	json_object_object_add(o, "seconds", json_object_new_double(res->seconds));
+	if (res->tool_output)
+		json_object_object_add(o, "tool_output", json_object_new_string(res->tool_output));
+	if (res->status == SP_STEP_FAILED)
+		json_object_object_add(o, "error", json_object_new_string(res->error.message));
+	return o;
+}
+
+char *sp_format_report_json(const struct sp_report *r, const struct sp_plan *plan)
+{
+	json_object *root = json_object_new_object(), *steps = json_object_new_array();
+	json_object *notes = json_object_new_array();
+	const char *s;
+	char *out;
+
+	json_object_object_add(root, "command", json_object_new_string(r->command));
+	json_object_object_add(root, "device", json_object_new_string(plan->device.path));
+	json_object_object_add(root, "outcome", json_object_new_string(sp_outcome_name(r->outcome)));
+	json_object_object_add(root, "exit_code", json_object_new_int(r->exit_code));
+	for (size_t i = 0; i < r->n_steps; i++)
+		json_object_array_add(steps, step_json(&r->steps[i]));
+	json_object_object_add(root, "steps", steps);
+	for (size_t i = 0; i < r->n_notes; i++)
+		json_object_array_add(notes, json_object_new_string(r->notes[i]));
+	json_object_object_add(root, "notes", notes);
+	if (r->error.message[0] && (r->outcome == SP_OUTCOME_FAILED || r->outcome == SP_OUTCOME_REFUSED))
+		json_object_object_add(root, "error", json_object_new_string(r->error.message));
+	json_object_object_add(root, "fs_uuid", r->fs_uuid[0] ? json_object_new_string(r->fs_uuid) : NULL);
+	json_object_object_add(root, "seconds", json_object_new_double(r->seconds));
+	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+						 JSON_C_TO_STRING_NOSLASHESCAPE);
+	out = malloc(strlen(s) + 2);
+	if (out)
+		sprintf(out, "%s\n", s);
+	json_object_put(root);
+	return out;
+}

@@ -1,0 +1,481 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The order of things when stripeplan touches a disk:
+ *
+ *   1. re-probe the device and refuse if it is not the one the plan saw;
+ *   2. refuse if it is read-only, mounted, swap, held, or opened
+ *      exclusively by someone else (never overridable);
+ *   3. take the whole-disk flock (systemd's convention: udev keeps out);
+ *   4. verify every step: a device that already matches is left alone;
+ *   5. refuse to overwrite anything not written by an already-matching
+ *      step, unless --force;
+ *   6. apply the first differing step and everything after it, each
+ *      followed by its verify; stop at the first failure.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pipeline.h"
+#include "probe.h"
+
+#define DEFAULT_LOCK_WAIT_MS 5000U
+
+static const struct sp_step *const steps[] = {
+	&sp_step_partition,
+	&sp_step_filesystem,
+	&sp_step_fstab, /* needs the filesystem's UUID */
+};
+
+#define N_STEPS (sizeof(steps) / sizeof(steps[0]))
+
+const char *sp_outcome_name(enum sp_outcome o)
+{
+	static const char *const names[] = {
+		[SP_OUTCOME_DONE] = "done",       [SP_OUTCOME_UNCHANGED] = "unchanged",
+		[SP_OUTCOME_DRY_RUN] = "dry-run", [SP_OUTCOME_MATCH] = "match",
+		[SP_OUTCOME_DRIFT] = "drift",     [SP_OUTCOME_REFUSED] = "refused",
+		[SP_OUTCOME_FAILED] = "failed",
+	};
+
+	return (size_t)o < sizeof(names) / sizeof(names[0]) ? names[o] : "unknown";
+}
+
+const char *sp_step_status_name(enum sp_step_status s)
+{
+	static const char *const names[] = {
+		[SP_STEP_PENDING] = "pending",     [SP_STEP_DONE] = "done",
+		[SP_STEP_UNCHANGED] = "unchanged", [SP_STEP_DRIFT] = "drift",
+		[SP_STEP_FAILED] = "failed",       [SP_STEP_SKIPPED] = "skipped",
+		[SP_STEP_DRY_RUN] = "dry-run",
+	};
+
+	return (size_t)s < sizeof(names) / sizeof(names[0]) ? names[s] : "unknown";
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void note(struct sp_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void note(struct sp_report *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->n_notes >= SP_STEP_MAX_LINES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->notes[r->n_notes++], SP_MSG_MAX, fmt, ap);
+	va_end(ap);
+}
+
+static int finish(struct sp_report *r, enum sp_outcome outcome, double started)
+{
+	static const int codes[] = {
+		[SP_OUTCOME_DONE] = SP_EXIT_OK,       [SP_OUTCOME_UNCHANGED] = SP_EXIT_OK,
+		[SP_OUTCOME_DRY_RUN] = SP_EXIT_OK,    [SP_OUTCOME_MATCH] = SP_EXIT_OK,
+		[SP_OUTCOME_DRIFT] = SP_EXIT_DRIFT,   [SP_OUTCOME_REFUSED] = SP_EXIT_REFUSED,
+		[SP_OUTCOME_FAILED] = SP_EXIT_FAILED,
+	};
+
+	r->outcome = outcome;
+	r->exit_code = codes[outcome];
+	if ((outcome == SP_OUTCOME_FAILED || outcome == SP_OUTCOME_REFUSED) && r->error.exit_code)
+		r->exit_code = r->error.exit_code;
+	r->seconds = now_seconds() - started;
+	return r->exit_code;
+}
+
+static int refuse(struct sp_report *r, double started, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int refuse(struct sp_report *r, double started, const char *fmt, ...)
+{
+	va_list ap;
+
+	r->error.code = -EBUSY;
+	r->error.exit_code = SP_EXIT_REFUSED;
+	snprintf(r->error.field, sizeof(r->error.field), "device");
+	va_start(ap, fmt);
+	vsnprintf(r->error.message, sizeof(r->error.message), fmt, ap);
+	va_end(ap);
+	return finish(r, SP_OUTCOME_REFUSED, started);
+}
+
+/*
+ * Differences between the device now and the device the plan was made
+ * for.  Identity fields are compared only where the plan recorded them.
+ */
+static size_t identity_differences(const struct sp_facts *want, const struct sp_facts *have,
+				   char lines[][SP_MSG_MAX], size_t max)
+{
+	size_t n = 0;
+
+#define DIFF(...)                                                        \
+	do {                                                             \
+		if (n < max)                                             \
+			snprintf(lines[n], SP_MSG_MAX, __VA_ARGS__);     \
+		n++;                                                     \
+	} while (0)
+	if (want->size_bytes != have->size_bytes)
+		DIFF("'%s' has %" PRIu64 " bytes, the plan was made for %" PRIu64, have->path,
+		     have->size_bytes, want->size_bytes);
+	if (want->logical_sector_bytes != have->logical_sector_bytes)
+		DIFF("'%s' has %u-byte logical sectors, the plan was made for %u", have->path,
+		     have->logical_sector_bytes, want->logical_sector_bytes);
+	if (want->physical_sector_bytes != have->physical_sector_bytes)
+		DIFF("'%s' has %u-byte physical sectors, the plan was made for %u", have->path,
+		     have->physical_sector_bytes, want->physical_sector_bytes);
+	if (want->wwn[0] && strcmp(want->wwn, have->wwn) != 0)
+		DIFF("'%s' has WWN '%s', the plan was made for '%s'", have->path, have->wwn, want->wwn);
+	if (want->serial[0] && strcmp(want->serial, have->serial) != 0)
+		DIFF("'%s' has serial '%s', the plan was made for '%s'", have->path, have->serial,
+		     want->serial);
+	if (want->diskseq && want->diskseq != have->diskseq)
+		DIFF("'%s' is disk sequence %" PRIu64 ", the plan was made for %" PRIu64
+		     " (the medium was replaced or re-attached)",
+		     have->path, have->diskseq, want->diskseq);
+#undef DIFF
+	return n;
+}
+
+static void describe_usage(const struct sp_usage *u, char *buf, size_t len)
+{
+	const struct sp_usage_entry *e = u->n_mounted ? &u->mounted[0] :
+					 u->n_swap    ? &u->swap[0] :
+							&u->held[0];
+
+	snprintf(buf, len, "/dev/%s is %s", e->device, e->what);
+}
+
+/* Never overridable: someone is using the disk right now. */
+static int refuse_if_in_use(const struct sp_plan *plan, const struct sp_facts *facts,
+			    struct sp_report *r, double started)
+{
+	struct sp_usage *u = calloc(1, sizeof(*u));
+	struct sp_error err = { 0 };
+	char what[SP_PATH_MAX + 64];
+	int rc = 0, fd;
+
+	if (!u) {
+		r->error.exit_code = SP_EXIT_FAILED;
+		snprintf(r->error.message, sizeof(r->error.message), "out of memory");
+		return finish(r, SP_OUTCOME_FAILED, started);
+	}
+	if (facts->read_only == 1) {
+		rc = refuse(r, started, "'%s' is read-only; nothing was attempted", plan->device.path);
+		goto out;
+	}
+	if (sp_probe_usage(facts, u, &err) < 0) {
+		r->error = err;
+		r->error.exit_code = SP_EXIT_REFUSED;
+		rc = finish(r, SP_OUTCOME_REFUSED, started);
+		goto out;
+	}
+	if (u->n_mounted || u->n_swap || u->n_held) {
+		describe_usage(u, what, sizeof(what));
+		rc = refuse(r, started, "%s; stripeplan never touches a disk in use, even with --force",
+			    what);
+		goto out;
+	}
+	/* O_EXCL on a block device fails with EBUSY while anyone holds it
+	 * exclusively (a mounted filesystem, md, dm, another partitioner) */
+	fd = open(plan->device.path, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (fd < 0) {
+		rc = refuse(r, started, "cannot open '%s' exclusively: %s; another program is using it",
+			    plan->device.path, strerror(errno));
+		goto out;
+	}
+	close(fd);
+out:
+	free(u);
+	return rc;
+}
+
+/* Whole-disk advisory lock: udev and systemd tools skip a locked disk. */
+static int lock_disk(const char *path, unsigned wait_ms, int *ret_fd, struct sp_error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return sp_error_set(err, errno, SP_EXIT_REFUSED, "device", "cannot open '%s': %s",
+				    path, strerror(errno));
+	for (unsigned waited = 0;; waited += 50) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			break;
+		if (errno != EWOULDBLOCK || waited >= wait_ms) {
+			int e = errno;
+
+			close(fd);
+			return sp_error_set(err, e, SP_EXIT_REFUSED, "device",
+					    "cannot lock '%s': %s; another program (udev, a partitioner) "
+					    "holds its lock",
+					    path, e == EWOULDBLOCK ? "still locked after waiting" : strerror(e));
+		}
+		usleep(50 * 1000);
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+static void init_ctx(const struct sp_plan *plan, const struct sp_run_opts *opts, struct sp_ctx *ctx)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->plan = plan;
+	ctx->disk_path = plan->device.path;
+	snprintf(ctx->partition_path, sizeof(ctx->partition_path), "%s", plan->partition_path);
+	ctx->root = opts->root ? opts->root : "/";
+	ctx->dry_run = opts->dry_run;
+	ctx->force = opts->force;
+	ctx->partition_wait_ms = opts->partition_wait_ms;
+}
+
+static void report_init(struct sp_report *r, const char *command)
+{
+	memset(r, 0, sizeof(*r));
+	r->command = command;
+	r->n_steps = N_STEPS;
+	for (size_t i = 0; i < N_STEPS; i++)
+		r->steps[i].name = steps[i]->name;
+}
+
+static void step_done(const struct sp_run_opts *opts, struct sp_report *r, size_t i)
+{
+	if (opts->on_step)
+		opts->on_step(&r->steps[i], i, r->n_steps, opts->userdata);
+}
+
+/* Runs verify into a fresh result; a verify that cannot look is FAILED. */
+static int run_verify(size_t i, struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	double t0 = now_seconds();
+	int rc;
+
+	sp_step_result_clear(res);
+	res->status = SP_STEP_UNCHANGED;
+	rc = steps[i]->verify(ctx, res);
+	if (rc < 0)
+		res->status = SP_STEP_FAILED;
+	res->seconds = now_seconds() - t0;
+	return rc;
+}
+
+static int verify_all(struct sp_ctx *ctx, struct sp_report *r, size_t *ret_first_drift)
+{
+	size_t first = N_STEPS;
+
+	for (size_t i = 0; i < N_STEPS; i++) {
+		if (run_verify(i, ctx, &r->steps[i]) < 0)
+			return -EIO;
+		if (r->steps[i].status != SP_STEP_UNCHANGED && first == N_STEPS)
+			first = i;
+	}
+	*ret_first_drift = first;
+	return 0;
+}
+
+static int refuse_overwrite(struct sp_ctx *ctx, struct sp_report *r, size_t first, double started)
+{
+	char what[SP_MSG_MAX];
+
+	if (ctx->force)
+		return 0;
+	for (size_t i = first; i < N_STEPS; i++) {
+		if (!steps[i]->probe_existing)
+			continue;
+		what[0] = '\0';
+		if (steps[i]->probe_existing(ctx, what, sizeof(what)) > 0)
+			return refuse(r, started,
+				      "'%s' holds %s; stripeplan will not overwrite it without --force",
+				      ctx->disk_path, what[0] ? what : "data");
+	}
+	return 0;
+}
+
+/* A test-only hook (issue: fault injection): stop after the named step,
+ * as if the run had been killed there. */
+static bool stop_requested_after(const char *name)
+{
+	const char *stop = getenv("STRIPEPLAN_TEST_STOP_AFTER");
+
+	return stop && !strcmp(stop, name);
+}
+
+static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct sp_report *r,
+		      size_t first, double started)
+{
+	for (size_t i = 0; i < N_STEPS; i++) {
+		struct sp_step_result *res = &r->steps[i];
+		double t0 = now_seconds();
+
+		if (i < first) {
+			step_done(opts, r, i); /* verified unchanged above */
+			continue;
+		}
+		sp_step_result_clear(res);
+		if (steps[i]->apply(ctx, res) < 0) {
+			res->status = SP_STEP_FAILED;
+			res->seconds = now_seconds() - t0;
+			r->error = res->error;
+			if (!r->error.exit_code)
+				r->error.exit_code = SP_EXIT_FAILED;
+			step_done(opts, r, i);
+			for (size_t j = i + 1; j < N_STEPS; j++)
+				r->steps[j].status = SP_STEP_SKIPPED;
+			return finish(r, SP_OUTCOME_FAILED, started);
+		}
+		if (!ctx->dry_run) {
+			struct sp_step_result after = { .name = res->name };
+			char *output = res->tool_output;
+
+			/* keep apply's summary and tool output; take verify's verdict */
+			res->tool_output = NULL;
+			run_verify(i, ctx, &after);
+			if (after.status != SP_STEP_UNCHANGED) {
+				res->status = SP_STEP_FAILED;
+				snprintf(res->error.message, sizeof(res->error.message),
+					 "%s: verify after apply found: %s", res->name,
+					 after.n_lines ? after.lines[0] : after.error.message);
+				res->error.exit_code = SP_EXIT_FAILED;
+				r->error = res->error;
+			} else {
+				res->status = SP_STEP_DONE;
+				if (after.summary[0])
+					snprintf(res->summary, sizeof(res->summary), "%s", after.summary);
+			}
+			sp_step_result_clear(&after);
+			res->tool_output = output;
+		} else {
+			res->status = SP_STEP_DRY_RUN;
+		}
+		res->seconds = now_seconds() - t0;
+		step_done(opts, r, i);
+		if (res->status == SP_STEP_FAILED) {
+			for (size_t j = i + 1; j < N_STEPS; j++)
+				r->steps[j].status = SP_STEP_SKIPPED;
+			return finish(r, SP_OUTCOME_FAILED, started);
+		}
+		if (!ctx->dry_run && stop_requested_after(steps[i]->name)) {
+			for (size_t j = i + 1; j < N_STEPS; j++)
+				r->steps[j].status = SP_STEP_SKIPPED;
+			note(r, "stopped after step '%s' (STRIPEPLAN_TEST_STOP_AFTER)", steps[i]->name);
+			return finish(r, SP_OUTCOME_FAILED, started);
+		}
+	}
+	return finish(r, ctx->dry_run ? SP_OUTCOME_DRY_RUN : SP_OUTCOME_DONE, started);
+}
+
+int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts,
+		      struct sp_report *r)
+{
+	double started = now_seconds();
+	struct sp_facts facts;
+	struct sp_ctx ctx;
+	size_t first, n;
+	int lock_fd = -1, rc;
+
+	report_init(r, "apply");
+	init_ctx(plan, opts, &ctx);
+	if (sp_probe_facts(plan->device.path, &facts, &r->error) < 0) {
+		/* the device vanished or is not a block device: nothing was written */
+		r->error.exit_code = SP_EXIT_REFUSED;
+		return finish(r, SP_OUTCOME_REFUSED, started);
+	}
+	if (facts.is_partition)
+		return refuse(r, started, "'%s' is a partition; give the whole disk or array",
+			      plan->device.path);
+	n = identity_differences(&plan->device, &facts, r->notes, SP_STEP_MAX_LINES);
+	if (n) {
+		r->n_notes = n < SP_STEP_MAX_LINES ? n : SP_STEP_MAX_LINES;
+		return refuse(r, started, "%s: the device is not the one the plan was made for",
+			      r->notes[0]);
+	}
+	rc = refuse_if_in_use(plan, &facts, r, started);
+	if (rc)
+		return rc;
+	if (lock_disk(plan->device.path, opts->lock_wait_ms ? opts->lock_wait_ms : DEFAULT_LOCK_WAIT_MS,
+		      &lock_fd, &r->error) < 0)
+		return finish(r, SP_OUTCOME_REFUSED, started);
+
+	if (verify_all(&ctx, r, &first) < 0) {
+		for (size_t i = 0; i < N_STEPS; i++)
+			if (r->steps[i].status == SP_STEP_FAILED)
+				r->error = r->steps[i].error;
+		r->error.exit_code = SP_EXIT_FAILED;
+		rc = finish(r, SP_OUTCOME_FAILED, started);
+		goto out;
+	}
+	if (first == N_STEPS) {
+		note(r, "'%s' already matches the plan: nothing to do", plan->device.path);
+		for (size_t i = 0; i < N_STEPS; i++)
+			step_done(opts, r, i);
+		rc = finish(r, SP_OUTCOME_UNCHANGED, started);
+		goto out;
+	}
+	rc = refuse_overwrite(&ctx, r, first, started);
+	if (rc)
+		goto out;
+	rc = apply_from(&ctx, opts, r, first, started);
+	snprintf(r->fs_uuid, sizeof(r->fs_uuid), "%s", ctx.fs_uuid);
+out:
+	if (!r->fs_uuid[0])
+		snprintf(r->fs_uuid, sizeof(r->fs_uuid), "%s", ctx.fs_uuid);
+	if (lock_fd >= 0)
+		close(lock_fd);
+	return rc;
+}
+
+int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts,
+		      struct sp_report *r)
+{
+	double started = now_seconds();
+	bool drift = false, failed = false;
+	struct sp_facts facts;
+	struct sp_ctx ctx;
+	size_t n;
+
+	report_init(r, "check");
+	init_ctx(plan, opts, &ctx);
+	if (sp_probe_facts(plan->device.path, &facts, &r->error) < 0) {
+		r->error.exit_code = SP_EXIT_FAILED;
+		return finish(r, SP_OUTCOME_FAILED, started);
+	}
+	n = identity_differences(&plan->device, &facts, r->notes, SP_STEP_MAX_LINES);
+	r->n_notes = n < SP_STEP_MAX_LINES ? n : SP_STEP_MAX_LINES;
+	drift = n > 0;
+	for (size_t i = 0; i < N_STEPS; i++) {
+		if (run_verify(i, &ctx, &r->steps[i]) < 0) {
+			failed = true;
+			r->error = r->steps[i].error;
+		}
+		drift = drift || r->steps[i].status == SP_STEP_DRIFT;
+		step_done(opts, r, i);
+	}
+	snprintf(r->fs_uuid, sizeof(r->fs_uuid), "%s", ctx.fs_uuid);
+	if (failed) {
+		if (!r->error.exit_code)
+			r->error.exit_code = SP_EXIT_FAILED;
+		return finish(r, SP_OUTCOME_FAILED, started);
+	}
+	return finish(r, drift ? SP_OUTCOME_DRIFT : SP_OUTCOME_MATCH, started);
+}
+
+void sp_report_free(struct sp_report *r)
+{
+	for (size_t i = 0; r && i < r->n_steps; i++) {
+		free(r->steps[i].tool_output);
+		r->steps[i].tool_output = NULL;
+	}
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The steps that make a plan real.  Each owns one concern and exposes the
+ * same pair: apply() changes the system, verify() reads the system back
+ * and compares it with the plan.  The pipeline runs them in order; `check`
+ * runs only the verifies.  Device code never computes geometry: every
+ * number comes from the plan.
+ */
+#ifndef STRIPEPLAN_STEPS_H
+#define STRIPEPLAN_STEPS_H
+
+#include "stripeplan.h"
+
+#define SP_STEP_MAX_LINES 24U
+#define SP_UUID_MAX 64U
+
+enum sp_step_status {
+	SP_STEP_PENDING = 0,
+	SP_STEP_DONE,      /* apply changed something and verify agreed */
+	SP_STEP_UNCHANGED, /* the system already matched the plan */
+	SP_STEP_DRIFT,     /* verify found differences (lines say which) */
+	SP_STEP_FAILED,    /* apply or verify could not run (error says why) */
+	SP_STEP_SKIPPED,   /* an earlier step failed, or nothing to do */
+	SP_STEP_DRY_RUN,   /* dry run: lines say what apply would do */
+};
+
+struct sp_step_result {
+	const char *name;
+	enum sp_step_status status;
+	char summary[SP_MSG_MAX];  /* one line: "gpt, 1 partition at 1 MiB, 2.34 TiB" */
+	size_t n_lines;            /* differences (verify), actions (dry run), warnings */
+	char lines[SP_STEP_MAX_LINES][SP_MSG_MAX];
+	char *tool_output;         /* malloc'd: what mkfs and friends printed */
+	double seconds;
+	struct sp_error error;     /* when FAILED */
+};
+
+/* What the steps share while a run goes on. */
+struct sp_ctx {
+	const struct sp_plan *plan;
+	const char *disk_path;     /* the plan's device.path */
+	char partition_path[SP_PATH_MAX]; /* from the plan; the node the kernel made */
+	const char *root;          /* target root for fstab and persistence ("/" default) */
+	bool dry_run;
+	bool force;                /* apply may replace what is there */
+	char fs_uuid[SP_UUID_MAX]; /* filled by the filesystem step's verify */
+	unsigned partition_wait_ms; /* bound for the partition node to appear (default 10000) */
+};
+
+/*
+ * verify(): returns 0 and leaves status SP_STEP_UNCHANGED when the system
+ * matches the plan; returns 0 with status SP_STEP_DRIFT and one line per
+ * difference ("partition 1 starts at 32256 B, not a multiple of the
+ * 196608 B stripe width") when it does not; returns -errno with
+ * res->error filled when it cannot even look.
+ *
+ * apply(): called only when verify reported drift (or nothing there).
+ * Returns 0 after changing the system (status SP_STEP_DONE), or -errno
+ * with res->error filled (exit code SP_EXIT_FAILED, message naming the
+ * device and what the tool or kernel said).  In dry-run mode it changes
+ * nothing and adds one line per action with the exact command/arguments.
+ *
+ * probe_existing(): optional.  Says whether what is on the device where
+ * this step would write is blank (0), or holds something (1, with a
+ * description in `what`).  The pipeline refuses to overwrite unless --force.
+ */
+struct sp_step {
+	const char *name;
+	int (*verify)(struct sp_ctx *ctx, struct sp_step_result *res);
+	int (*apply)(struct sp_ctx *ctx, struct sp_step_result *res);
+	int (*probe_existing)(struct sp_ctx *ctx, char *what, size_t len);
+};
+
+extern const struct sp_step sp_step_partition;
+extern const struct sp_step sp_step_filesystem;
+extern const struct sp_step sp_step_fstab;
+extern const struct sp_step sp_step_tuning;
+
+/* Adds a line to res (silently drops past SP_STEP_MAX_LINES). */
+void sp_step_line(struct sp_step_result *res, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sp_step_result_clear(struct sp_step_result *res);
+
+/* ------------------------------------------ shared by the step files */
+
+/* Marks res FAILED, fills res->error (SP_EXIT_FAILED, field, subject =
+ * the device) and returns -code. */
+int sp_step_fail(struct sp_step_result *res, int code, const char *field, const char *subject,
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/*
+ * libblkid's safe probe of path (read-only, both chains): 1 with `what`
+ * ("an ext4 filesystem (UUID ...)", "a gpt partition table"), 0 when
+ * blank, -errno when path cannot be opened.  An ambivalent or failed
+ * probe counts as something there.
+ */
+int sp_step_probe_signature(const char *path, char *what, size_t len);
+/*
+ * Erases every signature libblkid finds on path, as `wipefs -a` does,
+ * adding one line per signature to res.  Opens with O_EXCL, so a mounted
+ * or otherwise held device is refused.  -errno with res->error filled.
+ */
+int sp_step_wipe_signatures(const char *path, const char *field, struct sp_step_result *res);
+
+#endif

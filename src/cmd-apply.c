@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* apply and check: the commands that look at (and for apply, write) a disk. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "format.h"
+#include "pipeline.h"
+
+#define PLAN_FILE_MAX_BYTES (1024 * 1024)
+
+static const char usage_apply[] =
+	"Usage: stripeplan apply (--plan FILE | PLAN OPTIONS) --device PATH [OPTIONS]\n"
+	"\n"
+	"Make the device match the plan: a partition table with one stripe-aligned\n"
+	"partition, then the filesystem with the planned geometry; each step is\n"
+	"verified by reading the disk back.  A device that already matches is left\n"
+	"alone.\n"
+	"\n"
+	"      --plan FILE         apply exactly this reviewed plan (from 'plan --format json')\n"
+	"      PLAN OPTIONS        or plan now: see 'stripeplan plan --help'\n"
+	"      --device PATH       the whole disk or array to write\n"
+	"      --root DIR          target root for files (fstab, udev rules); default /\n"
+	"      --force             replace partition tables and filesystems found on the device\n"
+	"      --dry-run           print every action and command; touch nothing\n"
+	"      --format text|json  report format\n"
+	"  -h, --help              show this help\n"
+	"\n"
+	"Refused (exit 3, nothing written): a mounted, swap, held (md, LVM, dm) or\n"
+	"exclusively opened device or partition, even with --force; a read-only\n"
+	"device; a device that is not the one the plan was made for (size, sector\n"
+	"sizes, WWN, serial, disk sequence); existing signatures without --force.\n"
+	"Exit status: 0 done or unchanged, 2 invalid input, 3 refused, 4 a step failed.\n";
+
+static const char usage_check[] =
+	"Usage: stripeplan check (--plan FILE | PLAN OPTIONS) --device PATH [OPTIONS]\n"
+	"\n"
+	"Read the device back and compare it with the plan: partition table, start,\n"
+	"size and stripe alignment, filesystem type and geometry.  Works on arrays\n"
+	"made by other tools too.  Nothing is written.\n"
+	"\n"
+	"      --plan FILE         compare with this plan\n"
+	"      PLAN OPTIONS        or plan now: see 'stripeplan plan --help'\n"
+	"      --device PATH       the whole disk or array to check\n"
+	"      --root DIR          target root for files (fstab, udev rules); default /\n"
+	"      --format text|json  report format\n"
+	"  -h, --help              show this help\n"
+	"\n"
+	"Exit status: 0 everything matches, 1 differences found (each listed),\n"
+	"2 invalid input, 4 the device could not be read.\n";
+
+static int read_plan_file(const char *path, struct sp_plan *plan, struct sp_error *err)
+{
+	FILE *f = fopen(path, "re");
+	char *text;
+	size_t n;
+	int r;
+
+	if (!f)
+		return sp_error_set(err, errno, SP_EXIT_INVALID, "plan", "plan: cannot read '%s': %s",
+				    path, strerror(errno));
+	text = calloc(1, PLAN_FILE_MAX_BYTES + 1);
+	n = text ? fread(text, 1, PLAN_FILE_MAX_BYTES + 1, f) : 0;
+	fclose(f);
+	if (!text || n > PLAN_FILE_MAX_BYTES) {
+		free(text);
+		return sp_error_set(err, EFBIG, SP_EXIT_INVALID, "plan",
+				    "plan: '%s' is larger than 1 MiB", path);
+	}
+	r = sp_plan_from_json(text, plan, err);
+	free(text);
+	return r;
+}
+
+struct progress {
+	bool text;
+};
+
+static void print_step(const struct sp_step_result *res, size_t index, size_t total, void *userdata)
+{
+	const struct progress *p = userdata;
+	char *line;
+
+	if (!p->text)
+		return;
+	line = sp_format_step_line(res, index, total);
+	if (line) {
+		fputs(line, stdout);
+		fflush(stdout);
+	}
+	free(line);
+}
+
+static int load_plan(const struct sp_cli_args *args, struct sp_plan *plan, struct sp_error *err)
+{
+	if (args->plan_file[0]) {
+		if (args->have_controller || args->have_level || args->have_disks || args->have_chunk ||
+		    args->have_fs)
+			return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "plan",
+					    "plan: give --plan FILE or the plan options, not both");
+		if (!args->device[0])
+			return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "device",
+					    "device: --device is required with --plan (it must name the "
+					    "planned device)");
+		if (read_plan_file(args->plan_file, plan, err) < 0)
+			return -EINVAL;
+		if (strcmp(plan->device.path, args->device) != 0)
+			return sp_error_set(err, EINVAL, SP_EXIT_REFUSED, "device",
+					    "device: the plan was made for '%s', not '%s'",
+					    plan->device.path, args->device);
+		return 0;
+	}
+	if (args->facts_file[0])
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "facts",
+				    "facts: apply and check probe the device itself");
+	return sp_cli_make_plan(args, plan, err);
+}
+
+static int run(int argc, char **argv, bool apply)
+{
+	struct sp_cli_args *args = calloc(1, sizeof(*args));
+	struct sp_plan *plan = calloc(1, sizeof(*plan));
+	struct sp_report *report = calloc(1, sizeof(*report));
+	struct sp_error err = { 0 };
+	struct progress progress;
+	struct sp_run_opts opts = { 0 };
+	unsigned allowed = SP_OPT_PLAN_FLAGS | SP_OPT_PLAN_FILE | SP_OPT_ROOT | (apply ? SP_OPT_APPLY : 0);
+	char *text = NULL;
+	bool done = false;
+	int rc;
+
+	if (!args || !plan || !report) {
+		fprintf(stderr, "stripeplan: out of memory\n");
+		rc = SP_EXIT_FAILED;
+		goto out;
+	}
+	rc = sp_cli_parse(argc, argv, allowed, apply ? usage_apply : usage_check, args, &done);
+	if (rc || done)
+		goto out;
+	if (load_plan(args, plan, &err) < 0) {
+		rc = sp_cli_fail(&err);
+		goto out;
+	}
+	progress.text = args->format == SP_FORMAT_TEXT;
+	opts.root = args->root[0] ? args->root : "/";
+	opts.dry_run = args->dry_run;
+	opts.force = args->force;
+	opts.on_step = print_step;
+	opts.userdata = &progress;
+	rc = apply ? sp_pipeline_apply(plan, &opts, report) : sp_pipeline_check(plan, &opts, report);
+	text = args->format == SP_FORMAT_JSON ? sp_format_report_json(report, plan) :
+						sp_format_report_text(report, plan);
+	if (text)
+		fputs(text, stdout);
+	fflush(stdout);
+	if (report->outcome == SP_OUTCOME_REFUSED || report->outcome == SP_OUTCOME_FAILED)
+		sp_cli_fail(&report->error);
+out:
+	free(text);
+	sp_report_free(report);
+	free(report);
+	free(plan);
+	free(args);
+	return rc;
+}
+
+int sp_cmd_apply(int argc, char **argv)
+{
+	return run(argc, argv, true);
+}
+
+int sp_cmd_check(int argc, char **argv)
+{
+	return run(argc, argv, false);
+}

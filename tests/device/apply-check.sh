@@ -1,0 +1,135 @@
+#!/bin/bash
+# apply and check on real loop devices: aligned partitions and filesystems
+# verified by reading back, idempotent re-runs, dry runs that write nothing.
+. "$SRCDIR/tests/device/lib.bash"
+
+sp() { "$STRIPEPLAN" "$@"; }
+P400=(--controller hp-p400 --level 10 --disks 8 --chunk 256K --kernel 6.1)
+
+# --- 512-byte sectors, xfs, gpt: the seed P400 array ------------------------
+dev=$(sp_loop_create 1G) || exit 1
+before=$(digest "$dev")
+expect_ok "dry run" sp apply "${P400[@]}" --fs xfs --device "$dev" --mountpoint /data --dry-run
+expect_out 'would: .*mkfs.xfs -b size=4096 -d su=256k,sw=4 -l su=256k '"${dev}p1"
+expect_out 'dry run: nothing was written'
+unchanged "$dev" "$before" "dry run"
+
+expect_ok "apply xfs" sp apply "${P400[@]}" --fs xfs --device "$dev"
+expect_out '^\[1/[0-9]\] partition .*done, verified'
+expect_out '^\[2/[0-9]\] filesystem .*done, verified'
+checks=$((checks + 1))
+[ "$(kernel_start "${dev}p1")" = 2048 ] || fail "partition does not start at sector 2048"
+checks=$((checks + 1))
+[ "$(blkid -o value -s TYPE "${dev}p1")" = xfs ] || fail "no xfs on ${dev}p1"
+checks=$((checks + 1))
+xfs_db -r -c 'sb 0' -c 'p unit width logsunit' "${dev}p1" >"$WORK/sb"
+if ! grep -qx 'unit = 64' "$WORK/sb" || ! grep -qx 'width = 256' "$WORK/sb" ||
+	! grep -qx 'logsunit = 262144' "$WORK/sb"; then
+	fail "xfs geometry read by xfs_db: $(cat "$WORK/sb")"
+fi
+
+expect_ok "check after apply" sp check "${P400[@]}" --fs xfs --device "$dev"
+expect_out 'match: the device matches the plan'
+
+# a second apply does nothing and says so
+before=$(digest "$dev")
+expect_ok "re-run" sp apply "${P400[@]}" --fs xfs --device "$dev"
+expect_out 'unchanged: the device already matched the plan'
+unchanged "$dev" "$before" "idempotent re-run"
+
+# something different on the disk: refused without --force, bytes unchanged
+expect_rc 3 "holds .*without --force" sp apply "${P400[@]}" --fs ext4 --device "$dev"
+unchanged "$dev" "$before" "refusal of a different plan"
+expect_rc 1 "DIFFERS" sp check "${P400[@]}" --fs ext4 --device "$dev"
+expect_ok "apply --force ext4" sp apply "${P400[@]}" --fs ext4 --device "$dev" --force
+checks=$((checks + 1))
+[ "$(blkid -o value -s TYPE "${dev}p1")" = ext4 ] || fail "no ext4 after --force"
+checks=$((checks + 1))
+dumpe2fs -h "${dev}p1" 2>/dev/null | grep -Eq '^RAID stride: +64$' || fail "ext4 stride is not 64"
+
+# mounted partition: refused even with --force, nothing written (mounted
+# read-only so the filesystem itself writes nothing while we compare)
+sp_loop_mount "${dev}p1" "$SP_LOOP_TMPDIR/mnt" ro
+before=$(digest "$dev")
+expect_rc 3 "${dev#/dev/}p1 is mounted on .*even with --force" \
+	sp apply "${P400[@]}" --fs xfs --device "$dev" --force
+unchanged "$dev" "$before" "refusal of a mounted partition"
+umount "$SP_LOOP_TMPDIR/mnt"
+
+# a plan file applies exactly; the device must be the one it was made for
+expect_ok "plan file" sp plan "${P400[@]}" --fs xfs --device "$dev" --format json -o "$WORK/plan.json"
+expect_ok "apply --plan" sp apply --plan "$WORK/plan.json" --device "$dev" --force
+expect_ok "check --plan" sp check --plan "$WORK/plan.json" --device "$dev"
+sed 's/"size_bytes": 1073741824/"size_bytes": 2147483648/' "$WORK/plan.json" >"$WORK/other.json"
+before=$(digest "$dev")
+expect_rc 3 "has 1073741824 bytes, the plan was made for 2147483648" \
+	sp apply --plan "$WORK/other.json" --device "$dev" --force
+unchanged "$dev" "$before" "refusal of a plan made for another device"
+expect_rc 3 "the plan was made for '$dev', not '/dev/loop999'" \
+	sp apply --plan "$WORK/plan.json" --device /dev/loop999
+
+# --- the whole disk holds a filesystem: refused, even the dry run says so ----
+dev2=$(sp_loop_create 600M) || exit 1
+mkfs.ext4 -q -F "$dev2"
+before=$(digest "$dev2")
+expect_rc 3 "holds .*ext4.*without --force" sp apply "${P400[@]}" --fs xfs --device "$dev2"
+expect_rc 3 "holds .*ext4" sp apply "${P400[@]}" --fs xfs --device "$dev2" --dry-run
+unchanged "$dev2" "$before" "refusal of a disk with a filesystem"
+# ... mounted as a whole: refused with --force too
+sp_loop_mount "$dev2" "$SP_LOOP_TMPDIR/mnt2" ro
+before=$(digest "$dev2")
+expect_rc 3 "is mounted on .*even with --force" sp apply "${P400[@]}" --fs xfs --device "$dev2" --force
+unchanged "$dev2" "$before" "refusal of a mounted disk"
+umount "$SP_LOOP_TMPDIR/mnt2"
+before=$(digest "$dev2")
+
+# --- read-only device: refused before anything is attempted ------------------
+losetup --read-only --partscan --find --show "$(image_of "$dev2")" >"$WORK/rodev"
+rodev=$(cat "$WORK/rodev")
+printf '%s %s\n' "$rodev" "$(image_of "$dev2")" >>"$SP_LOOP_TMPDIR/.devices"
+expect_rc 3 "is read-only" sp apply "${P400[@]}" --fs xfs --device "$rodev" --force
+unchanged "$dev2" "$before" "refusal of a read-only device"
+
+# --- 4096-byte sectors, ext3, msdos, non-power-of-two stripe -----------------
+dev4=$(sp_loop_create 1G 4096) || exit 1
+G5=(--controller generic --level 5 --disks 4 --chunk 64K --kernel 6.1)
+expect_ok "4Kn ext3 msdos" sp apply "${G5[@]}" --fs ext3 --table msdos --device "$dev4"
+checks=$((checks + 1))
+[ "$(kernel_start "${dev4}p1")" = 6144 ] || fail "4Kn partition does not start at 3 MiB"
+checks=$((checks + 1))
+[ "$(blkid -o value -s PTTYPE "$dev4")" = dos ] || fail "no msdos label on $dev4"
+checks=$((checks + 1))
+dumpe2fs -h "${dev4}p1" 2>/dev/null | grep -Eq '^RAID stripe width: +48$' || fail "ext3 stripe width is not 48"
+expect_ok "4Kn check" sp check "${G5[@]}" --fs ext3 --table msdos --device "$dev4"
+
+# --- a sparse image over 2 TiB gets GPT --------------------------------------
+big=$(sp_loop_create 3T) || exit 1
+expect_ok "3 TiB plan" sp plan "${P400[@]}" --fs xfs --device "$big"
+expect_out 'gpt-required'
+expect_ok "3 TiB apply" sp apply "${P400[@]}" --fs xfs --device "$big"
+checks=$((checks + 1))
+[ "$(blkid -o value -s PTTYPE "$big")" = gpt ] || fail "3 TiB device did not get gpt"
+expect_rc 2 "msdos labels stop" sp apply "${P400[@]}" --fs xfs --device "$big" --table msdos
+
+# --- check finds the 2006-era layout: msdos at sector 63 ---------------------
+old=$(sp_loop_create 1G) || exit 1
+parted -s "$old" mklabel msdos mkpart primary 63s 100%
+partx -u "$old" 2>/dev/null || true
+for _ in $(seq 50); do [ -e "${old}p1" ] && break; sleep 0.1; done
+mkfs.xfs -q -f "${old}p1"
+expect_rc 1 "partition 1 starts at 32256 B, not a multiple of the 196608 B stripe width" \
+	sp check "${G5[@]}" --fs xfs --table msdos --device "$old"
+
+# --- the medium behind the device changed since the plan ---------------------
+expect_ok "plan for old medium" sp plan "${P400[@]}" --fs xfs --device "$dev" --format json -o "$WORK/seq.json"
+img=$(image_of "$dev")
+losetup -d "$dev"
+losetup --partscan "$dev" "$img"
+checks=$((checks + 1))
+if grep -q '"diskseq"' "$WORK/seq.json" && ! grep -q '"diskseq": null' "$WORK/seq.json"; then
+	expect_rc 3 "disk sequence .*re-attached" sp apply --plan "$WORK/seq.json" --device "$dev" --force
+else
+	fail "the plan recorded no diskseq for $dev"
+fi
+
+device_finish

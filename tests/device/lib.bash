@@ -1,0 +1,71 @@
+# shellcheck shell=bash
+# Device tests: the CLI helpers plus loop devices that are always
+# detached, failures included (fixtures/loop.sh owns the EXIT trap).
+# shellcheck source=../cli/lib.bash
+. "$SRCDIR/tests/cli/lib.bash"
+# shellcheck source=../../fixtures/loop.sh
+. "$FIXTURES/loop.sh"
+
+rm -rf "$WORK"
+sp_require_root
+sp_loop_init
+WORK="$SP_LOOP_TMPDIR/work"
+mkdir -p "$WORK"
+LOSETUP_BEFORE=$(losetup -a | sort)
+
+# image_of DEV: the sparse file behind a loop device we created
+image_of() {
+	awk -v d="$1" '$1 == d { print $2 }' "$SP_LOOP_TMPDIR/.devices"
+}
+
+# digest DEV: what is on the device, byte for byte
+digest() {
+	sync
+	sha256sum "$(image_of "$1")" | cut -d' ' -f1
+}
+
+# unchanged DEV BEFORE WHAT: the device still holds exactly BEFORE
+unchanged() {
+	checks=$((checks + 1))
+	[ "$(digest "$1")" = "$2" ] || fail "$3: the device's bytes changed"
+}
+
+# expect_ok NAME CMD...: CMD exits 0
+expect_ok() {
+	local name=$1 rc=0
+	shift
+	checks=$((checks + 1))
+	"$@" >"$WORK/out" 2>"$WORK/err" || rc=$?
+	[ "$rc" = 0 ] || fail "$name: '$*' exited $rc: $(cat "$WORK/err") $(tail -5 "$WORK/out")"
+}
+
+# expect_out PATTERN: the last command's stdout matches
+expect_out() {
+	checks=$((checks + 1))
+	grep -qE -- "$1" "$WORK/out" || fail "stdout does not match /$1/: $(cat "$WORK/out")"
+}
+
+# expect_rc CODE PATTERN CMD...: exit CODE and stderr matching PATTERN
+expect_rc() {
+	local code=$1 pattern=$2 rc=0
+	shift 2
+	checks=$((checks + 1))
+	"$@" >"$WORK/out" 2>"$WORK/err" || rc=$?
+	if [ "$rc" != "$code" ]; then
+		fail "'$*' exited $rc, expected $code: $(cat "$WORK/err") $(tail -5 "$WORK/out")"
+	elif ! grep -qE -- "$pattern" "$WORK/err" "$WORK/out"; then
+		fail "'$*' output does not match /$pattern/: $(cat "$WORK/err") $(cat "$WORK/out")"
+	fi
+}
+
+# kernel_start PARTNODE: where the kernel thinks the partition starts (512-byte units)
+kernel_start() {
+	cat "/sys/class/block/$(basename "$1")/start"
+}
+
+device_finish() {
+	checks=$((checks + 1))
+	sp_loop_cleanup
+	[ "$(losetup -a | sort)" = "$LOSETUP_BEFORE" ] || fail "losetup -a differs from before the test"
+	finish
+}
