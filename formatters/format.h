@@ -45,6 +45,14 @@ int sp_tune_script_name(const struct sp_plan *plan, char *buf, size_t len);
  * checks that it is a path stripeplan may write: -EINVAL otherwise. */
 int sp_tuning_check(const struct sp_tuning *t, char *disk, size_t len, const char **ret_attr);
 
+/* Installer snippets around an apply command line (already shell-quoted,
+ * without --root): kickstart %post --nochroot, preseed late_command. */
+char *sp_format_kickstart(const struct sp_plan *plan, const char *apply_command);
+char *sp_format_preseed(const struct sp_plan *plan, const char *apply_command);
+char *sp_format_fstab(const struct sp_plan *plan);
+/* POSIX sh quoting: plain words unchanged, others in single quotes. */
+int sp_shell_quote(const char *word, char *out, size_t len);
+
 /* Loads a plan written by sp_format_plan_json (apply --plan FILE).  The
  * loader is strict: a missing or mistyped field is an error naming it. */
 int sp_plan_from_json(const char *text, struct sp_plan *ret, struct sp_error *err);

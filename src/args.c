@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "format.h"
 #include "probe.h"
 
 enum {
@@ -94,6 +95,27 @@ static int parse_members(const char *list, struct sp_spec *spec, struct sp_error
 	return 0;
 }
 
+static int parse_format(const char *arg, struct sp_cli_args *a, struct sp_error *err)
+{
+	static const char *const names[] = {
+		[SP_FORMAT_TEXT] = "text",       [SP_FORMAT_JSON] = "json",
+		[SP_FORMAT_KICKSTART] = "kickstart", [SP_FORMAT_PRESEED] = "preseed",
+		[SP_FORMAT_FSTAB] = "fstab",     [SP_FORMAT_SCRIPT] = "script",
+		[SP_FORMAT_UDEV] = "udev",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(arg, names[i])) {
+			a->format = (enum sp_output_format)i;
+			return 0;
+		}
+	}
+	return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "format",
+			    "format: unknown format '%s' (known: text, json, kickstart, preseed, "
+			    "fstab, script, udev)",
+			    arg);
+}
+
 static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_error *err)
 {
 	struct sp_spec *s = &a->spec;
@@ -166,14 +188,7 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 	case OPT_FACTS:
 		return copy_arg(a->facts_file, sizeof(a->facts_file), arg, "facts", err);
 	case OPT_FORMAT:
-		if (!strcmp(arg, "text"))
-			a->format = SP_FORMAT_TEXT;
-		else if (!strcmp(arg, "json"))
-			a->format = SP_FORMAT_JSON;
-		else
-			r = sp_error_set(err, EINVAL, SP_EXIT_INVALID, "format",
-					 "format: unknown format '%s' (known: text, json)", arg);
-		return r;
+		return parse_format(arg, a, err);
 	case 'o':
 		return copy_arg(a->output, sizeof(a->output), arg, "output", err);
 	case OPT_PLAN:
@@ -311,4 +326,75 @@ int sp_cli_make_plan(const struct sp_cli_args *a, struct sp_plan *ret, struct sp
 out:
 	sp_profiles_free(set);
 	return r;
+}
+
+struct cmdline {
+	char *buf;
+	size_t len, used;
+	int r;
+};
+
+static void cmd_word(struct cmdline *c, const char *word)
+{
+	char quoted[SP_PATH_MAX * 2];
+	int w;
+
+	if (c->r < 0)
+		return;
+	if (sp_shell_quote(word, quoted, sizeof(quoted)) < 0) {
+		c->r = -ENAMETOOLONG;
+		return;
+	}
+	w = snprintf(c->buf + c->used, c->len - c->used, "%s%s", c->used ? " " : "", quoted);
+	if (w < 0 || (size_t)w >= c->len - c->used)
+		c->r = -ENAMETOOLONG;
+	else
+		c->used += (size_t)w;
+}
+
+static void cmd_flag(struct cmdline *c, const char *flag, const char *value)
+{
+	cmd_word(c, flag);
+	cmd_word(c, value);
+}
+
+int sp_cli_apply_command(const struct sp_cli_args *a, char *buf, size_t len)
+{
+	const struct sp_spec *s = &a->spec;
+	struct cmdline c = { buf, len, 0, 0 };
+	char num[32], members[SP_MAX_MEMBERS * SP_NAME_MAX] = "";
+	size_t used = 0;
+
+	cmd_word(&c, "stripeplan");
+	cmd_word(&c, "apply");
+	cmd_flag(&c, "--controller", s->controller);
+	cmd_flag(&c, "--level", sp_level_name(s->level) + 4);
+	snprintf(num, sizeof(num), "%u", s->disks);
+	cmd_flag(&c, "--disks", num);
+	if (s->spans) {
+		snprintf(num, sizeof(num), "%u", s->spans);
+		cmd_flag(&c, "--spans", num);
+	}
+	sp_format_size_short(s->chunk_bytes, num, sizeof(num));
+	cmd_flag(&c, "--chunk", num);
+	cmd_flag(&c, "--fs", sp_fs_name(s->fs));
+	if (s->table != SP_TABLE_GPT)
+		cmd_flag(&c, "--table", sp_table_name(s->table));
+	if (s->mountpoint[0])
+		cmd_flag(&c, "--mountpoint", s->mountpoint);
+	if (s->label[0])
+		cmd_flag(&c, "--label", s->label);
+	if (s->barriers == SP_BARRIERS_OFF)
+		cmd_flag(&c, "--barriers", "off");
+	for (size_t i = 0; i < s->n_members && used < sizeof(members); i++)
+		used += (size_t)snprintf(members + used, sizeof(members) - used, "%s%s", i ? "," : "",
+					 s->members[i]);
+	if (s->n_members)
+		cmd_flag(&c, "--members", members);
+	if (a->have_kernel)
+		cmd_flag(&c, "--kernel", s->kernel.release);
+	if (a->profiles_dir[0])
+		cmd_flag(&c, "--profiles", a->profiles_dir);
+	cmd_flag(&c, "--device", a->device);
+	return c.r;
 }

@@ -7,6 +7,11 @@
 enum sp_output_format {
 	SP_FORMAT_TEXT = 0,
 	SP_FORMAT_JSON,
+	SP_FORMAT_KICKSTART, /* plan only: the artifacts below */
+	SP_FORMAT_PRESEED,
+	SP_FORMAT_FSTAB,
+	SP_FORMAT_SCRIPT,
+	SP_FORMAT_UDEV,
 };
 
 /* Everything a command line can say; each command accepts a subset. */
@@ -38,6 +43,9 @@ enum {
  * --help; returns an exit code > 0 on bad usage (message printed). */
 int sp_cli_parse(int argc, char **argv, unsigned allowed, const char *help,
 		 struct sp_cli_args *args, bool *done);
+/* The apply command that re-creates this plan on the machine being
+ * installed (shell-quoted; no --size: the device is probed there). */
+int sp_cli_apply_command(const struct sp_cli_args *args, char *buf, size_t len);
 /* Loads profiles, facts (probe, file or offline) and makes the plan. */
 int sp_cli_make_plan(const struct sp_cli_args *args, struct sp_plan *ret, struct sp_error *err);
 

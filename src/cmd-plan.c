@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -37,7 +38,9 @@ static const char usage_plan[] =
 	"      --kernel VERSION    plan for this kernel release (default: the running one)\n"
 	"\n"
 	"Output:\n"
-	"      --format text|json  text explains every value; json is the plan artifact\n"
+	"      --format FORMAT     text (explains every value), json (the plan artifact),\n"
+	"                          kickstart, preseed (installer snippets), or one\n"
+	"                          artifact: fstab, script (tuning), udev (rule)\n"
 	"  -o, --output FILE       write the plan to FILE (atomically) instead of stdout\n"
 	"      --profiles DIR      read extra controller profiles (*.json) from DIR instead\n"
 	"                          of /etc/stripeplan/controllers.d\n"
@@ -47,6 +50,34 @@ static const char usage_plan[] =
 	"as ambiguous.\n"
 	"Exit status: 0 planned, 2 invalid input (one line names the field and reason),\n"
 	"4 the output could not be written.\n";
+
+static char *render(const struct sp_cli_args *args, const struct sp_plan *plan, struct sp_error *err)
+{
+	char command[8192];
+
+	switch (args->format) {
+	case SP_FORMAT_JSON:
+		return sp_format_plan_json(plan);
+	case SP_FORMAT_FSTAB:
+		return sp_format_fstab(plan);
+	case SP_FORMAT_KICKSTART:
+	case SP_FORMAT_PRESEED:
+		if (!args->device[0] || args->facts_file[0]) {
+			sp_error_set(err, EINVAL, SP_EXIT_INVALID, "format",
+				     "format: installer snippets need --device (the installer probes it)");
+			return NULL;
+		}
+		if (sp_cli_apply_command(args, command, sizeof(command)) < 0) {
+			sp_error_set(err, ENAMETOOLONG, SP_EXIT_INVALID, "format",
+				     "format: the apply command line would be too long");
+			return NULL;
+		}
+		return args->format == SP_FORMAT_KICKSTART ? sp_format_kickstart(plan, command) :
+							     sp_format_preseed(plan, command);
+	default:
+		return sp_format_plan_text(plan);
+	}
+}
 
 int sp_cmd_plan(int argc, char **argv)
 {
@@ -69,7 +100,11 @@ int sp_cmd_plan(int argc, char **argv)
 		rc = sp_cli_fail(&err);
 		goto out;
 	}
-	text = args->format == SP_FORMAT_JSON ? sp_format_plan_json(plan) : sp_format_plan_text(plan);
+	text = render(args, plan, &err);
+	if (!text && err.message[0]) {
+		rc = sp_cli_fail(&err);
+		goto out;
+	}
 	if (!text) {
 		fprintf(stderr, "stripeplan: out of memory\n");
 		rc = SP_EXIT_FAILED;
