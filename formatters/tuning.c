@@ -1,0 +1,511 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The plan's tuning as files that outlive a reboot: a POSIX sh script
+ * that sets and reads back the sysfs knobs (templates/stripeplan-tune.sh.in),
+ * a udev rule that sets them whenever the device appears or changes, and
+ * modprobe.d options for module parameters.
+ *
+ * A plan may come from a JSON file somebody edited, and these files run
+ * as root.  So every name that lands in them is checked against a strict
+ * character set, sh values are single-quoted, and text from the plan that
+ * goes into a comment loses its control characters (a newline would end
+ * the comment and start a command).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "embedded.h"
+#include "format.h"
+
+#define TUNE_TEMPLATE "stripeplan-tune.sh.in"
+#define SYSFS_BLOCK "/sys/block/"
+#define SYSFS_MODULE "/sys/module/"
+#define MODULE_PARAMS "parameters/"
+/* "cciss!c0d0": the kernel writes the '/' of a device name as '!' */
+#define DEVICE_NAME_CHARS "._-!:"
+#define ATTR_NAME_CHARS "._-"
+
+static bool name_ok(const char *s, size_t n, const char *extra)
+{
+	if (n == 0 || n >= SP_NAME_MAX || (n == 1 && s[0] == '.') ||
+	    (n == 2 && s[0] == '.' && s[1] == '.'))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr(extra, s[i]))
+			return false;
+	return true;
+}
+
+/* "queue/read_ahead_kb": components of a relative path, no "." or "..". */
+static bool attr_ok(const char *attr)
+{
+	const char *end;
+
+	for (;;) {
+		end = strchr(attr, '/');
+		if (!name_ok(attr, end ? (size_t)(end - attr) : strlen(attr), ATTR_NAME_CHARS))
+			return false;
+		if (!end)
+			return true;
+		attr = end + 1;
+	}
+}
+
+static bool value_ok(const char *v)
+{
+	if (!v[0])
+		return false;
+	for (; *v; v++)
+		if (iscntrl((unsigned char)*v))
+			return false;
+	return true;
+}
+
+int sp_tuning_check(const struct sp_tuning *t, char *disk, size_t len, const char **ret_attr)
+{
+	bool module = !strcmp(t->kind, "module");
+	const char *prefix = module ? SYSFS_MODULE : SYSFS_BLOCK;
+	const char *name, *slash, *attr;
+	size_t n;
+
+	if (!module && strcmp(t->kind, "sysfs") != 0)
+		return -EINVAL;
+	if (strncmp(t->path, prefix, strlen(prefix)) != 0 || !value_ok(t->value))
+		return -EINVAL;
+	name = t->path + strlen(prefix);
+	slash = strchr(name, '/');
+	if (!slash)
+		return -EINVAL;
+	n = (size_t)(slash - name);
+	attr = slash + 1;
+	if (module) {
+		if (strncmp(attr, MODULE_PARAMS, strlen(MODULE_PARAMS)) != 0)
+			return -EINVAL;
+		attr += strlen(MODULE_PARAMS);
+		if (strchr(attr, '/'))
+			return -EINVAL;
+	}
+	if (!name_ok(name, n, module ? ATTR_NAME_CHARS : DEVICE_NAME_CHARS) || !attr_ok(attr))
+		return -EINVAL;
+	if (n >= len)
+		return -ENAMETOOLONG;
+	memcpy(disk, name, n);
+	disk[n] = '\0';
+	*ret_attr = attr;
+	return 0;
+}
+
+/* Kernel names in file names: '!' would trip bash history expansion. */
+static int file_name(const char *fmt, const struct sp_plan *plan, char *buf, size_t len)
+{
+	char name[SP_NAME_MAX];
+	size_t i;
+	int n;
+
+	for (i = 0; plan->device.kernel_name[i] && i < sizeof(name) - 1; i++) {
+		char c = plan->device.kernel_name[i];
+
+		name[i] = isalnum((unsigned char)c) || strchr(ATTR_NAME_CHARS, c) ? c : '-';
+	}
+	name[i] = '\0';
+	if (!name[0])
+		return -EINVAL;
+	n = snprintf(buf, len, fmt, name);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int sp_udev_rule_name(const struct sp_plan *plan, char *buf, size_t len)
+{
+	return file_name("60-stripeplan-%s.rules", plan, buf, len);
+}
+
+int sp_tune_script_name(const struct sp_plan *plan, char *buf, size_t len)
+{
+	return file_name("stripeplan-tune-%s", plan, buf, len);
+}
+
+/* ------------------------------------------------------------ helpers */
+
+static void put_comment_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(iscntrl((unsigned char)*s) ? ' ' : *s, f);
+}
+
+/* sh single quotes take every byte literally but ' itself: 'it'\''s' */
+static void put_sh_quoted(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+/* open_memstream() sets *buf only at fclose(), so it is read after it */
+static char *close_stream(FILE *f, char **buf)
+{
+	if (fclose(f) != 0) {
+		free(*buf);
+		return NULL;
+	}
+	return *buf;
+}
+
+/* "hp-p400 raid10, 8 disks", safe inside a comment */
+static void array_words(const struct sp_plan *plan, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s %s, %u disks", plan->controller, sp_level_name(plan->level),
+		 plan->disks);
+	for (char *p = buf; *p; p++)
+		if (iscntrl((unsigned char)*p))
+			*p = ' ';
+}
+
+static bool is_sysfs(const struct sp_tuning *t)
+{
+	return !strcmp(t->kind, "sysfs");
+}
+
+/* ------------------------------------------------------------- script */
+
+static void put_knobs(FILE *f, const struct sp_plan *plan)
+{
+	char disk[SP_NAME_MAX];
+	const char *attr;
+	size_t n = 0;
+
+	for (size_t i = 0; i < plan->n_tuning; i++) {
+		const struct sp_tuning *t = &plan->tuning[i];
+
+		if (!is_sysfs(t))
+			continue;
+		if (sp_tuning_check(t, disk, sizeof(disk), &attr) < 0) {
+			fputs("# skipped, not a /sys/block knob stripeplan writes: ", f);
+			put_comment_text(f, t->path);
+			fputc('\n', f);
+			continue;
+		}
+		fputs("# ", f);
+		put_comment_text(f, t->why);
+		fputc('\n', f);
+		/* shellcheck asks whether '$x' was meant to expand: it was not */
+		if (strpbrk(t->value, "$`\\"))
+			fputs("# shellcheck disable=SC1003,SC2016 # a literal value\n", f);
+		fputs("tune ", f);
+		put_sh_quoted(f, t->path);
+		fputc(' ', f);
+		put_sh_quoted(f, t->value);
+		fputc('\n', f);
+		n++;
+	}
+	if (!n)
+		fputs("# the plan has no sysfs knobs\n", f);
+}
+
+struct subst {
+	const char *key;
+	const char *value;
+};
+
+/* Copies tpl, replacing each @KEY@ it knows; any other '@' is kept. */
+static void fill_template(FILE *f, const char *tpl, const struct subst *s, size_t n)
+{
+	const char *at;
+	size_t i;
+
+	while ((at = strchr(tpl, '@'))) {
+		fwrite(tpl, 1, (size_t)(at - tpl), f);
+		for (i = 0; i < n && strncmp(at, s[i].key, strlen(s[i].key)) != 0; i++)
+			;
+		if (i < n) {
+			fputs(s[i].value, f);
+			tpl = at + strlen(s[i].key);
+		} else {
+			fputc('@', f);
+			tpl = at + 1;
+		}
+	}
+	fputs(tpl, f);
+}
+
+static char *render_knobs(const struct sp_plan *plan)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	put_knobs(f, plan);
+	return close_stream(f, &buf);
+}
+
+char *sp_format_tuning_script(const struct sp_plan *plan)
+{
+	const char *tpl = sp_embedded_template(TUNE_TEMPLATE);
+	char script[SP_NAME_MAX + 32], device[SP_PATH_MAX], array[SP_NAME_MAX + 64];
+	char *knobs, *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!tpl)
+		return NULL;
+	if (sp_tune_script_name(plan, script, sizeof(script)) < 0)
+		snprintf(script, sizeof(script), "stripeplan-tune");
+	snprintf(device, sizeof(device), "%s", plan->device.path);
+	for (char *p = device; *p; p++)
+		if (iscntrl((unsigned char)*p))
+			*p = ' ';
+	array_words(plan, array, sizeof(array));
+	knobs = render_knobs(plan);
+	if (!knobs || !(f = open_memstream(&buf, &len))) {
+		free(knobs);
+		return NULL;
+	}
+	fill_template(f, tpl,
+		      (const struct subst[]){ { "@SCRIPT@", script },
+					      { "@DEVICE@", device },
+					      { "@ARRAY@", array },
+					      { "@KNOBS@", knobs } },
+		      4);
+	free(knobs);
+	return close_stream(f, &buf);
+}
+
+/* ---------------------------------------------------------- udev rule */
+
+/*
+ * A value udev takes literally in a match or an assignment: no quotes or
+ * backslashes, no glob characters or '|' (matches), no '%' or '$'
+ * (assignments are substituted), no control characters.
+ */
+static bool udev_ok(const char *s)
+{
+	if (!s[0] || isspace((unsigned char)s[0]))
+		return false;
+	for (; *s; s++)
+		if (iscntrl((unsigned char)*s) || strchr("\"\\*?[]|%$", *s))
+			return false;
+	return true;
+}
+
+/* udev's KERNEL and %k spell the '!' of a sysfs name as '/' */
+static void udev_kernel_name(const char *disk, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", disk);
+	for (char *p = buf; *p; p++)
+		if (*p == '!')
+			*p = '/';
+}
+
+struct kernel_matches {
+	char names[SP_MSG_MAX];
+	size_t n;
+};
+
+static void note_kernel_match(struct kernel_matches *km, const char *disk)
+{
+	size_t used = strlen(km->names);
+
+	snprintf(km->names + used, sizeof(km->names) - used, "%s'%s'", km->n ? ", " : "", disk);
+	km->n++;
+}
+
+/*
+ * The array device is matched by what the probe read from sysfs: its
+ * `wwid` or `serial` attribute, compared as ATTRS{} so udev finds it on
+ * the disk or on its SCSI parent.  (udev's ENV{ID_WWN} is a different
+ * spelling of the WWN, "0x6005...", and would never equal "naa.6005...".)
+ * md members and devices without an identity fall back to the kernel
+ * name, which the caller is warned about.
+ */
+static void put_match(FILE *f, const struct sp_plan *plan, const char *disk,
+		      struct kernel_matches *km)
+{
+	const struct sp_facts *d = &plan->device;
+	char kernel[SP_NAME_MAX];
+	bool is_device = !strcmp(disk, d->kernel_name);
+
+	if (is_device && udev_ok(d->wwn)) {
+		fprintf(f, "# %s, matched by its WWN\n", disk);
+		fprintf(f, "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", "
+			   "ATTRS{wwid}==\"%s\"", d->wwn);
+		return;
+	}
+	if (is_device && udev_ok(d->serial)) {
+		fprintf(f, "# %s, matched by its serial number\n", disk);
+		fprintf(f, "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", "
+			   "ATTRS{serial}==\"%s\"", d->serial);
+		return;
+	}
+	udev_kernel_name(disk, kernel, sizeof(kernel));
+	fprintf(f, "# %s, matched by kernel name: %s\n", disk,
+		is_device ? "the plan knows no WWN or serial number for it" :
+			    "an md member (the plan records no identity for members)");
+	fprintf(f, "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", "
+		   "KERNEL==\"%s\"", kernel);
+	note_kernel_match(km, disk);
+}
+
+static bool same_disk(const struct sp_tuning *t, const char *disk, const char **ret_attr)
+{
+	char d[SP_NAME_MAX];
+
+	return is_sysfs(t) && sp_tuning_check(t, d, sizeof(d), ret_attr) == 0 && !strcmp(d, disk);
+}
+
+/* Plan order is kept: a new scheduler resets nr_requests, so the
+ * scheduler (first in the plan) must be set before it. */
+static void put_disk_rule(FILE *f, const struct sp_plan *plan, const char *disk,
+			  struct kernel_matches *km)
+{
+	const char *attr;
+	size_t n = 0;
+
+	for (size_t i = 0; i < plan->n_tuning; i++) {
+		if (!same_disk(&plan->tuning[i], disk, &attr))
+			continue;
+		if (udev_ok(plan->tuning[i].value))
+			n++;
+		else
+			fprintf(f, "# skipped ATTR{%s}: unsafe value\n", attr);
+	}
+	if (!n)
+		return;
+	put_match(f, plan, disk, km);
+	for (size_t i = 0; i < plan->n_tuning; i++) {
+		const struct sp_tuning *t = &plan->tuning[i];
+
+		if (same_disk(t, disk, &attr) && udev_ok(t->value))
+			fprintf(f, ", ATTR{%s}=\"%s\"", attr, t->value);
+	}
+	fputc('\n', f);
+}
+
+/* Whether tuning[i] is the first knob of its disk, and which disk. */
+static bool first_of_disk(const struct sp_plan *plan, size_t i, char *disk, size_t len)
+{
+	const char *attr, *other;
+
+	if (!is_sysfs(&plan->tuning[i]) || sp_tuning_check(&plan->tuning[i], disk, len, &attr) < 0)
+		return false;
+	for (size_t j = 0; j < i; j++)
+		if (same_disk(&plan->tuning[j], disk, &other))
+			return false;
+	return true;
+}
+
+static void put_rule_header(FILE *f, const struct sp_plan *plan)
+{
+	char array[SP_NAME_MAX + 64];
+
+	array_words(plan, array, sizeof(array));
+	fputs("# stripeplan: block-device tuning for ", f);
+	put_comment_text(f, plan->device.path);
+	fprintf(f, "\n# (%s), set again whenever the kernel adds one of these\n"
+		   "# devices or reports a change.  Generated from the plan: change the plan\n"
+		   "# and run stripeplan again rather than editing this file.  Module options\n"
+		   "# are in modprobe.d.  md/ knobs exist once an array runs, which md\n"
+		   "# announces with a change event.\n",
+		array);
+}
+
+static void set_kernel_warning(const struct kernel_matches *km, char *warning, size_t len)
+{
+	if (!warning || !len)
+		return;
+	warning[0] = '\0';
+	if (km->n)
+		snprintf(warning, len, "matching by kernel name %s: names can change across boots",
+			 km->names);
+}
+
+char *sp_format_udev_rule(const struct sp_plan *plan, char *warning, size_t len)
+{
+	struct kernel_matches km = { .n = 0 };
+	char disk[SP_NAME_MAX], *buf = NULL;
+	size_t size = 0, n = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	if (!f)
+		return NULL;
+	put_rule_header(f, plan);
+	for (size_t i = 0; i < plan->n_tuning; i++) {
+		if (!first_of_disk(plan, i, disk, sizeof(disk)))
+			continue;
+		fputc('\n', f);
+		put_disk_rule(f, plan, disk, &km);
+		n++;
+	}
+	if (!n)
+		fputs("\n# the plan has no sysfs knobs\n", f);
+	buf = close_stream(f, &buf);
+	if (buf)
+		set_kernel_warning(&km, warning, len);
+	return buf;
+}
+
+/* ----------------------------------------------------------- modprobe */
+
+static bool modprobe_ok(const char *v)
+{
+	for (const char *p = v; *p; p++)
+		if (isspace((unsigned char)*p) || iscntrl((unsigned char)*p) || *p == '#')
+			return false;
+	return v[0] != '\0';
+}
+
+static void put_option(FILE *f, const struct sp_tuning *t)
+{
+	char module[SP_NAME_MAX];
+	const char *param;
+
+	if (sp_tuning_check(t, module, sizeof(module), &param) < 0 || !modprobe_ok(t->value)) {
+		fputs("# skipped, not a module option stripeplan writes: ", f);
+		put_comment_text(f, t->path);
+		fputc('\n', f);
+		return;
+	}
+	fputs("# ", f);
+	put_comment_text(f, t->why);
+	fprintf(f, "\noptions %s %s=%s\n", module, param, t->value);
+}
+
+static void put_modprobe_header(FILE *f, const struct sp_plan *plan)
+{
+	char array[SP_NAME_MAX + 64];
+
+	array_words(plan, array, sizeof(array));
+	fputs("# stripeplan: module options for ", f);
+	put_comment_text(f, plan->device.path);
+	fprintf(f, " (%s).\n"
+		   "# They take effect when the module loads: at boot, or after it is\n"
+		   "# reloaded.  If the initramfs loads the driver, rebuild it\n"
+		   "# (dracut -f, update-initramfs -u) so that it carries this file.\n",
+		array);
+}
+
+char *sp_format_modprobe_conf(const struct sp_plan *plan)
+{
+	char *buf = NULL;
+	size_t len = 0, n = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	for (size_t i = 0; i < plan->n_tuning; i++) {
+		if (strcmp(plan->tuning[i].kind, "module") != 0)
+			continue;
+		if (!n++)
+			put_modprobe_header(f, plan);
+		put_option(f, &plan->tuning[i]);
+	}
+	return close_stream(f, &buf);
+}

@@ -1,0 +1,774 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The tuning step: writes each sysfs knob of the plan now and reads it
+ * back, then makes it stay: a udev rule that sets the knobs again on
+ * every add/change event, the same knobs as a sh script for people and
+ * recovery, and modprobe.d options for module parameters.  Module
+ * parameters are never changed live (reloading a disk driver under a
+ * running system is not tuning).
+ *
+ * The kernel has the last word on a knob: it may lower nr_requests or
+ * max_sectors_kb, and a device may lack a knob altogether (loop devices
+ * have no device/queue_depth).  Both are reported, neither is a failure.
+ *
+ * Every /sys path honours SP_SYSFS_ROOT, as the probe does, so tests run
+ * this step against a copy of a fake tree (fixtures/sysfs/).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "format.h"
+#include "steps.h"
+
+#define STEP "tuning"
+#define RULES_DIR "etc/udev/rules.d"
+#define SCRIPT_DIR "usr/local/sbin"
+#define MODPROBE_DIR "etc/modprobe.d"
+#define MODPROBE_NAME "stripeplan.conf"
+/* sysfs attributes are a page at most; scheduler lists are far shorter */
+#define KNOB_VALUE_MAX 256U
+/* our own generated files; anything bigger is not ours */
+#define ARTIFACT_MAX_BYTES (1024U * 1024U)
+#define MAX_ARTIFACTS 3U
+
+/* ------------------------------------------------------------- lines */
+
+/*
+ * Lines for one run.  An md plan has dozens of knobs and the result has
+ * SP_STEP_MAX_LINES slots, so the last slot is kept for "... and N more".
+ */
+struct run {
+	struct sp_ctx *ctx;
+	struct sp_step_result *res;
+	bool verifying;
+	size_t dropped;
+	unsigned set, same, missing, lowered;
+};
+
+static void __attribute__((format(printf, 2, 3))) say(struct run *run, const char *fmt, ...)
+{
+	char msg[SP_MSG_MAX];
+	va_list ap;
+
+	if (run->res->n_lines + 1 >= SP_STEP_MAX_LINES) {
+		run->dropped++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	sp_step_line(run->res, "%s", msg);
+}
+
+static void say_dropped(struct run *run)
+{
+	if (run->dropped)
+		sp_step_line(run->res, "... and %zu more", run->dropped);
+}
+
+/* ------------------------------------------------------------- sysfs */
+
+/* "<SP_SYSFS_ROOT>/sys/block/sdb/queue/read_ahead_kb" */
+static int sysfs_file(const char *path, char *buf, size_t len)
+{
+	const char *root = getenv("SP_SYSFS_ROOT");
+	int n = snprintf(buf, len, "%s%s", root ? root : "", path);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* The whole attribute, trailing whitespace removed. */
+static int read_knob(const char *file, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return (int)n;
+	}
+	close(fd);
+	while (n > 0 && isspace((unsigned char)buf[n - 1]))
+		n--;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* sysfs takes one write(); echo's newline is what every store expects */
+static int write_knob(const char *file, const char *value)
+{
+	char line[SP_NAME_MAX + 2];
+	int fd, n = snprintf(line, sizeof(line), "%s\n", value);
+	ssize_t w;
+
+	if (n < 0 || (size_t)n >= sizeof(line))
+		return -EINVAL;
+	fd = open(file, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	w = write(fd, line, (size_t)n);
+	if (w < 0) {
+		w = -errno;
+		close(fd);
+		return (int)w;
+	}
+	if (close(fd) < 0)
+		return -errno;
+	return w == n ? 0 : -EIO;
+}
+
+/* "mq-deadline [none]": the bracketed entry is the active scheduler. */
+static const char *active_value(char *have)
+{
+	char *open = strchr(have, '['), *close;
+
+	if (!open || !(close = strchr(open, ']')))
+		return have;
+	*close = '\0';
+	return open + 1;
+}
+
+/* md reports sync_speed_min as "30000 (local)": the number is the value */
+static bool value_matches(const char *want, const char *have)
+{
+	size_t n = strcspn(have, " ");
+
+	return !strcmp(want, have) || (strlen(want) == n && !strncmp(want, have, n));
+}
+
+static bool parse_number(const char *s, uint64_t *ret)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)s[0]))
+		return false;
+	errno = 0;
+	*ret = strtoull(s, &end, 10);
+	return errno == 0 && (*end == '\0' || *end == ' ');
+}
+
+/* Knobs the kernel (or the SCSI driver) lowers to what the hardware takes. */
+static bool kernel_may_lower(const char *attr)
+{
+	return !strcmp(attr, "queue/nr_requests") || !strcmp(attr, "queue/max_sectors_kb") ||
+	       !strcmp(attr, "device/queue_depth");
+}
+
+static bool lowered(const char *attr, const char *want, const char *have)
+{
+	uint64_t w, h;
+
+	return kernel_may_lower(attr) && parse_number(want, &w) && parse_number(have, &h) && h < w;
+}
+
+/* ------------------------------------------------------------- knobs */
+
+enum knob_state {
+	KNOB_MATCHES,
+	KNOB_DIFFERS,
+	KNOB_LOWERED, /* lower than planned, where the kernel clamps */
+	KNOB_MISSING,
+};
+
+struct knob {
+	const struct sp_tuning *t;
+	char disk[SP_NAME_MAX];
+	const char *attr;
+	char file[SP_PATH_MAX];
+	char raw[KNOB_VALUE_MAX];
+	const char *have; /* inside raw */
+	enum knob_state state;
+};
+
+static int knob_init(const struct sp_tuning *t, struct knob *k, struct sp_step_result *res)
+{
+	memset(k, 0, sizeof(*k));
+	k->t = t;
+	if (sp_tuning_check(t, k->disk, sizeof(k->disk), &k->attr) < 0)
+		return sp_step_fail(res, EINVAL, STEP, t->path,
+				    "tuning entry '%s' = '%s' is not a /sys/block or /sys/module "
+				    "path stripeplan writes",
+				    t->path, t->value);
+	if (sysfs_file(t->path, k->file, sizeof(k->file)) < 0)
+		return sp_step_fail(res, ENAMETOOLONG, STEP, t->path,
+				    "the path of '%s' under SP_SYSFS_ROOT is too long", t->path);
+	return 0;
+}
+
+/* Reads the knob and classifies it against the plan. */
+static int knob_look(struct knob *k, struct sp_step_result *res)
+{
+	int r;
+
+	if (access(k->file, F_OK) < 0) {
+		k->state = KNOB_MISSING;
+		return 0;
+	}
+	r = read_knob(k->file, k->raw, sizeof(k->raw));
+	if (r < 0)
+		return sp_step_fail(res, -r, STEP, k->disk, "cannot read '%s' on '%s': %s", k->attr,
+				    k->disk, strerror(-r));
+	k->have = active_value(k->raw);
+	if (value_matches(k->t->value, k->have))
+		k->state = KNOB_MATCHES;
+	else if (lowered(k->attr, k->t->value, k->have))
+		k->state = KNOB_LOWERED;
+	else
+		k->state = KNOB_DIFFERS;
+	return 0;
+}
+
+static const char *missing_hint(const char *attr)
+{
+	if (!strcmp(attr, "device/queue_depth"))
+		return "only SCSI disks have device/queue_depth; loop devices do not";
+	if (!strncmp(attr, "md/", 3))
+		return "md/ knobs exist while the array runs";
+	if (!strncmp(attr, "queue/", 6))
+		return "no such device, or a partition: partitions have no queue/";
+	return "the device has no such knob";
+}
+
+static void say_missing(struct run *run, const struct knob *k)
+{
+	run->missing++;
+	if (run->verifying)
+		say(run, "%s is not present (%s): not checked", k->t->path, missing_hint(k->attr));
+	else
+		say(run, "skip %s: not present (%s)", k->t->path, missing_hint(k->attr));
+}
+
+static void say_lowered(struct run *run, const struct knob *k)
+{
+	run->lowered++;
+	say(run, "kernel clamped %s on %s to %s (asked %s)", k->attr, k->disk, k->have,
+	    k->t->value);
+}
+
+/* Writes one knob and reads it back; the verify after apply judges. */
+static int knob_apply(struct run *run, struct knob *k)
+{
+	int r = knob_look(k, run->res);
+
+	if (r < 0)
+		return r;
+	if (k->state == KNOB_MISSING) {
+		say_missing(run, k);
+		return 0;
+	}
+	if (k->state == KNOB_MATCHES) {
+		run->same++;
+		return 0;
+	}
+	if (run->ctx->dry_run) {
+		say(run, "write %s to %s (now %s)", k->t->value, k->t->path, k->have);
+		return 0;
+	}
+	r = write_knob(k->file, k->t->value);
+	if (r < 0)
+		return sp_step_fail(run->res, -r, STEP, k->disk,
+				    "cannot set '%s' on '%s' to %s: %s", k->attr, k->disk,
+				    k->t->value, strerror(-r));
+	run->set++;
+	r = knob_look(k, run->res);
+	if (r < 0)
+		return r;
+	if (k->state == KNOB_LOWERED)
+		say_lowered(run, k);
+	else if (k->state == KNOB_DIFFERS)
+		say(run, "%s on %s reads '%s' after writing %s", k->attr, k->disk, k->have,
+		    k->t->value);
+	return 0;
+}
+
+/* Module parameters: reported, never changed live. */
+static void module_note(struct run *run, const struct knob *k, bool applying)
+{
+	char raw[KNOB_VALUE_MAX];
+
+	if (applying)
+		say(run, "module option %s %s=%s takes effect when the module loads", k->disk,
+		    k->attr, k->t->value);
+	if (read_knob(k->file, raw, sizeof(raw)) < 0)
+		return;
+	if (value_matches(k->t->value, raw)) {
+		if (applying)
+			say(run, "module %s is loaded with %s=%s already", k->disk, k->attr, raw);
+	} else {
+		say(run, "module %s is loaded with %s=%s; %s takes effect when it is reloaded "
+			 "or at the next boot",
+		    k->disk, k->attr, raw, k->t->value);
+	}
+}
+
+static bool is_module(const struct sp_tuning *t)
+{
+	return !strcmp(t->kind, "module");
+}
+
+/* Every entry is checked before the first write: a bad plan touches nothing. */
+static int check_entries(const struct sp_plan *plan, struct sp_step_result *res)
+{
+	struct knob k;
+	int r;
+
+	for (size_t i = 0; i < plan->n_tuning; i++) {
+		r = knob_init(&plan->tuning[i], &k, res);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int apply_knobs(struct run *run)
+{
+	const struct sp_plan *plan = run->ctx->plan;
+	struct knob k;
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < plan->n_tuning; i++) {
+		r = knob_init(&plan->tuning[i], &k, run->res);
+		if (r < 0)
+			break;
+		if (is_module(k.t))
+			module_note(run, &k, true);
+		else
+			r = knob_apply(run, &k);
+	}
+	return r;
+}
+
+/* --------------------------------------------------------- artifacts */
+
+struct artifact {
+	const char *dir; /* relative to the target root */
+	char name[SP_NAME_MAX + 32];
+	mode_t mode;
+	char *content;   /* malloc'd */
+	char path[SP_PATH_MAX];
+};
+
+struct artifacts {
+	size_t n;
+	struct artifact a[MAX_ARTIFACTS];
+	char warning[SP_MSG_MAX];
+};
+
+static void artifacts_free(struct artifacts *as)
+{
+	for (size_t i = 0; i < as->n; i++)
+		free(as->a[i].content);
+	as->n = 0;
+}
+
+static size_t count_kind(const struct sp_plan *plan, const char *kind)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < plan->n_tuning; i++)
+		n += !strcmp(plan->tuning[i].kind, kind);
+	return n;
+}
+
+/* "/" + "etc/udev/rules.d" + name, without doubling the slash */
+static int artifact_path(const char *root, struct artifact *a)
+{
+	size_t rl = strlen(root);
+	int n;
+
+	while (rl > 1 && root[rl - 1] == '/')
+		rl--;
+	n = snprintf(a->path, sizeof(a->path), "%.*s/%s/%s", (int)(rl == 1 ? 0 : rl), root, a->dir,
+		     a->name);
+	return n < 0 || (size_t)n >= sizeof(a->path) ? -ENAMETOOLONG : 0;
+}
+
+static struct artifact *artifact_add(struct artifacts *as, const char *dir, mode_t mode,
+				     char *content)
+{
+	struct artifact *a = &as->a[as->n++];
+
+	a->dir = dir;
+	a->mode = mode;
+	a->content = content;
+	return a;
+}
+
+static int render_sysfs_files(const struct sp_plan *plan, struct artifacts *as)
+{
+	struct artifact *rule, *script;
+
+	rule = artifact_add(as, RULES_DIR, 0644, sp_format_udev_rule(plan, as->warning,
+								    sizeof(as->warning)));
+	script = artifact_add(as, SCRIPT_DIR, 0755, sp_format_tuning_script(plan));
+	if (!rule->content || !script->content)
+		return -ENOMEM;
+	if (sp_udev_rule_name(plan, rule->name, sizeof(rule->name)) < 0 ||
+	    sp_tune_script_name(plan, script->name, sizeof(script->name)) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+/* What the plan wants on disk: rule + script when it has sysfs knobs,
+ * modprobe.d options when it has module parameters. */
+static int render_artifacts(const struct sp_ctx *ctx, struct artifacts *as,
+			    struct sp_step_result *res)
+{
+	const struct sp_plan *plan = ctx->plan;
+	int r = 0;
+
+	memset(as, 0, sizeof(*as));
+	if (count_kind(plan, "sysfs"))
+		r = render_sysfs_files(plan, as);
+	if (r == 0 && count_kind(plan, "module")) {
+		struct artifact *conf = artifact_add(as, MODPROBE_DIR, 0644,
+						     sp_format_modprobe_conf(plan));
+
+		snprintf(conf->name, sizeof(conf->name), "%s", MODPROBE_NAME);
+		r = conf->content ? 0 : -ENOMEM;
+	}
+	for (size_t i = 0; r == 0 && i < as->n; i++)
+		r = artifact_path(ctx->root ? ctx->root : "/", &as->a[i]);
+	if (r < 0) {
+		artifacts_free(as);
+		return sp_step_fail(res, -r, STEP, plan->device.path,
+				    "cannot render the persistence files for '%s': %s",
+				    plan->device.path, strerror(-r));
+	}
+	return 0;
+}
+
+/* The file as it is: 0 with *ret (malloc'd), -ENOENT, or -errno. */
+static int read_artifact(const char *path, char **ret, struct stat *st)
+{
+	char *buf;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode) || st->st_size > ARTIFACT_MAX_BYTES) {
+		close(fd);
+		return -EINVAL;
+	}
+	buf = malloc((size_t)st->st_size + 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	n = read(fd, buf, (size_t)st->st_size + 1);
+	close(fd);
+	if (n != st->st_size) {
+		free(buf);
+		return -EIO;
+	}
+	buf[n] = '\0';
+	*ret = buf;
+	return 0;
+}
+
+enum artifact_state {
+	ARTIFACT_MATCHES,
+	ARTIFACT_MISSING,
+	ARTIFACT_DIFFERS,
+	ARTIFACT_WRONG_MODE,
+};
+
+static enum artifact_state artifact_look(const struct artifact *a, mode_t *ret_mode)
+{
+	enum artifact_state s;
+	struct stat st;
+	char *have = NULL;
+	int r = read_artifact(a->path, &have, &st);
+
+	if (r == -ENOENT)
+		return ARTIFACT_MISSING;
+	if (r < 0)
+		return ARTIFACT_DIFFERS;
+	*ret_mode = st.st_mode & 07777;
+	if (strcmp(have, a->content) != 0)
+		s = ARTIFACT_DIFFERS;
+	else
+		s = *ret_mode == a->mode ? ARTIFACT_MATCHES : ARTIFACT_WRONG_MODE;
+	free(have);
+	return s;
+}
+
+static int make_dir(const char *path)
+{
+	if (mkdir(path, 0755) == 0)
+		return chmod(path, 0755) < 0 ? -errno : 0; /* whatever the umask */
+	return errno == EEXIST ? 0 : -errno;
+}
+
+/* mkdir -p below the target root, which must exist already. */
+static int make_parents(const char *root, const char *dir)
+{
+	char path[SP_PATH_MAX];
+	int r, n = snprintf(path, sizeof(path), "%s", dir);
+
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -ENAMETOOLONG;
+	for (char *p = strchr(path + strlen(root), '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		r = make_dir(path);
+		*p = '/';
+		if (r < 0)
+			return r;
+	}
+	return make_dir(path);
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+/* Temp file in the same directory, fsync, rename, fsync the directory:
+ * a crash leaves the old file or the new one, never half of one. */
+static int write_atomic(const char *dir, const struct artifact *a)
+{
+	char tmp[SP_PATH_MAX];
+	int fd, r, n = snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, a->name);
+
+	if (n < 0 || (size_t)n >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = fchmod(fd, a->mode) < 0 ? -errno : 0;
+	if (r == 0)
+		r = write_all(fd, a->content, strlen(a->content));
+	if (r == 0 && fsync(fd) < 0)
+		r = -errno;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, a->path) < 0)
+		r = -errno;
+	if (r < 0) {
+		unlink(tmp);
+		return r;
+	}
+	return fsync_dir(dir);
+}
+
+static int install_artifact(struct run *run, const struct artifact *a)
+{
+	const char *root = run->ctx->root ? run->ctx->root : "/";
+	char dir[SP_PATH_MAX];
+	mode_t mode = 0;
+	int r;
+
+	if (artifact_look(a, &mode) == ARTIFACT_MATCHES)
+		return 0;
+	if (run->ctx->dry_run) {
+		say(run, "write %s", a->path);
+		return 0;
+	}
+	snprintf(dir, sizeof(dir), "%s", a->path);
+	*strrchr(dir, '/') = '\0';
+	r = make_parents(root, dir);
+	if (r == 0)
+		r = write_atomic(dir, a);
+	if (r < 0)
+		return sp_step_fail(run->res, -r, STEP, a->path, "cannot write '%s': %s", a->path,
+				    strerror(-r));
+	say(run, "wrote %s", a->path);
+	return 0;
+}
+
+static int check_root(const char *root, struct sp_step_result *res)
+{
+	struct stat st;
+
+	if (stat(root, &st) < 0 || !S_ISDIR(st.st_mode))
+		return sp_step_fail(res, ENOTDIR, STEP, root,
+				    "the target root '%s' is not a directory", root);
+	return 0;
+}
+
+static int install_artifacts(struct run *run)
+{
+	struct artifacts as;
+	int r;
+
+	r = check_root(run->ctx->root ? run->ctx->root : "/", run->res);
+	if (r < 0 || (r = render_artifacts(run->ctx, &as, run->res)) < 0)
+		return r;
+	if (as.warning[0])
+		say(run, "udev rule: %s", as.warning);
+	for (size_t i = 0; r == 0 && i < as.n; i++)
+		r = install_artifact(run, &as.a[i]);
+	artifacts_free(&as);
+	return r;
+}
+
+/* "udev rule + script + modprobe.d options in /" */
+static void describe_artifacts(const struct sp_plan *plan, const char *root, char *buf,
+			       size_t len)
+{
+	bool sysfs = count_kind(plan, "sysfs"), module = count_kind(plan, "module");
+
+	if (!sysfs && !module)
+		snprintf(buf, len, "nothing to persist");
+	else
+		snprintf(buf, len, "%s%s%s in %s", sysfs ? "udev rule + script" : "",
+			 sysfs && module ? " + " : "", module ? "modprobe.d options" : "", root);
+}
+
+/* ------------------------------------------------------------- apply */
+
+static int tuning_apply(struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	struct run run = { .ctx = ctx, .res = res };
+	char files[SP_MSG_MAX];
+	int r;
+
+	r = check_entries(ctx->plan, res);
+	if (r == 0)
+		r = apply_knobs(&run);
+	if (r == 0)
+		r = install_artifacts(&run);
+	say_dropped(&run);
+	if (r < 0)
+		return r;
+	describe_artifacts(ctx->plan, ctx->root ? ctx->root : "/", files, sizeof(files));
+	snprintf(res->summary, sizeof(res->summary),
+		 "%s%u knobs set, %u already right, %u not present; %s",
+		 ctx->dry_run ? "dry run: " : "", run.set, run.same, run.missing, files);
+	res->status = ctx->dry_run ? SP_STEP_DRY_RUN : SP_STEP_DONE;
+	return 0;
+}
+
+/* ------------------------------------------------------------ verify */
+
+static int verify_knob(struct run *run, struct knob *k, bool *ret_drift)
+{
+	int r = knob_look(k, run->res);
+
+	if (r < 0)
+		return r;
+	switch (k->state) {
+	case KNOB_MATCHES:
+		run->same++;
+		break;
+	case KNOB_MISSING:
+		say_missing(run, k);
+		break;
+	case KNOB_LOWERED:
+		say_lowered(run, k);
+		break;
+	case KNOB_DIFFERS:
+		*ret_drift = true;
+		say(run, "%s on %s is %s, the plan says %s", k->attr, k->disk, k->have,
+		    k->t->value);
+		break;
+	}
+	return 0;
+}
+
+static int verify_knobs(struct run *run, bool *ret_drift)
+{
+	const struct sp_plan *plan = run->ctx->plan;
+	struct knob k;
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < plan->n_tuning; i++) {
+		r = knob_init(&plan->tuning[i], &k, run->res);
+		if (r < 0)
+			break;
+		if (is_module(k.t))
+			module_note(run, &k, false);
+		else
+			r = verify_knob(run, &k, ret_drift);
+	}
+	return r;
+}
+
+static void verify_artifact(struct run *run, const struct artifact *a, bool *ret_drift)
+{
+	mode_t mode = 0;
+
+	switch (artifact_look(a, &mode)) {
+	case ARTIFACT_MATCHES:
+		return;
+	case ARTIFACT_MISSING:
+		say(run, "%s is missing", a->path);
+		break;
+	case ARTIFACT_DIFFERS:
+		say(run, "%s differs from what the plan renders", a->path);
+		break;
+	case ARTIFACT_WRONG_MODE:
+		say(run, "%s has mode %04o, not %04o", a->path, (unsigned)mode, (unsigned)a->mode);
+		break;
+	}
+	*ret_drift = true;
+}
+
+static int tuning_verify(struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	struct run run = { .ctx = ctx, .res = res, .verifying = true };
+	const char *root = ctx->root ? ctx->root : "/";
+	char files[SP_MSG_MAX];
+	struct artifacts as;
+	bool differs = false;
+	int r;
+
+	r = verify_knobs(&run, &differs);
+	if (r == 0)
+		r = render_artifacts(ctx, &as, res);
+	if (r < 0) {
+		say_dropped(&run);
+		return r;
+	}
+	for (size_t i = 0; i < as.n; i++)
+		verify_artifact(&run, &as.a[i], &differs);
+	artifacts_free(&as);
+	say_dropped(&run);
+	describe_artifacts(ctx->plan, root, files, sizeof(files));
+	if (run.missing)
+		snprintf(res->summary, sizeof(res->summary), "%u knobs live, %u not present; %s",
+			 run.same + run.lowered, run.missing, files);
+	else
+		snprintf(res->summary, sizeof(res->summary), "%u knobs live; %s",
+			 run.same + run.lowered, files);
+	res->status = differs ? SP_STEP_DRIFT : SP_STEP_UNCHANGED;
+	return 0;
+}
+
+const struct sp_step sp_step_tuning = { STEP, tuning_verify, tuning_apply, NULL };
