@@ -13,17 +13,30 @@
  * sizes are always in 512-byte units, even on 4Kn disks.  Partitions
  * are found by number under /sys/dev/block/MAJ:MIN of the disk, so no
  * naming rule (sdb1, loop3p1, cciss!c0d0p1) is guessed here.
+ *
+ * libparted only writes the label (ped_disk_commit_to_dev); we tell the
+ * kernel ourselves with BLKPG, as systemd-repart does.  Distributions
+ * patch ped_disk_commit_to_os to run `udevadm settle` (through a shell,
+ * without a timeout) before and after its own BLKPG calls, and the
+ * pipeline holds the whole-disk flock while we run: udev >= 251 holds
+ * back every event for a locked disk, so that settle waits for us while
+ * we wait for it, until its 120 s timeout (go-debos/debos#344).
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <linux/blkpg.h>
+#include <linux/fs.h>
 
 #include <parted/parted.h>
 
@@ -34,6 +47,12 @@
 #define KERNEL_SECTOR_BYTES 512U
 #define WAIT_DEFAULT_MS 10000U
 #define WAIT_POLL_MS 50U
+/* A partition someone merely has open (not mounted: the pipeline refused
+ * that) is busy only while they read it; libparted waited this long too. */
+#define BUSY_RETRY_MS 1000U
+#define BUSY_POLL_MS 10U
+/* The kernel's DISK_MAX_PARTS: no disk has more partitions than this. */
+#define MAX_KERNEL_PARTITIONS 256U
 
 /* ----------------------------------------------------------- exceptions */
 
@@ -199,6 +218,68 @@ static int kernel_partition(const char *disk_path, unsigned number, struct kerne
 	if (r == 0)
 		*ret = kp;
 	return r;
+}
+
+/* Every partition the kernel has on one disk, by number, whatever its name. */
+struct kernel_list {
+	size_t n;
+	struct {
+		unsigned number;
+		char name[SP_NAME_MAX];
+	} p[MAX_KERNEL_PARTITIONS];
+};
+
+static int by_number(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int list_partitions(dev_t disk, struct kernel_list *list)
+{
+	char dir[64], p[SP_PATH_MAX];
+	struct dirent *e;
+	uint64_t num;
+	DIR *d;
+	int r = 0;
+
+	list->n = 0;
+	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", major(disk), minor(disk));
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "%s/%s/partition", dir, e->d_name);
+		if (read_sysfs_u64(p, &num) < 0 || num == 0 || num > UINT32_MAX)
+			continue; /* not a partition: queue/, holders/, ... */
+		if (list->n == MAX_KERNEL_PARTITIONS) {
+			r = -E2BIG;
+			break;
+		}
+		list->p[list->n].number = (unsigned)num;
+		snprintf(list->p[list->n].name, sizeof(list->p[0].name), "%s", e->d_name);
+		list->n++;
+	}
+	closedir(d);
+	/* in order, so messages name them so; by_number relies on `number`
+	 * being the first member of each entry */
+	qsort(list->p, list->n, sizeof(list->p[0]), by_number);
+	return r;
+}
+
+/* The node devtmpfs makes for a kernel name: "cciss!c0d0p1" lives at
+ * /dev/cciss/c0d0p1 (sysfs cannot have '/' in a name, /dev can). */
+static void node_of(const char *name, char *buf, size_t len)
+{
+	char *c;
+
+	snprintf(buf, len, "/dev/%s", name);
+	for (c = buf; *c; c++)
+		if (*c == '!')
+			*c = '/';
 }
 
 static bool node_is(const char *path, const struct kernel_part *kp)
@@ -485,6 +566,200 @@ static int add_partition(const struct sp_plan *plan, PedDisk *disk, const struct
 	return 0;
 }
 
+/* --------------------------------------------------- telling the kernel */
+
+static int blkpg(int fd, int op, unsigned number, uint64_t start, uint64_t length)
+{
+	/* bytes, not sectors: BLKPG has its own units */
+	struct blkpg_partition part = {
+		.start = (long long)start,
+		.length = (long long)length,
+		.pno = (int)number,
+	};
+	struct blkpg_ioctl_arg arg = {
+		.op = op,
+		.datalen = sizeof(part),
+		.data = &part,
+	};
+
+	return ioctl(fd, BLKPG, &arg) < 0 ? -errno : 0;
+}
+
+/* Drivers without partitions (GENHD_FL_NO_PART) say EINVAL; ENOTTY is what
+ * an ioctl nobody handles says. */
+static bool blkpg_unsupported(int r)
+{
+	return r == -EINVAL || r == -ENOTTY;
+}
+
+static int blkpg_del(int fd, unsigned number, double deadline)
+{
+	int r;
+
+	for (;;) {
+		r = blkpg(fd, BLKPG_DEL_PARTITION, number, 0, 0);
+		if (r == -ENXIO)
+			return 0; /* gone since we listed it */
+		if (r != -EBUSY || now_seconds() >= deadline)
+			return r;
+		usleep(BUSY_POLL_MS * 1000);
+	}
+}
+
+static int reread(int fd)
+{
+	double deadline = now_seconds() + BUSY_RETRY_MS / 1000.0;
+
+	for (;;) {
+		if (ioctl(fd, BLKRRPART) == 0)
+			return 0;
+		if (errno != EBUSY || now_seconds() >= deadline)
+			return -errno;
+		usleep(BUSY_POLL_MS * 1000);
+	}
+}
+
+/* Appends ", item" while it fits, then one ", ..." and nothing more. */
+static void list_append(char *buf, size_t len, const char *item)
+{
+	size_t n = strlen(buf), need = strlen(item) + (n ? 2 : 0);
+
+	if (n >= 5 && !strcmp(buf + n - 5, ", ..."))
+		return;
+	if (n + need + 5 < len)
+		snprintf(buf + n, len - n, "%s%s", n ? ", " : "", item);
+	else if (n + 5 < len)
+		snprintf(buf + n, len - n, ", ...");
+}
+
+/* The plan's partition 1, as BLKPG_ADD_PARTITION will have it. */
+static void told_line(const struct sp_plan *plan, const char *path, const char *removed,
+		      size_t n_removed, struct sp_step_result *res)
+{
+	char start[32], size[32];
+
+	sp_format_size_human(plan->start_bytes, start, sizeof(start));
+	sp_format_size_human(plan->size_bytes, size, sizeof(size));
+	if (n_removed)
+		sp_step_line(res, "told the kernel with BLKPG: removed its partition%s %s, added "
+			     "partition %d at %s (%" PRIu64 " B), %s long",
+			     n_removed == 1 ? "" : "s", removed, PARTITION_NUMBER, start,
+			     plan->start_bytes, size);
+	else
+		sp_step_line(res, "told the kernel with BLKPG: it had no partitions on %s, added "
+			     "partition %d at %s (%" PRIu64 " B), %s long", path, PARTITION_NUMBER,
+			     start, plan->start_bytes, size);
+}
+
+/*
+ * After the label is on the disk: the kernel forgets every partition it
+ * has on this disk and learns partition 1 exactly as the plan has it.
+ * Nothing here waits for udev, so the pipeline's lock cannot deadlock
+ * us.  Not O_EXCL: the pipeline made sure nobody holds the disk, and its
+ * flock is on an fd of its own, which ours does not disturb.
+ */
+static int tell_kernel(const struct sp_ctx *ctx, const char *table, struct sp_step_result *res)
+{
+	const struct sp_plan *plan = ctx->plan;
+	const char *path = disk_path_of(ctx);
+	double deadline = now_seconds() + BUSY_RETRY_MS / 1000.0;
+	char removed[SP_MSG_MAX / 2] = "", busy[SP_MSG_MAX / 2] = "", item[SP_PATH_MAX];
+	struct kernel_list *list = NULL;
+	int fd, r = 0, unsupported = 0;
+	size_t i, n_busy = 0, n_removed = 0;
+	struct stat st;
+
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return sp_step_fail(res, errno, STEP, path, "wrote the %s label on '%s' but cannot "
+				    "open it to tell the kernel: %s", table, path, strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode)) {
+		r = sp_step_fail(res, ENOTBLK, STEP, path, "wrote the %s label on '%s' but cannot "
+				 "tell the kernel: not a block device", table, path);
+		goto out;
+	}
+	list = calloc(1, sizeof(*list));
+	if (!list) {
+		r = sp_step_fail(res, ENOMEM, STEP, path, "out of memory");
+		goto out;
+	}
+	/* the disk behind our fd, not whatever the path names by now */
+	r = list_partitions(st.st_rdev, list);
+	if (r < 0) {
+		r = sp_step_fail(res, -r, STEP, path, "wrote the %s label on '%s' but cannot read "
+				 "the kernel's partitions of it: %s", table, path, strerror(-r));
+		goto out;
+	}
+	for (i = 0; i < list->n && !unsupported; i++) {
+		node_of(list->p[i].name, item, sizeof(item));
+		r = blkpg_del(fd, list->p[i].number, deadline);
+		if (blkpg_unsupported(r)) {
+			unsupported = r;
+		} else if (r == -EBUSY) {
+			/* keep going: name every busy one, drop the others */
+			size_t n = strlen(item);
+
+			snprintf(item + n, sizeof(item) - n, " (partition %u)", list->p[i].number);
+			list_append(busy, sizeof(busy), item);
+			n_busy++;
+		} else if (r < 0) {
+			r = sp_step_fail(res, -r, STEP, path, "wrote the %s label on '%s' but the "
+					 "kernel would not remove its partition %u (%s): %s; run "
+					 "partprobe %s", table, path, list->p[i].number, item,
+					 strerror(-r), path);
+			goto out;
+		} else {
+			list_append(removed, sizeof(removed), list->p[i].name);
+			n_removed++;
+		}
+	}
+	if (n_busy) {
+		r = sp_step_fail(res, EBUSY, STEP, path, "wrote the %s label on '%s' but cannot "
+				 "tell the kernel: %s %s in use, so the kernel keeps the old "
+				 "partition%s (%s); stop what uses %s, then run partprobe %s",
+				 table, path, busy, n_busy == 1 ? "is" : "are",
+				 n_busy == 1 ? "" : "s", strerror(EBUSY),
+				 n_busy == 1 ? "it" : "them", path);
+		goto out;
+	}
+	if (!unsupported) {
+		r = blkpg(fd, BLKPG_ADD_PARTITION, PARTITION_NUMBER, plan->start_bytes,
+			  plan->size_bytes);
+		if (blkpg_unsupported(r)) {
+			unsupported = r;
+		} else if (r < 0) {
+			r = sp_step_fail(res, -r, STEP, path, "wrote the %s label on '%s' but "
+					 "the kernel would not add partition %d at %" PRIu64
+					 " B, %" PRIu64 " B long: %s; run partprobe %s", table,
+					 path, PARTITION_NUMBER, plan->start_bytes,
+					 plan->size_bytes, strerror(-r), path);
+			goto out;
+		} else {
+			told_line(plan, path, removed, n_removed, res);
+		}
+	}
+	if (unsupported) {
+		/* the label it reads is the one just written; wait_for_node
+		 * then checks the kernel took the plan's geometry from it */
+		r = reread(fd);
+		if (r < 0) {
+			r = sp_step_fail(res, -r, STEP, path, "wrote the %s label on '%s' but "
+					 "cannot tell the kernel: BLKPG is not supported there "
+					 "(%s) and it would not re-read the label (BLKRRPART): "
+					 "%s%s", table, path, strerror(-unsupported), strerror(-r),
+					 r == -EBUSY ? "; is one of its partitions in use?" : "");
+			goto out;
+		}
+		sp_step_line(res, "BLKPG is not supported on %s (%s): asked the kernel to re-read "
+			     "the whole label instead (BLKRRPART)", path, strerror(-unsupported));
+	}
+	r = 0;
+out:
+	free(list);
+	close(fd);
+	return r;
+}
+
 /* Writes the label and tells the kernel; any exception is a failure. */
 static int write_label(const struct sp_ctx *ctx, struct sp_step_result *res)
 {
@@ -532,12 +807,8 @@ static int write_label(const struct sp_ctx *ctx, struct sp_step_result *res)
 	}
 	sp_step_line(res, "wrote a %s label with partition %d on %s", table, PARTITION_NUMBER,
 		     path);
-	if (!ped_disk_commit_to_os(disk) || said.count) {
-		r = sp_step_fail(res, EIO, STEP, path, "wrote the %s label on '%s' but cannot tell "
-				 "the kernel: libparted said: %s", table, path,
-				 said_or(&said, "nothing"));
-		goto out;
-	}
+	/* not ped_disk_commit_to_os: see the top of this file */
+	r = tell_kernel(ctx, table, res);
 out:
 	if (disk)
 		ped_disk_destroy(disk);

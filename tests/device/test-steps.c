@@ -44,6 +44,7 @@ struct loopdev {
 
 /* Test-only state: where we work, what to undo, what was there before. */
 static char test_dir[256];
+static char saved_path[SP_PATH_MAX]; /* PATH at start: test_no_udevadm changes it */
 static char losetup_before[LOSETUP_MAX];
 static struct sp_profile_set *profiles;
 static struct {
@@ -164,6 +165,8 @@ static void detach_all(void)
 
 static void cleanup(void)
 {
+	if (saved_path[0])
+		setenv("PATH", saved_path, 1);
 	detach_all();
 	sp_step_result_clear(&t.res);
 	free(t.plan);
@@ -187,6 +190,8 @@ static int group_setup(void **state)
 		print_error("test-steps must run as root (it attaches loop devices)\n");
 		return -1;
 	}
+	snprintf(saved_path, sizeof(saved_path), "%s",
+		 getenv("PATH") ? getenv("PATH") : "/usr/sbin:/usr/bin:/sbin:/bin");
 	if (sp_profiles_load(NULL, &profiles, &err) < 0) {
 		print_error("%s\n", err.message);
 		return -1;
@@ -411,6 +416,8 @@ static void test_gpt_xfs_512(void **state)
 	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_DRIFT);
 	expect_line("no partition table on ");
 	apply_ok(&sp_step_partition, &ctx);
+	/* we told the kernel ourselves, not libparted (and its udevadm) */
+	expect_line("told the kernel with BLKPG: it had no partitions on ");
 	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_UNCHANGED);
 	assert_int_equal(t.res.n_lines, 0);
 	assert_non_null(strstr(t.res.summary, "gpt, partition 1 at 1 MiB"));
@@ -677,6 +684,11 @@ static void test_no_partscan(void **state)
 	print_message("no --partscan: apply %s after %.2f s%s%s\n", r < 0 ? "failed" : "worked",
 		      took, r < 0 ? ": " : "", t.res.error.message);
 	assert_true(took < 2.5);
+	/* which way the kernel was told is said, whichever it was */
+	if (!has_line(&t.res, "told the kernel with BLKPG: ") && !has_line(&t.res, "(BLKRRPART)")) {
+		print_result(&t.res);
+		fail_msg("no line says how the kernel was told");
+	}
 	if (r < 0)
 		assert_non_null(strstr(t.res.error.message, "did not appear within 1 s"));
 	else
@@ -798,8 +810,137 @@ static void test_apply_replaces_old_label(void **state)
 	apply_ok(&sp_step_partition, &ctx);
 	expect_line("wiped the gpt signature at offset 512 on ");
 	expect_line("wiped the PMBR signature");
+	snprintf(what, sizeof(what), "told the kernel with BLKPG: removed its partitions %sp1, "
+		 "%sp2, added partition 1 at 1 MiB", dev + strlen("/dev/"), dev + strlen("/dev/"));
+	expect_line(what);
 	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_UNCHANGED);
 	expect_no_fs_on(dev);
+}
+
+/* Polls for a block device node (devtmpfs makes it soon after the kernel). */
+static bool wait_for_block(const char *path, double seconds)
+{
+	double deadline = now_seconds() + seconds;
+	struct stat st;
+
+	for (;;) {
+		if (stat(path, &st) == 0 && S_ISBLK(st.st_mode))
+			return true;
+		if (now_seconds() >= deadline)
+			return false;
+		usleep(20 * 1000);
+	}
+}
+
+/*
+ * (j) a partition someone has open (not mounted: the pipeline refuses
+ * that before any step runs) cannot be removed from the kernel.  Apply
+ * fails within the bounded retry, naming the partition; once it is
+ * closed, apply works.
+ */
+static void test_partition_in_use(void **state)
+{
+	const char *dev = loop_attach(GIB_IMAGE, 0);
+	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_XFS, SP_TABLE_GPT };
+	struct sp_plan *plan = plan_for(dev, &w);
+	char p2[SP_PATH_MAX], want[SP_MSG_MAX];
+	double started, took;
+	struct sp_ctx ctx;
+	int fd;
+
+	(void)state;
+	ctx_for(&ctx, plan);
+	assert_int_equal(RUN("parted", "-s", ours(dev), "mklabel", "gpt", "mkpart", "p", "1MiB",
+			     "100MiB", "mkpart", "q", "100MiB", "200MiB"),
+			 0);
+	snprintf(p2, sizeof(p2), "%sp2", dev);
+	assert_true(wait_for_block(p2, 5.0));
+	fd = open(ours(p2), O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+
+	sp_step_result_clear(&t.res);
+	t.res.name = sp_step_partition.name;
+	started = now_seconds();
+	assert_true(sp_step_partition.apply(&ctx, &t.res) < 0);
+	took = now_seconds() - started;
+	close(fd);
+	print_message("after %.2f s: %s\n", took, t.res.error.message);
+	assert_true(took < 3.0);
+	assert_int_equal(t.res.status, SP_STEP_FAILED);
+	assert_int_equal(t.res.error.exit_code, SP_EXIT_FAILED);
+	snprintf(want, sizeof(want), "but cannot tell the kernel: %s (partition 2) is in use", p2);
+	if (!strstr(t.res.error.message, want))
+		fail_msg("message should say '%s'", want);
+	assert_non_null(strstr(t.res.error.message, "run partprobe "));
+
+	/* nobody holds it now: the same apply goes through */
+	apply_ok(&sp_step_partition, &ctx);
+	expect_line("told the kernel with BLKPG: removed its partition ");
+	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_UNCHANGED);
+	assert_false(wait_for_block(p2, 0));
+}
+
+/* Writes an executable shell script. */
+static void write_script(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "we");
+
+	assert_non_null(f);
+	assert_true(fputs(text, f) >= 0);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path, 0755), 0);
+}
+
+static bool file_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+/*
+ * (k) apply runs no udevadm: with the pipeline's flock held, udev >= 251
+ * postpones the disk's events and `udevadm settle` (which Debian's
+ * libparted runs from ped_disk_commit_to_os) would wait ~120 s.  A fake
+ * udevadm first in PATH records any call.
+ */
+static void test_no_udevadm(void **state)
+{
+	const char *dev = loop_attach(GIB_IMAGE, 0);
+	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_XFS, SP_TABLE_MSDOS };
+	struct sp_plan *plan = plan_for(dev, &w);
+	char bin[SP_PATH_MAX], fake[SP_PATH_MAX], called[SP_PATH_MAX], script[SP_PATH_MAX * 2];
+	char path[SP_PATH_MAX * 2];
+	struct sp_ctx ctx;
+
+	(void)state;
+	ctx_for(&ctx, plan);
+	snprintf(bin, sizeof(bin), "%s/bin", test_dir);
+	snprintf(fake, sizeof(fake), "%s/udevadm", bin);
+	snprintf(called, sizeof(called), "%s/udevadm-called", test_dir);
+	assert_int_equal(mkdir(bin, 0755), 0);
+	snprintf(script, sizeof(script), "#!/bin/sh\necho \"$*\" >>'%s'\n", called);
+	write_script(fake, script);
+	snprintf(path, sizeof(path), "%s:%s", bin, saved_path);
+	assert_int_equal(setenv("PATH", path, 1), 0);
+
+	/* does this libparted run udevadm at all?  (Debian's and Ubuntu's do) */
+	assert_int_equal(RUN("parted", "-s", ours(dev), "mklabel", "gpt", "mkpart", "p", "1MiB",
+			     "100MiB"),
+			 0);
+	print_message("parted itself ran udevadm: %s\n", file_exists(called) ? "yes" : "no");
+	unlink(called);
+
+	apply_ok(&sp_step_partition, &ctx);
+	expect_line("told the kernel with BLKPG: removed its partition ");
+	if (file_exists(called)) {
+		RUN("cat", called);
+		fail_msg("partition apply ran udevadm");
+	}
+	assert_int_equal(setenv("PATH", saved_path, 1), 0);
+	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_UNCHANGED);
+	unlink(fake);
+	rmdir(bin);
 }
 
 int main(void)
@@ -816,6 +957,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_never_fixes, teardown_test),
 		cmocka_unit_test_teardown(test_grown_disk_not_fixed, teardown_test),
 		cmocka_unit_test_teardown(test_apply_replaces_old_label, teardown_test),
+		cmocka_unit_test_teardown(test_partition_in_use, teardown_test),
+		cmocka_unit_test_teardown(test_no_udevadm, teardown_test),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
