@@ -32,6 +32,7 @@ static const struct sp_step *const steps[] = {
 	&sp_step_partition,
 	&sp_step_filesystem,
 	&sp_step_fstab, /* needs the filesystem's UUID */
+	&sp_step_tuning,
 };
 
 #define N_STEPS (sizeof(steps) / sizeof(steps[0]))

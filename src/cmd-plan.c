@@ -60,6 +60,10 @@ static char *render(const struct sp_cli_args *args, const struct sp_plan *plan, 
 		return sp_format_plan_json(plan);
 	case SP_FORMAT_FSTAB:
 		return sp_format_fstab(plan);
+	case SP_FORMAT_SCRIPT:
+		return sp_format_tuning_script(plan);
+	case SP_FORMAT_UDEV:
+		return sp_format_udev_rule(plan, NULL, 0);
 	case SP_FORMAT_KICKSTART:
 	case SP_FORMAT_PRESEED:
 		if (!args->device[0] || args->facts_file[0]) {
