@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "format.h"
@@ -74,6 +75,13 @@ static int read_plan_file(const char *path, struct sp_plan *plan, struct sp_erro
 	return r;
 }
 
+static bool is_directory(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 struct progress {
 	bool text;
 };
@@ -139,6 +147,12 @@ static int run(int argc, char **argv, bool apply)
 	rc = sp_cli_parse(argc, argv, allowed, apply ? usage_apply : usage_check, args, &done);
 	if (rc || done)
 		goto out;
+	if (args->root[0] && !is_directory(args->root)) {
+		sp_error_set(&err, ENOTDIR, SP_EXIT_INVALID, "root", "root: '%s' is not a directory",
+			     args->root);
+		rc = sp_cli_fail(&err);
+		goto out;
+	}
 	if (load_plan(args, plan, &err) < 0) {
 		rc = sp_cli_fail(&err);
 		goto out;

@@ -3,13 +3,12 @@
 # verified by reading back, idempotent re-runs, dry runs that write nothing.
 . "$SRCDIR/tests/device/lib.bash"
 
-sp() { "$STRIPEPLAN" "$@"; }
 P400=(--controller hp-p400 --level 10 --disks 8 --chunk 256K --kernel 6.1)
 
 # --- 512-byte sectors, xfs, gpt: the seed P400 array ------------------------
 dev=$(sp_loop_create 1G) || exit 1
 before=$(digest "$dev")
-expect_ok "dry run" sp apply "${P400[@]}" --fs xfs --device "$dev" --mountpoint /data --root "$WORK/root" --dry-run
+expect_ok "dry run" sp apply "${P400[@]}" --fs xfs --device "$dev" --mountpoint /data --root "$SP_TEST_ROOT" --dry-run
 expect_out 'would: .*mkfs.xfs -b size=4096 -d su=256k,sw=4 -l su=256k '"${dev}p1"
 expect_out 'dry run: nothing was written'
 unchanged "$dev" "$before" "dry run"

@@ -6,7 +6,6 @@
 # shellcheck source=tests/device/lib.bash
 . "$SRCDIR/tests/device/lib.bash"
 
-sp() { "$STRIPEPLAN" "$@"; }
 P400=(--controller hp-p400 --level 10 --disks 8 --chunk 256K)
 OPTS='noatime,logbufs=8,logbsize=256k,nofail,x-systemd.device-timeout=30s'
 
@@ -51,7 +50,7 @@ cp "$root/etc/fstab" "$WORK/awkward.orig"
 # --- dry run: says what it would do, touches nothing --------------------------
 expect_ok "dry run" sp apply "${P400[@]}" --fs xfs --device "$dev" --mountpoint /data \
 	--root "$root" --dry-run
-if ! grep -q '^\[3/3\] fstab' "$WORK/out"; then
+if ! grep -q '^\[3/[0-9]\] fstab' "$WORK/out"; then
 	fail "apply does not run the fstab step (wire sp_step_fstab into planner/pipeline.c): $(cat "$WORK/out")"
 	device_finish
 	exit 1
@@ -65,7 +64,7 @@ checks=$((checks + 1))
 
 # --- apply: old lines intact, our line appended, the line mounts --------------
 expect_ok "apply" sp apply "${P400[@]}" --fs xfs --device "$dev" --mountpoint /data --root "$root"
-expect_out '^\[3/3\] fstab .*done, verified'
+expect_out '^\[3/[0-9]\] fstab .*done, verified'
 uuid=$(blkid -p -o value -s UUID "${dev}p1")
 line="UUID=$uuid /data xfs $OPTS 0 0"
 printf '%s\n# stripeplan: /data\n%s\n' "$awkward" "$line" >"$WORK/awkward.expected"

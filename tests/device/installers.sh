@@ -5,7 +5,6 @@
 # check must then find no drift — and must find it once a knob changes.
 . "$SRCDIR/tests/device/lib.bash"
 
-sp() { "$STRIPEPLAN" "$@"; }
 # the snippets call "stripeplan" by name, as an installer image would
 PATH="$(dirname "$STRIPEPLAN"):$PATH"
 ARRAY=(--controller hp-p400 --level 10 --disks 8 --chunk 256K --fs xfs --mountpoint /data)

@@ -13,6 +13,26 @@ WORK="$SP_LOOP_TMPDIR/work"
 mkdir -p "$WORK"
 LOSETUP_BEFORE=$(losetup -a | sort)
 
+# Every apply and check in a test writes its files (fstab, udev rule, tune
+# script) into a scratch target root, never the machine's own /etc.
+SP_TEST_ROOT="$SP_LOOP_TMPDIR/root"
+mkdir -p "$SP_TEST_ROOT/etc"
+sp() {
+	local arg
+	case "${1:-}" in
+	apply | check)
+		for arg in "$@"; do
+			[ "$arg" != --root ] || {
+				"$STRIPEPLAN" "$@"
+				return
+			}
+		done
+		"$STRIPEPLAN" "$@" --root "$SP_TEST_ROOT"
+		;;
+	*) "$STRIPEPLAN" "$@" ;;
+	esac
+}
+
 # image_of DEV: the sparse file behind a loop device we created
 image_of() {
 	awk -v d="$1" '$1 == d { print $2 }' "$SP_LOOP_TMPDIR/.devices"
