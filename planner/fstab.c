@@ -19,6 +19,7 @@
 
 #include <libmount/libmount.h>
 
+#include "fileio.h"
 #include "fstab.h"
 
 #define BY_UUID_PREFIX "/dev/disk/by-uuid/"
@@ -530,103 +531,23 @@ int sp_fstab_read(const char *path, char **ret_text, struct sp_fstab_file *ret_f
 	return 0;
 }
 
-static int write_all(int fd, const char *text)
-{
-	size_t len = strlen(text), done = 0;
-
-	while (done < len) {
-		ssize_t w = write(fd, text + done, len - done);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		done += (size_t)w;
-	}
-	return 0;
-}
-
-/* Mode and owner first, so the fsync that follows makes them durable too.
- * A new file is root's only when we are root: tests run unprivileged. */
-static int set_mode_owner(int fd, const struct sp_fstab_file *file)
-{
-	if (fchmod(fd, file->mode) < 0)
-		return -errno;
-	if ((file->exists || geteuid() == 0) && fchown(fd, file->uid, file->gid) < 0)
-		return -errno;
-	return 0;
-}
-
-static int fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd) < 0)
-		r = -errno;
-	close(fd);
-	return r;
-}
-
-static void split_path(const char *path, char *dir, size_t dir_len, const char **ret_base)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash) {
-		snprintf(dir, dir_len, ".");
-		*ret_base = path;
-	} else {
-		snprintf(dir, dir_len, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-		*ret_base = slash + 1;
-	}
-}
-
 int sp_fstab_write_atomic(const char *path, const char *text, const struct sp_fstab_file *file,
 			  struct sp_error *err)
 {
-	char dir[SP_PATH_MAX], tmp[SP_PATH_MAX + 32];
-	const char *base, *what = "create a temporary file in";
-	int fd, r;
+	/* a new fstab is root's only when we are root: tests run unprivileged */
+	bool chown_it = file->exists || geteuid() == 0;
+	const char *what = "write";
+	int r = sp_write_atomic(path, text, file->mode, chown_it ? file->uid : (uid_t)-1,
+				chown_it ? file->gid : (gid_t)-1, &what);
 
-	split_path(path, dir, sizeof(dir), &base);
-	snprintf(tmp, sizeof(tmp), "%s/.%s.stripeplan-XXXXXX", dir, base);
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		goto fail;
-	}
-	what = "set the mode and owner of";
-	r = set_mode_owner(fd, file);
-	if (r == 0) {
-		what = "write";
-		r = write_all(fd, text);
-	}
-	if (r == 0 && fsync(fd) < 0) {
-		what = "sync";
-		r = -errno;
-	}
-	if (close(fd) < 0 && r == 0) {
-		what = "write";
-		r = -errno;
-	}
-	if (r == 0 && rename(tmp, path) < 0) {
-		what = "rename the new file over";
-		r = -errno;
-	}
-	if (r < 0) {
-		unlink(tmp);
-		goto fail;
-	}
-	r = fsync_dir(dir);
-	if (r < 0)
+	if (r == 0)
+		return 0;
+	if (!strcmp(what, "sync the directory of"))
 		return sp_error_set(err, r, SP_EXIT_FAILED, "fstab",
-				    "'%s' was replaced, but syncing '%s' failed: %s; the change may "
-				    "not survive a crash",
-				    path, dir, strerror(-r));
-	return 0;
-fail:
+				    "'%s' was replaced, but syncing its directory failed: %s; the "
+				    "change may not survive a crash",
+				    path, strerror(-r));
 	return sp_error_set(err, r, SP_EXIT_FAILED, "fstab",
-			    "cannot %s '%s': %s; the old '%s' is unchanged", what,
-			    fd < 0 ? dir : path, strerror(-r), path);
+			    "cannot %s '%s': %s; the old '%s' is unchanged", what, path,
+			    strerror(-r), path);
 }

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "format.h"
+#include "fileio.h"
 #include "steps.h"
 
 #define STEP "tuning"
@@ -531,60 +532,12 @@ static int make_parents(const char *root, const char *dir)
 	return make_dir(path);
 }
 
-static int write_all(int fd, const char *buf, size_t len)
+/* A crash leaves the old file or the new one, never half of one. */
+static int write_atomic(const struct artifact *a)
 {
-	while (len) {
-		ssize_t n = write(fd, buf, len);
+	const char *what;
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd) < 0)
-		r = -errno;
-	close(fd);
-	return r;
-}
-
-/* Temp file in the same directory, fsync, rename, fsync the directory:
- * a crash leaves the old file or the new one, never half of one. */
-static int write_atomic(const char *dir, const struct artifact *a)
-{
-	char tmp[SP_PATH_MAX];
-	int fd, r, n = snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, a->name);
-
-	if (n < 0 || (size_t)n >= sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	r = fchmod(fd, a->mode) < 0 ? -errno : 0;
-	if (r == 0)
-		r = write_all(fd, a->content, strlen(a->content));
-	if (r == 0 && fsync(fd) < 0)
-		r = -errno;
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, a->path) < 0)
-		r = -errno;
-	if (r < 0) {
-		unlink(tmp);
-		return r;
-	}
-	return fsync_dir(dir);
+	return sp_write_atomic(a->path, a->content, a->mode, (uid_t)-1, (gid_t)-1, &what);
 }
 
 static int install_artifact(struct run *run, const struct artifact *a)
@@ -604,7 +557,7 @@ static int install_artifact(struct run *run, const struct artifact *a)
 	*strrchr(dir, '/') = '\0';
 	r = make_parents(root, dir);
 	if (r == 0)
-		r = write_atomic(dir, a);
+		r = write_atomic(a);
 	if (r < 0)
 		return sp_step_fail(run->res, -r, STEP, a->path, "cannot write '%s': %s", a->path,
 				    strerror(-r));
