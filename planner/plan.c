@@ -130,6 +130,9 @@ static int plan_array(const struct sp_spec *spec, const struct sp_profile *profi
 
 static int check_facts(const struct sp_facts *f, struct sp_error *err)
 {
+	if (f->is_partition)
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "device",
+				    "device: '%s' is a partition; give the whole disk or array", f->path);
 	if (f->logical_sector_bytes < 512 || f->logical_sector_bytes > 65536 ||
 	    !sp_is_power_of_two(f->logical_sector_bytes))
 		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "sector-size",
