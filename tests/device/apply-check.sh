@@ -28,8 +28,8 @@ if ! grep -qx 'unit = 64' "$WORK/sb" || ! grep -qx 'width = 256' "$WORK/sb" ||
 fi
 
 expect_ok "check after apply" sp check "${P400[@]}" --fs xfs --device "$dev"
-expect_rc 2 "'${dev}p1' is a partition; give the whole disk" sp plan "${P400[@]}" --fs xfs --device "${dev}p1"
 expect_out 'match: the device matches the plan'
+expect_rc 2 "'${dev}p1' is a partition; give the whole disk" sp plan "${P400[@]}" --fs xfs --device "${dev}p1"
 
 # a second apply does nothing and says so
 before=$(digest "$dev")
