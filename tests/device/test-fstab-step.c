@@ -4,11 +4,11 @@
  * attaches to a sparse image in its own temporary directory, with scratch
  * target roots under that directory.  Runs as root.
  *
- * SAFETY: mkfs and parted go through ours(), which accepts only the loop
- * device this test attached or its partition.  Every mount (the tmpfs
- * roots, the "does the line mount" check) is registered before it is
- * made and undone after every test, failed or not; the device is detached
- * in the group teardown, and also from atexit().
+ * SAFETY: mkfs and parted go through loop_ours(), which accepts only the
+ * loop device this test attached or its partition.  Every mount (the
+ * tmpfs roots, the "does the line mount" check) is registered before it
+ * is made and undone after every test, failed or not; the device is
+ * detached in the group teardown, and also from atexit() (loopdev.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -27,169 +27,40 @@
 
 #include <cmocka.h>
 
-#include "exec.h"
 #include "fstab.h"
+#include "loopdev.h"
 #include "steps.h"
 
 #define IMAGE_BYTES (512U * 1024U * 1024U) /* mkfs.xfs wants 300 MiB */
-#define MAX_MOUNTS 4U
 #define OPTS "noatime,logbufs=8,logbsize=256k,nofail,x-systemd.device-timeout=30s"
 
-/* Test-only state: where we work and what to undo. */
-static char test_dir[256];
+/* Test-only state: the group's one device, and scratch roots made. */
 static struct {
-	char dev[64];          /* /dev/loopN */
+	const char *dev;       /* /dev/loopN */
 	char part[80];         /* /dev/loopNp1 */
-	char img[SP_PATH_MAX]; /* our sparse image */
 	char uuid[SP_UUID_MAX];
-	char mounts[MAX_MOUNTS][SP_PATH_MAX];
-	size_t n_mounts;
 	unsigned n_roots;
 } g;
-
-/* Runs argv; returns its exit status and, when asked, its output. */
-static int run_argv(const char *const *argv, char *out, size_t len)
-{
-	struct sp_exec_result res;
-	struct sp_error err = { 0 };
-	int status;
-
-	if (sp_exec(argv, &res, &err) < 0) {
-		print_error("%s\n", err.message);
-		return -1;
-	}
-	status = res.exit_status;
-	if (out)
-		snprintf(out, len, "%s", res.output);
-	else if (status)
-		print_message("'%s' exited %d: %s", argv[0], status, res.output);
-	sp_exec_result_free(&res);
-	return status;
-}
-
-#define RUN(...) run_argv((const char *const[]){ __VA_ARGS__, NULL }, NULL, 0)
-
-static void loop_backing_file(const char *dev, char *buf, size_t len)
-{
-	char path[128];
-	FILE *f;
-
-	buf[0] = '\0';
-	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", dev + strlen("/dev/"));
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (fgets(buf, (int)len, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-}
-
-/* Only our loop device and its partition may be written to. */
-static const char *ours(const char *dev)
-{
-	if (!g.dev[0] || (strcmp(dev, g.dev) && strcmp(dev, g.part)))
-		fail_msg("refusing to touch '%s': not the loop device this test attached", dev);
-	return dev;
-}
-
-/* A mount this test makes: registered first, so teardown always tries. */
-static const char *mount_slot(const char *name)
-{
-	char *dir;
-
-	assert_true(g.n_mounts < MAX_MOUNTS);
-	dir = g.mounts[g.n_mounts];
-	snprintf(dir, SP_PATH_MAX, "%s/%s", test_dir, name);
-	assert_int_equal(mkdir(dir, 0755), 0);
-	g.n_mounts++;
-	return dir;
-}
-
-static bool is_mounted(const char *dir)
-{
-	char out[256];
-
-	return run_argv((const char *const[]){ "mountpoint", "-q", dir, NULL }, out,
-			sizeof(out)) == 0;
-}
-
-static void unmount_all(void)
-{
-	while (g.n_mounts) {
-		const char *dir = g.mounts[--g.n_mounts];
-
-		while (is_mounted(dir))
-			if (RUN("umount", dir) != 0 && RUN("umount", "-l", dir) != 0)
-				break;
-		RUN("rm", "-rf", "--one-file-system", dir);
-	}
-}
-
-static void detach(void)
-{
-	char backing[SP_PATH_MAX];
-
-	if (!g.dev[0])
-		return;
-	/* The number may have been reused if it went away already. */
-	loop_backing_file(g.dev, backing, sizeof(backing));
-	if (!strcmp(backing, g.img))
-		RUN("losetup", "--detach", g.dev);
-	g.dev[0] = '\0';
-	unlink(g.img);
-}
-
-static void cleanup(void)
-{
-	unmount_all();
-	detach();
-}
 
 static int teardown_test(void **state)
 {
 	(void)state;
-	unmount_all();
+	loop_unmount_all();
 	return 0;
-}
-
-static void wait_for_node(const char *path)
-{
-	struct stat st;
-
-	for (int i = 0; i < 100; i++) {
-		if (stat(path, &st) == 0 && S_ISBLK(st.st_mode))
-			return;
-		if (i == 50)
-			RUN("partx", "--update", ours(g.dev));
-		usleep(100 * 1000);
-	}
-	fail_msg("'%s' did not appear", path);
 }
 
 /* One loop device, one GPT partition, one XFS filesystem for the group. */
 static int make_device(void)
 {
 	char out[256];
-	int fd;
 
-	snprintf(g.img, sizeof(g.img), "%s/img.XXXXXX", test_dir);
-	fd = mkstemp(g.img);
-	if (fd < 0 || ftruncate(fd, IMAGE_BYTES) < 0)
-		return -1;
-	close(fd);
-	if (run_argv((const char *const[]){ "losetup", "--partscan", "--find", "--show", g.img,
-					    NULL },
-		     out, sizeof(out)) != 0)
-		return -1;
-	out[strcspn(out, "\n")] = '\0';
-	if (strncmp(out, "/dev/loop", 9) || strlen(out) >= sizeof(g.dev))
-		return -1;
-	memcpy(g.dev, out, strlen(out) + 1);
+	g.dev = loop_attach(IMAGE_BYTES, 0, LOOP_PARTSCAN);
 	snprintf(g.part, sizeof(g.part), "%sp1", g.dev);
-	if (RUN("parted", "-s", ours(g.dev), "mklabel", "gpt", "mkpart", "p", "1MiB", "100%") != 0)
+	if (RUN("parted", "-s", loop_ours(g.dev), "mklabel", "gpt", "mkpart", "p", "1MiB",
+		"100%") != 0)
 		return -1;
-	wait_for_node(g.part);
-	if (RUN("mkfs.xfs", "-q", "-f", ours(g.part)) != 0 ||
+	loop_wait_partition(g.dev, g.part);
+	if (RUN("mkfs.xfs", "-q", "-f", loop_ours(g.part)) != 0 ||
 	    run_argv((const char *const[]){ "blkid", "-p", "-o", "value", "-s", "UUID", g.part,
 					    NULL },
 		     out, sizeof(out)) != 0)
@@ -202,36 +73,15 @@ static int make_device(void)
 static int group_setup(void **state)
 {
 	(void)state;
-	if (geteuid() != 0) {
-		/* CI runs device tests as root: a skip would hide a broken test. */
-		print_error("test-fstab-step must run as root (it attaches loop devices)\n");
+	if (loop_group_setup("fstab-step") < 0)
 		return -1;
-	}
-	snprintf(test_dir, sizeof(test_dir), "%s/stripeplan-fstab.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(test_dir))
-		return -1;
-	/* Also on exit() paths cmocka does not route through teardown. */
-	atexit(cleanup);
 	return make_device();
 }
 
 static int group_teardown(void **state)
 {
-	char backing[SP_PATH_MAX], img[SP_PATH_MAX], dev[64];
-	int leaked = 0;
-
 	(void)state;
-	snprintf(img, sizeof(img), "%s", g.img);
-	snprintf(dev, sizeof(dev), "%s", g.dev);
-	cleanup();
-	loop_backing_file(dev, backing, sizeof(backing));
-	if (dev[0] && !strcmp(backing, img)) {
-		print_error("%s is still attached to %s\n", dev, img);
-		leaked++;
-	}
-	RUN("rm", "-rf", "--one-file-system", test_dir);
-	return leaked ? -1 : 0;
+	return loop_group_teardown();
 }
 
 /* ------------------------------------------------------------ fixtures */
@@ -268,7 +118,7 @@ static struct fixture *fixture(const char *root_dir)
 	if (root_dir) {
 		snprintf(f->root, sizeof(f->root), "%s", root_dir);
 	} else {
-		snprintf(f->root, sizeof(f->root), "%s/root%u", test_dir, ++g.n_roots);
+		snprintf(f->root, sizeof(f->root), "%s/root%u", loop_dir(), ++g.n_roots);
 		assert_int_equal(mkdir(f->root, 0755), 0);
 	}
 	snprintf(etc, sizeof(etc), "%s/etc", f->root);
@@ -281,7 +131,7 @@ static struct fixture *fixture(const char *root_dir)
 	set_options(f, OPTS);
 	f->ctx.plan = &f->plan;
 	f->ctx.root = f->root;
-	snprintf(f->ctx.partition_path, sizeof(f->ctx.partition_path), "%s", ours(g.part));
+	snprintf(f->ctx.partition_path, sizeof(f->ctx.partition_path), "%s", loop_ours(g.part));
 	snprintf(f->ctx.fs_uuid, sizeof(f->ctx.fs_uuid), "%s", g.uuid);
 	f->res.name = "fstab";
 	return f;
@@ -422,10 +272,10 @@ static void test_apply_awkward(void **state)
 
 	/* the options from the file really mount, with mount(8) */
 	line_options(text, g.uuid, options, sizeof(options));
-	assert_int_equal(RUN("mount", "-t", "xfs", "-o", options, ours(g.part),
-			     mount_slot("line-mounts")),
+	assert_int_equal(RUN("mount", "-t", "xfs", "-o", options, loop_ours(g.part),
+			     loop_mount_dir("line-mounts")),
 			 0);
-	unmount_all();
+	loop_unmount_all();
 	free(text);
 
 	/* a re-run leaves the file alone: same inode, same bytes */
@@ -496,7 +346,7 @@ static void test_mode_and_owner_kept(void **state)
  */
 static void test_enospc_keeps_old(void **state)
 {
-	const char *root = mount_slot("tiny");
+	const char *root = loop_mount_dir("tiny");
 	struct fixture *f;
 	char old[6000], filler[SP_PATH_MAX + 16];
 	char *text;

@@ -4,10 +4,10 @@
  * to sparse images in its own temporary directory.  Runs as root.
  *
  * SAFETY: every destructive command (mkfs, parted, mount) goes through
- * ours(), which accepts only a loop device this test attached, or one of
- * its partitions.  Teardown runs after every test, failed or not, and
+ * loop_ours(), which accepts only a loop device this test attached, or one
+ * of its partitions.  Teardown runs after every test, failed or not, and
  * detaches a device only while its backing file is still our image; the
- * group teardown fails if any of our images is still attached.
+ * group teardown fails if any of our images is still attached (loopdev.h).
  */
 #include <errno.h>
 #include <limits.h>
@@ -24,193 +24,29 @@
 
 #include <cmocka.h>
 
-#include "exec.h"
+#include "loopdev.h"
 #include "probe.h"
 
 #define IMAGE_BYTES (64U * 1024U * 1024U)
-#define MAX_LOOPS 4U
-#define MAX_MOUNTS 4U
-
-struct loopdev {
-	char dev[64];           /* /dev/loopN */
-	char img[SP_PATH_MAX];  /* our sparse image */
-};
-
-/* Test-only state: where we work and what to undo. */
-static char test_dir[256];
-static struct {
-	struct loopdev loops[MAX_LOOPS];
-	size_t n_loops;
-	char mounts[MAX_MOUNTS][SP_PATH_MAX];
-	size_t n_mounts;
-} ctx;
-
-/* Runs argv; returns its exit status and, when asked, its output. */
-static int run_argv(const char *const *argv, char *out, size_t len)
-{
-	struct sp_exec_result res;
-	struct sp_error err = { 0 };
-	int status;
-
-	if (sp_exec(argv, &res, &err) < 0) {
-		print_error("%s\n", err.message);
-		return -1;
-	}
-	status = res.exit_status;
-	if (status)
-		print_message("'%s' exited %d: %s", argv[0], status, res.output);
-	if (out)
-		snprintf(out, len, "%s", res.output);
-	sp_exec_result_free(&res);
-	return status;
-}
-
-#define RUN(...) run_argv((const char *const[]){ __VA_ARGS__, NULL }, NULL, 0)
-
-/* The backing file the kernel has for /dev/loopN, or "" when detached. */
-static void loop_backing_file(const char *dev, char *buf, size_t len)
-{
-	char path[128];
-	FILE *f;
-
-	buf[0] = '\0';
-	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", dev + strlen("/dev/"));
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (fgets(buf, (int)len, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-}
-
-static bool is_our_image(const char *backing)
-{
-	size_t n = strlen(test_dir);
-
-	return test_dir[0] && !strncmp(backing, test_dir, n) && backing[n] == '/';
-}
-
-/* Only our loop devices and their partitions may be written to. */
-static const char *ours(const char *dev)
-{
-	size_t i, n;
-
-	for (i = 0; i < ctx.n_loops; i++) {
-		n = strlen(ctx.loops[i].dev);
-		if (!strncmp(dev, ctx.loops[i].dev, n) &&
-		    (dev[n] == '\0' || (dev[n] == 'p' && dev[n + 1] >= '1' && dev[n + 1] <= '9')))
-			return dev;
-	}
-	fail_msg("refusing to touch '%s': not a loop device this test attached", dev);
-	return NULL;
-}
-
-static const char *loop_attach(unsigned sector_bytes)
-{
-	struct loopdev *l;
-	char out[256], sector[16];
-	int fd, status;
-
-	assert_true(ctx.n_loops < MAX_LOOPS);
-	l = &ctx.loops[ctx.n_loops];
-	snprintf(l->img, sizeof(l->img), "%s/img.XXXXXX", test_dir);
-	fd = mkstemp(l->img);
-	assert_true(fd >= 0);
-	assert_int_equal(ftruncate(fd, IMAGE_BYTES), 0);
-	close(fd);
-
-	snprintf(sector, sizeof(sector), "%u", sector_bytes);
-	if (sector_bytes)
-		status = run_argv((const char *const[]){ "losetup", "--partscan", "--find", "--show",
-							 "--sector-size", sector, l->img, NULL },
-				  out, sizeof(out));
-	else
-		status = run_argv((const char *const[]){ "losetup", "--partscan", "--find", "--show",
-							 l->img, NULL },
-				  out, sizeof(out));
-	assert_int_equal(status, 0);
-	out[strcspn(out, "\n")] = '\0';
-	assert_true(!strncmp(out, "/dev/loop", 9) && strlen(out) < sizeof(l->dev));
-	memcpy(l->dev, out, strlen(out) + 1);
-	ctx.n_loops++;
-	return l->dev;
-}
-
-static void unmount_all(void)
-{
-	while (ctx.n_mounts) {
-		const char *dir = ctx.mounts[--ctx.n_mounts];
-
-		if (RUN("umount", dir) != 0)
-			RUN("umount", "-l", dir);
-		rmdir(dir);
-	}
-}
-
-static void detach_all(void)
-{
-	char backing[SP_PATH_MAX];
-
-	while (ctx.n_loops) {
-		struct loopdev *l = &ctx.loops[--ctx.n_loops];
-
-		/* The number may have been reused if it went away already. */
-		loop_backing_file(l->dev, backing, sizeof(backing));
-		if (!strcmp(backing, l->img))
-			RUN("losetup", "--detach", l->dev);
-		unlink(l->img);
-	}
-}
-
-static void cleanup(void)
-{
-	unmount_all();
-	detach_all();
-}
 
 static int teardown_test(void **state)
 {
 	(void)state;
 	unsetenv("SP_SYSFS_ROOT");
-	cleanup();
+	loop_cleanup();
 	return 0;
 }
 
 static int group_setup(void **state)
 {
 	(void)state;
-	if (geteuid() != 0) {
-		/* CI runs device tests as root: a skip would hide a broken test. */
-		print_error("test-probe must run as root (it attaches loop devices)\n");
-		return -1;
-	}
-	snprintf(test_dir, sizeof(test_dir), "%s/stripeplan-probe.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(test_dir))
-		return -1;
-	/* Also on exit() paths cmocka does not route through teardown. */
-	atexit(cleanup);
-	return 0;
+	return loop_group_setup("probe");
 }
 
-/* Fails the group if any image of ours is still attached to a loop. */
 static int group_teardown(void **state)
 {
-	char path[64], backing[SP_PATH_MAX];
-	int i, leaked = 0;
-
 	(void)state;
-	cleanup();
-	for (i = 0; i < 256; i++) {
-		snprintf(path, sizeof(path), "/dev/loop%d", i);
-		loop_backing_file(path, backing, sizeof(backing));
-		if (is_our_image(backing)) {
-			print_error("%s is still attached to %s\n", path, backing);
-			leaked++;
-		}
-	}
-	RUN("rm", "-rf", "--one-file-system", test_dir);
-	return leaked ? -1 : 0;
+	return loop_group_teardown();
 }
 
 static void probe(const char *dev, struct sp_facts *f)
@@ -229,27 +65,18 @@ static void usage_of(const struct sp_facts *f, struct sp_usage *u)
 		fail_msg("usage of '%s': %s", f->path, err.message);
 }
 
-/* parted asks the kernel to re-read; devtmpfs makes the node shortly. */
 static void make_gpt_partition(const char *dev, char *part, size_t len)
 {
-	struct stat st;
-	int i;
-
-	assert_int_equal(RUN("parted", "-s", ours(dev), "mklabel", "gpt", "mkpart", "p", "1MiB",
-			     "10MiB"),
+	assert_int_equal(RUN("parted", "-s", loop_ours(dev), "mklabel", "gpt", "mkpart", "p",
+			     "1MiB", "10MiB"),
 			 0);
 	snprintf(part, len, "%sp1", dev);
-	for (i = 0; i < 100 && (stat(part, &st) < 0 || !S_ISBLK(st.st_mode)); i++) {
-		if (i == 50)
-			RUN("partx", "--update", ours(dev));
-		usleep(100 * 1000);
-	}
-	assert_true(S_ISBLK(st.st_mode));
+	loop_wait_partition(dev, part);
 }
 
 static void test_loop_512(void **state)
 {
-	const char *dev = loop_attach(0);
+	const char *dev = loop_attach(IMAGE_BYTES, 0, LOOP_PARTSCAN);
 	struct sp_facts f;
 	struct stat st;
 
@@ -276,7 +103,7 @@ static void test_loop_512(void **state)
 
 static void test_loop_4096(void **state)
 {
-	const char *dev = loop_attach(4096);
+	const char *dev = loop_attach(IMAGE_BYTES, 4096, LOOP_PARTSCAN);
 	struct sp_facts f;
 
 	(void)state;
@@ -288,7 +115,7 @@ static void test_loop_4096(void **state)
 
 static void test_empty_has_no_signature(void **state)
 {
-	const char *dev = loop_attach(0);
+	const char *dev = loop_attach(IMAGE_BYTES, 0, LOOP_PARTSCAN);
 	struct sp_facts f;
 	struct sp_usage u;
 
@@ -304,12 +131,12 @@ static void test_empty_has_no_signature(void **state)
 
 static void test_ext4_signature(void **state)
 {
-	const char *dev = loop_attach(0);
+	const char *dev = loop_attach(IMAGE_BYTES, 0, LOOP_PARTSCAN);
 	struct sp_facts f;
 	struct sp_usage u;
 
 	(void)state;
-	assert_int_equal(RUN("mkfs.ext4", "-q", "-F", ours(dev)), 0);
+	assert_int_equal(RUN("mkfs.ext4", "-q", "-F", loop_ours(dev)), 0);
 	probe(dev, &f);
 	usage_of(&f, &u);
 	assert_true(u.has_signature);
@@ -320,7 +147,7 @@ static void test_ext4_signature(void **state)
 
 static void test_gpt_partition(void **state)
 {
-	const char *dev = loop_attach(0);
+	const char *dev = loop_attach(IMAGE_BYTES, 0, LOOP_PARTSCAN);
 	char part[64];
 	struct sp_facts f, pf;
 	struct sp_usage u;
@@ -343,21 +170,19 @@ static void test_gpt_partition(void **state)
 
 static void test_mounted_partition(void **state)
 {
-	const char *dev = loop_attach(0);
-	char part[64], *mnt;
+	const char *dev = loop_attach(IMAGE_BYTES, 0, LOOP_PARTSCAN);
+	const char *mnt;
+	char part[64];
 	struct sp_facts f;
 	struct sp_usage u;
 	size_t i;
 
 	(void)state;
 	make_gpt_partition(dev, part, sizeof(part));
-	assert_int_equal(RUN("mkfs.ext4", "-q", "-F", ours(part)), 0);
+	assert_int_equal(RUN("mkfs.ext4", "-q", "-F", loop_ours(part)), 0);
 	/* A space, to see mountinfo's \040 unescaped. */
-	mnt = ctx.mounts[ctx.n_mounts];
-	snprintf(mnt, SP_PATH_MAX, "%s/mnt point", test_dir);
-	assert_int_equal(mkdir(mnt, 0755), 0);
-	ctx.n_mounts++; /* registered before mounting: teardown always tries */
-	assert_int_equal(RUN("mount", ours(part), mnt), 0);
+	mnt = loop_mount_dir("mnt point");
+	assert_int_equal(RUN("mount", loop_ours(part), mnt), 0);
 
 	probe(dev, &f);
 	usage_of(&f, &u);
@@ -392,8 +217,8 @@ static void test_not_block(void **state)
 
 	(void)state;
 	expect_invalid("/dev/null", -ENOTBLK, "'/dev/null' is not a block device");
-	expect_invalid(test_dir, -ENOTBLK, "is not a block device");
-	snprintf(file, sizeof(file), "%s/regular", test_dir);
+	expect_invalid(loop_dir(), -ENOTBLK, "is not a block device");
+	snprintf(file, sizeof(file), "%s/regular", loop_dir());
 	fp = fopen(file, "w");
 	assert_non_null(fp);
 	fclose(fp);
@@ -438,7 +263,7 @@ static void fake_sysfs(const char *script, const char *dev, char *root, size_t l
 	char devno[32];
 	struct stat st;
 
-	snprintf(root, len, "%s/fake-sysfs.XXXXXX", test_dir);
+	snprintf(root, len, "%s/fake-sysfs.XXXXXX", loop_dir());
 	assert_non_null(mkdtemp(root));
 	assert_int_equal(stat(dev, &st), 0);
 	snprintf(devno, sizeof(devno), "%u:%u", major(st.st_rdev), minor(st.st_rdev));
@@ -448,7 +273,7 @@ static void fake_sysfs(const char *script, const char *dev, char *root, size_t l
 
 static void test_fake_sysfs_cciss(void **state)
 {
-	const char *dev = loop_attach(0);
+	const char *dev = loop_attach(IMAGE_BYTES, 0, LOOP_PARTSCAN);
 	char root[SP_PATH_MAX];
 	struct sp_facts f;
 	struct sp_usage u;
@@ -476,7 +301,7 @@ static void test_fake_sysfs_cciss(void **state)
 
 static void test_fake_sysfs_scsi(void **state)
 {
-	const char *dev = loop_attach(0);
+	const char *dev = loop_attach(IMAGE_BYTES, 0, LOOP_PARTSCAN);
 	char root[SP_PATH_MAX];
 	struct sp_facts f;
 

@@ -7,10 +7,11 @@
  *
  * SAFETY: steps run only with plans whose device is a loop device this
  * test attached, and every command that writes (parted, dd-like pwrite)
- * goes through ours().  Teardown runs after every test, failed or not,
- * and detaches a device only while its backing file is still our image.
- * The group teardown fails if any of our images is still attached, or
- * if a loop device that was attached before we started is gone.
+ * goes through loop_ours().  Teardown runs after every test, failed or
+ * not, and detaches a device only while its backing file is still our
+ * image.  The group teardown fails if any of our images is still
+ * attached, or if a loop device that was attached before we started is
+ * gone (loopdev.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,146 +29,26 @@
 
 #include <cmocka.h>
 
-#include "exec.h"
+#include "loopdev.h"
 #include "probe.h"
 #include "steps.h"
 
 #define GIB_IMAGE (1024ULL * 1024ULL * 1024ULL)
 #define SMALL_IMAGE (128ULL * 1024ULL * 1024ULL)
-#define MAX_LOOPS 4U
-#define LOSETUP_MAX 16384
 
-struct loopdev {
-	char dev[64];          /* /dev/loopN */
-	char img[SP_PATH_MAX]; /* our sparse image */
-};
-
-/* Test-only state: where we work, what to undo, what was there before. */
-static char test_dir[256];
+/* Test-only state: what to undo beside the loop devices. */
 static char saved_path[SP_PATH_MAX]; /* PATH at start: test_no_udevadm changes it */
-static char losetup_before[LOSETUP_MAX];
 static struct sp_profile_set *profiles;
 static struct {
-	struct loopdev loops[MAX_LOOPS];
-	size_t n_loops;
 	struct sp_plan *plan;
 	struct sp_step_result res;
 } t;
-
-/* Runs argv; returns its exit status and, when asked, its output. */
-static int run_argv(const char *const *argv, char *out, size_t len)
-{
-	struct sp_exec_result res;
-	struct sp_error err = { 0 };
-	int status;
-
-	if (sp_exec(argv, &res, &err) < 0) {
-		print_error("%s\n", err.message);
-		return -1;
-	}
-	status = res.exit_status;
-	if (status && !out)
-		print_message("'%s' exited %d: %s", argv[0], status, res.output);
-	if (out)
-		snprintf(out, len, "%s", res.output);
-	sp_exec_result_free(&res);
-	return status;
-}
-
-#define RUN(...) run_argv((const char *const[]){ __VA_ARGS__, NULL }, NULL, 0)
-
-/* The backing file the kernel has for /dev/loopN, or "" when detached. */
-static void loop_backing_file(const char *dev, char *buf, size_t len)
-{
-	char path[128];
-	FILE *f;
-
-	buf[0] = '\0';
-	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", dev + strlen("/dev/"));
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (fgets(buf, (int)len, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-}
-
-/* Only our loop devices and their partitions may be written to. */
-static const char *ours(const char *dev)
-{
-	size_t i, n;
-
-	for (i = 0; i < t.n_loops; i++) {
-		n = strlen(t.loops[i].dev);
-		if (!strncmp(dev, t.loops[i].dev, n) &&
-		    (dev[n] == '\0' || (dev[n] == 'p' && dev[n + 1] >= '1' && dev[n + 1] <= '9')))
-			return dev;
-	}
-	fail_msg("refusing to touch '%s': not a loop device this test attached", dev);
-	return NULL;
-}
-
-static const char *loop_attach_opts(uint64_t image_bytes, unsigned sector_bytes, bool partscan)
-{
-	const char *argv[10];
-	struct loopdev *l;
-	char out[256], sector[16];
-	size_t n = 0;
-	int fd;
-
-	assert_true(t.n_loops < MAX_LOOPS);
-	l = &t.loops[t.n_loops];
-	snprintf(l->img, sizeof(l->img), "%s/img.XXXXXX", test_dir);
-	fd = mkstemp(l->img);
-	assert_true(fd >= 0);
-	assert_int_equal(ftruncate(fd, (off_t)image_bytes), 0);
-	close(fd);
-
-	snprintf(sector, sizeof(sector), "%u", sector_bytes);
-	argv[n++] = "losetup";
-	if (partscan)
-		argv[n++] = "--partscan";
-	argv[n++] = "--find";
-	argv[n++] = "--show";
-	if (sector_bytes) {
-		argv[n++] = "--sector-size";
-		argv[n++] = sector;
-	}
-	argv[n++] = l->img;
-	argv[n] = NULL;
-	assert_int_equal(run_argv(argv, out, sizeof(out)), 0);
-	out[strcspn(out, "\n")] = '\0';
-	assert_true(!strncmp(out, "/dev/loop", 9) && strlen(out) < sizeof(l->dev));
-	memcpy(l->dev, out, strlen(out) + 1);
-	t.n_loops++;
-	return l->dev;
-}
-
-static const char *loop_attach(uint64_t image_bytes, unsigned sector_bytes)
-{
-	return loop_attach_opts(image_bytes, sector_bytes, true);
-}
-
-static void detach_all(void)
-{
-	char backing[SP_PATH_MAX];
-
-	while (t.n_loops) {
-		struct loopdev *l = &t.loops[--t.n_loops];
-
-		/* The number may have been reused if it went away already. */
-		loop_backing_file(l->dev, backing, sizeof(backing));
-		if (!strcmp(backing, l->img))
-			RUN("losetup", "--detach", l->dev);
-		unlink(l->img);
-	}
-}
 
 static void cleanup(void)
 {
 	if (saved_path[0])
 		setenv("PATH", saved_path, 1);
-	detach_all();
+	loop_cleanup();
 	sp_step_result_clear(&t.res);
 	free(t.plan);
 	t.plan = NULL;
@@ -185,65 +66,28 @@ static int group_setup(void **state)
 	struct sp_error err = { 0 };
 
 	(void)state;
-	if (geteuid() != 0) {
-		/* CI runs device tests as root: a skip would hide a broken test. */
-		print_error("test-steps must run as root (it attaches loop devices)\n");
+	if (loop_group_setup("steps") < 0)
 		return -1;
-	}
 	snprintf(saved_path, sizeof(saved_path), "%s",
 		 getenv("PATH") ? getenv("PATH") : "/usr/sbin:/usr/bin:/sbin:/bin");
 	if (sp_profiles_load(NULL, &profiles, &err) < 0) {
 		print_error("%s\n", err.message);
 		return -1;
 	}
-	if (run_argv((const char *const[]){ "losetup", "-a", NULL }, losetup_before,
-		     sizeof(losetup_before)) != 0)
-		return -1;
-	snprintf(test_dir, sizeof(test_dir), "%s/stripeplan-steps.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(test_dir))
-		return -1;
-	/* Also on exit() paths cmocka does not route through teardown. */
+	/* Runs before loopdev's own: PATH back first, on exit() paths too. */
 	atexit(cleanup);
 	return 0;
 }
 
-/* Every loop device attached before we started must still be; none of
- * ours may be.  Others may have attached devices meanwhile: not ours to
- * judge. */
-static int check_losetup(void)
-{
-	char after[LOSETUP_MAX], line[SP_PATH_MAX];
-	const char *p = losetup_before, *end;
-	int bad = 0;
-
-	if (run_argv((const char *const[]){ "losetup", "-a", NULL }, after, sizeof(after)) != 0)
-		return 1;
-	for (; *p; p = *end ? end + 1 : end) {
-		end = strchrnul(p, '\n');
-		snprintf(line, sizeof(line), "%.*s", (int)(end - p), p);
-		if (line[0] && !strstr(after, line)) {
-			print_error("loop device gone during the test: %s\n", line);
-			bad++;
-		}
-	}
-	if (test_dir[0] && strstr(after, test_dir)) {
-		print_error("our images are still attached:\n%s\n", after);
-		bad++;
-	}
-	return bad;
-}
-
 static int group_teardown(void **state)
 {
-	int bad;
+	int r;
 
 	(void)state;
 	cleanup();
-	bad = check_losetup();
-	RUN("rm", "-rf", "--one-file-system", test_dir);
+	r = loop_group_teardown();
 	profiles = sp_profiles_free(profiles);
-	return bad ? -1 : 0;
+	return r;
 }
 
 /* ------------------------------------------------------------- helpers */
@@ -264,7 +108,7 @@ static struct sp_plan *plan_for(const char *dev, const struct want *w)
 	struct sp_facts facts;
 	const struct sp_profile *profile = sp_profiles_find(profiles, w->controller);
 
-	assert_non_null(ours(dev));
+	assert_non_null(loop_ours(dev));
 	assert_non_null(profile);
 	snprintf(spec.controller, sizeof(spec.controller), "%s", w->controller);
 	assert_int_equal(sp_parse_level(w->level, &spec.level, &err), 0);
@@ -288,7 +132,7 @@ static void ctx_for(struct sp_ctx *ctx, const struct sp_plan *plan)
 {
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->plan = plan;
-	ctx->disk_path = ours(plan->device.path);
+	ctx->disk_path = loop_ours(plan->device.path);
 	snprintf(ctx->partition_path, sizeof(ctx->partition_path), "%s", plan->partition_path);
 	ctx->root = "/";
 	ctx->partition_wait_ms = 10000;
@@ -323,7 +167,7 @@ static enum sp_step_status verify(const struct sp_step *step, struct sp_ctx *ctx
 
 static void apply_ok(const struct sp_step *step, struct sp_ctx *ctx)
 {
-	assert_non_null(ours(ctx->disk_path));
+	assert_non_null(loop_ours(ctx->disk_path));
 	sp_step_result_clear(&t.res);
 	t.res.name = step->name;
 	if (step->apply(ctx, &t.res) < 0) {
@@ -401,7 +245,7 @@ static void make_both(struct sp_ctx *ctx)
 /* (a) 512-byte sectors, gpt, xfs on a RAID10 of 8 x 256K. */
 static void test_gpt_xfs_512(void **state)
 {
-	const char *dev = loop_attach(GIB_IMAGE, 0);
+	const char *dev = loop_attach(GIB_IMAGE, 0, LOOP_PARTSCAN);
 	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_XFS, SP_TABLE_GPT };
 	struct sp_plan *plan = plan_for(dev, &w);
 	char what[SP_MSG_MAX];
@@ -444,7 +288,7 @@ static void test_gpt_xfs_512(void **state)
 /* (b) 4Kn, ext4, generic RAID5 of 4 x 64K: a 192K stripe, so a 3 MiB start. */
 static void test_gpt_ext4_4k(void **state)
 {
-	const char *dev = loop_attach(GIB_IMAGE, 4096);
+	const char *dev = loop_attach(GIB_IMAGE, 4096, LOOP_PARTSCAN);
 	const struct want w = { "generic", "5", 4, 64 * SP_KIB, SP_FS_EXT4, SP_TABLE_GPT };
 	struct sp_plan *plan = plan_for(dev, &w);
 	struct sp_ctx ctx;
@@ -469,7 +313,7 @@ static void test_gpt_ext4_4k(void **state)
 /* (c) msdos label. */
 static void test_msdos(void **state)
 {
-	const char *dev = loop_attach(GIB_IMAGE, 0);
+	const char *dev = loop_attach(GIB_IMAGE, 0, LOOP_PARTSCAN);
 	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_EXT4, SP_TABLE_MSDOS };
 	struct sp_plan *plan = plan_for(dev, &w);
 	struct sp_ctx ctx;
@@ -488,14 +332,14 @@ static void test_msdos(void **state)
 /* (d) a partition made the old way, at sector 63. */
 static void test_drift_sector_63(void **state)
 {
-	const char *dev = loop_attach(GIB_IMAGE, 0);
+	const char *dev = loop_attach(GIB_IMAGE, 0, LOOP_PARTSCAN);
 	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_XFS, SP_TABLE_MSDOS };
 	struct sp_plan *plan = plan_for(dev, &w);
 	struct sp_ctx ctx;
 
 	(void)state;
 	ctx_for(&ctx, plan);
-	assert_int_equal(RUN("parted", "-s", ours(dev), "mklabel", "msdos", "mkpart", "primary",
+	assert_int_equal(RUN("parted", "-s", loop_ours(dev), "mklabel", "msdos", "mkpart", "primary",
 			     "63s", "100%"),
 			 0);
 	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_DRIFT);
@@ -517,14 +361,14 @@ static void expect_no_fs_on(const char *dev)
 /* Copies the device's bytes (sparse) so a later cmp can prove nothing changed. */
 static void snapshot(const char *dev, const char *name, char *copy, size_t len)
 {
-	snprintf(copy, len, "%s/%s", test_dir, name);
+	snprintf(copy, len, "%s/%s", loop_dir(), name);
 	assert_int_equal(RUN("cp", "--sparse=always", dev, copy), 0);
 }
 
 /* (e) dry run: lines say what would happen, and not one byte changes. */
 static void test_dry_run_touches_nothing(void **state)
 {
-	const char *dev = loop_attach(SMALL_IMAGE, 0);
+	const char *dev = loop_attach(SMALL_IMAGE, 0, LOOP_PARTSCAN);
 	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_EXT4, SP_TABLE_GPT };
 	struct sp_plan *plan;
 	char before[SP_PATH_MAX], what[SP_MSG_MAX];
@@ -532,7 +376,7 @@ static void test_dry_run_touches_nothing(void **state)
 
 	(void)state;
 	/* something to lose: a filesystem on the whole disk */
-	assert_int_equal(RUN("mkfs.ext4", "-q", "-F", ours(dev)), 0);
+	assert_int_equal(RUN("mkfs.ext4", "-q", "-F", loop_ours(dev)), 0);
 	plan = plan_for(dev, &w);
 	ctx_for(&ctx, plan);
 	ctx.dry_run = true;
@@ -584,7 +428,7 @@ static void expect_apply_fails(struct sp_ctx *ctx, const char *needle)
 /* (f) mkfs refuses the geometry: its own words reach the error. */
 static void test_mkfs_failure(void **state)
 {
-	const char *dev = loop_attach(GIB_IMAGE, 0);
+	const char *dev = loop_attach(GIB_IMAGE, 0, LOOP_PARTSCAN);
 	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_XFS, SP_TABLE_GPT };
 	struct sp_plan *plan = plan_for(dev, &w);
 	struct sp_ctx ctx;
@@ -622,7 +466,7 @@ static void test_mkfs_failure(void **state)
  * whole disk is never formatted in its place. */
 static void test_node_never_appears(void **state)
 {
-	const char *dev = loop_attach(GIB_IMAGE, 0);
+	const char *dev = loop_attach(GIB_IMAGE, 0, LOOP_PARTSCAN);
 	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_XFS, SP_TABLE_GPT };
 	struct sp_plan *plan = plan_for(dev, &w);
 	struct sp_ctx ctx;
@@ -633,7 +477,7 @@ static void test_node_never_appears(void **state)
 	ctx_for(&ctx, plan);
 	/* a /dev nobody populates (no devtmpfs, no udev): the kernel adds
 	 * the partition, but the node the plan names never shows up */
-	snprintf(fake_dev, sizeof(fake_dev), "%s/dev", test_dir);
+	snprintf(fake_dev, sizeof(fake_dev), "%s/dev", loop_dir());
 	assert_int_equal(mkdir(fake_dev, 0755), 0);
 	snprintf(ctx.partition_path, sizeof(ctx.partition_path), "%s/%s", fake_dev,
 		 strrchr(plan->partition_path, '/') + 1);
@@ -667,7 +511,7 @@ static void test_node_never_appears(void **state)
  */
 static void test_no_partscan(void **state)
 {
-	const char *dev = loop_attach_opts(GIB_IMAGE, 0, false);
+	const char *dev = loop_attach(GIB_IMAGE, 0, 0);
 	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_XFS, SP_TABLE_GPT };
 	struct sp_plan *plan = plan_for(dev, &w);
 	struct sp_ctx ctx;
@@ -702,7 +546,7 @@ static void test_no_partscan(void **state)
 static void write_zeros(const char *dev, uint64_t offset, size_t len)
 {
 	char zeros[4096] = { 0 };
-	int fd = open(ours(dev), O_WRONLY | O_CLOEXEC);
+	int fd = open(loop_ours(dev), O_WRONLY | O_CLOEXEC);
 
 	assert_true(fd >= 0);
 	assert_true(len <= sizeof(zeros));
@@ -717,7 +561,7 @@ static void write_zeros(const char *dev, uint64_t offset, size_t len)
  */
 static void test_never_fixes(void **state)
 {
-	const char *dev = loop_attach(GIB_IMAGE, 0);
+	const char *dev = loop_attach(GIB_IMAGE, 0, LOOP_PARTSCAN);
 	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_XFS, SP_TABLE_GPT };
 	struct sp_plan *plan = plan_for(dev, &w);
 	char before[SP_PATH_MAX];
@@ -740,18 +584,6 @@ static void test_never_fixes(void **state)
 	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_UNCHANGED);
 }
 
-/* The image behind one of our loop devices. */
-static const char *image_of(const char *dev)
-{
-	size_t i;
-
-	for (i = 0; i < t.n_loops; i++)
-		if (!strcmp(t.loops[i].dev, dev))
-			return t.loops[i].img;
-	fail_msg("'%s' is not ours", dev);
-	return NULL;
-}
-
 /*
  * (h') the LUN grew: libparted offers to "Fix" the GPT to use the new
  * space.  Verify must not accept on our behalf: drift, libparted's words,
@@ -759,7 +591,7 @@ static const char *image_of(const char *dev)
  */
 static void test_grown_disk_not_fixed(void **state)
 {
-	const char *dev = loop_attach(GIB_IMAGE, 0);
+	const char *dev = loop_attach(GIB_IMAGE, 0, LOOP_PARTSCAN);
 	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_XFS, SP_TABLE_GPT };
 	struct sp_plan *plan = plan_for(dev, &w);
 	char before[SP_PATH_MAX];
@@ -768,8 +600,8 @@ static void test_grown_disk_not_fixed(void **state)
 	(void)state;
 	ctx_for(&ctx, plan);
 	apply_ok(&sp_step_partition, &ctx);
-	assert_int_equal(truncate(image_of(dev), (off_t)(GIB_IMAGE + 64 * SP_MIB)), 0);
-	assert_int_equal(RUN("losetup", "--set-capacity", ours(dev)), 0);
+	assert_int_equal(truncate(loop_image(dev), (off_t)(GIB_IMAGE + 64 * SP_MIB)), 0);
+	assert_int_equal(RUN("losetup", "--set-capacity", loop_ours(dev)), 0);
 	snapshot(dev, "grown.img", before, sizeof(before));
 	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_DRIFT);
 	expect_line("libparted complained about ");
@@ -781,7 +613,7 @@ static void test_grown_disk_not_fixed(void **state)
 /* (i) apply replaces what was there, leftovers included (wipefs's job). */
 static void test_apply_replaces_old_label(void **state)
 {
-	const char *dev = loop_attach(GIB_IMAGE, 0);
+	const char *dev = loop_attach(GIB_IMAGE, 0, LOOP_PARTSCAN);
 	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_EXT4, SP_TABLE_MSDOS };
 	struct sp_plan *plan = plan_for(dev, &w);
 	char what[SP_MSG_MAX];
@@ -791,7 +623,7 @@ static void test_apply_replaces_old_label(void **state)
 	ctx_for(&ctx, plan);
 	/* xfs on the whole disk: its magic sits in the msdos boot code area,
 	 * which libparted keeps as it finds it */
-	assert_int_equal(RUN("mkfs.xfs", "-q", "-f", ours(dev)), 0);
+	assert_int_equal(RUN("mkfs.xfs", "-q", "-f", loop_ours(dev)), 0);
 	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_DRIFT);
 	expect_line("no partition table on ");
 	apply_ok(&sp_step_partition, &ctx);
@@ -802,7 +634,7 @@ static void test_apply_replaces_old_label(void **state)
 
 	/* a gpt with two partitions: both tables go, and the kernel's second
 	 * partition with them */
-	assert_int_equal(RUN("parted", "-s", ours(dev), "mklabel", "gpt", "mkpart", "p", "1MiB",
+	assert_int_equal(RUN("parted", "-s", loop_ours(dev), "mklabel", "gpt", "mkpart", "p", "1MiB",
 			     "100MiB", "mkpart", "q", "100MiB", "200MiB"),
 			 0);
 	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_DRIFT);
@@ -840,7 +672,7 @@ static bool wait_for_block(const char *path, double seconds)
  */
 static void test_partition_in_use(void **state)
 {
-	const char *dev = loop_attach(GIB_IMAGE, 0);
+	const char *dev = loop_attach(GIB_IMAGE, 0, LOOP_PARTSCAN);
 	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_XFS, SP_TABLE_GPT };
 	struct sp_plan *plan = plan_for(dev, &w);
 	char p2[SP_PATH_MAX], want[SP_MSG_MAX];
@@ -850,12 +682,12 @@ static void test_partition_in_use(void **state)
 
 	(void)state;
 	ctx_for(&ctx, plan);
-	assert_int_equal(RUN("parted", "-s", ours(dev), "mklabel", "gpt", "mkpart", "p", "1MiB",
+	assert_int_equal(RUN("parted", "-s", loop_ours(dev), "mklabel", "gpt", "mkpart", "p", "1MiB",
 			     "100MiB", "mkpart", "q", "100MiB", "200MiB"),
 			 0);
 	snprintf(p2, sizeof(p2), "%sp2", dev);
 	assert_true(wait_for_block(p2, 5.0));
-	fd = open(ours(p2), O_RDONLY | O_CLOEXEC);
+	fd = open(loop_ours(p2), O_RDONLY | O_CLOEXEC);
 	assert_true(fd >= 0);
 
 	sp_step_result_clear(&t.res);
@@ -906,7 +738,7 @@ static bool file_exists(const char *path)
  */
 static void test_no_udevadm(void **state)
 {
-	const char *dev = loop_attach(GIB_IMAGE, 0);
+	const char *dev = loop_attach(GIB_IMAGE, 0, LOOP_PARTSCAN);
 	const struct want w = { "hp-p400", "10", 8, 256 * SP_KIB, SP_FS_XFS, SP_TABLE_MSDOS };
 	struct sp_plan *plan = plan_for(dev, &w);
 	char bin[SP_PATH_MAX], fake[SP_PATH_MAX], called[SP_PATH_MAX], script[SP_PATH_MAX * 2];
@@ -915,9 +747,9 @@ static void test_no_udevadm(void **state)
 
 	(void)state;
 	ctx_for(&ctx, plan);
-	snprintf(bin, sizeof(bin), "%s/bin", test_dir);
+	snprintf(bin, sizeof(bin), "%s/bin", loop_dir());
 	snprintf(fake, sizeof(fake), "%s/udevadm", bin);
-	snprintf(called, sizeof(called), "%s/udevadm-called", test_dir);
+	snprintf(called, sizeof(called), "%s/udevadm-called", loop_dir());
 	assert_int_equal(mkdir(bin, 0755), 0);
 	snprintf(script, sizeof(script), "#!/bin/sh\necho \"$*\" >>'%s'\n", called);
 	write_script(fake, script);
@@ -925,7 +757,7 @@ static void test_no_udevadm(void **state)
 	assert_int_equal(setenv("PATH", path, 1), 0);
 
 	/* does this libparted run udevadm at all?  (Debian's and Ubuntu's do) */
-	assert_int_equal(RUN("parted", "-s", ours(dev), "mklabel", "gpt", "mkpart", "p", "1MiB",
+	assert_int_equal(RUN("parted", "-s", loop_ours(dev), "mklabel", "gpt", "mkpart", "p", "1MiB",
 			     "100MiB"),
 			 0);
 	print_message("parted itself ran udevadm: %s\n", file_exists(called) ? "yes" : "no");

@@ -9,7 +9,7 @@
  * /sys/block/<our loop device>/; persistence files go to a scratch root.
  * A loop device's queue settings outlive losetup --detach, so the values
  * found at attach time are written back before detaching, on every way
- * out, and only while the device still serves our image.
+ * out, and only while the device still serves our image (loopdev.h).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -25,161 +25,25 @@
 
 #include <cmocka.h>
 
-#include "exec.h"
 #include "format.h"
+#include "loopdev.h"
 #include "probe.h"
 #include "steps.h"
 
 #define IMAGE_BYTES (512U * 1024U * 1024U) /* sparse; XFS wants 300 MiB */
 
-/* Restored in this order: a new scheduler resets nr_requests. */
-static const char *const saved_knobs[] = { "scheduler", "nr_requests", "max_sectors_kb",
-					   "read_ahead_kb" };
-#define N_SAVED (sizeof(saved_knobs) / sizeof(saved_knobs[0]))
-
-/* Test-only state: where we work and what to undo. */
-static char test_dir[256];
-static struct {
-	char dev[64];          /* /dev/loopN, "" when none */
-	char img[SP_PATH_MAX];
-	char saved[N_SAVED][256];
-} loop;
-
-static int run_argv(const char *const *argv, char *out, size_t len)
-{
-	struct sp_exec_result ran;
-	struct sp_error err = { 0 };
-	int status;
-
-	if (sp_exec(argv, &ran, &err) < 0) {
-		print_error("%s\n", err.message);
-		return -1;
-	}
-	status = ran.exit_status;
-	if (out)
-		snprintf(out, len, "%s", ran.output);
-	else if (status)
-		print_message("'%s' exited %d: %s", argv[0], status, ran.output);
-	sp_exec_result_free(&ran);
-	return status;
-}
-
-#define RUN(...) run_argv((const char *const[]){ __VA_ARGS__, NULL }, NULL, 0)
+/* Test-only state: our loop device, NULL between tests. */
+static const char *dev;
 
 static const char *kernel_name(void)
 {
-	return loop.dev + strlen("/dev/");
+	return dev + strlen("/dev/");
 }
 
-static void attr_path(const char *dev, const char *knob, char *buf, size_t len)
+/* Its queue settings are found at attach and written back before detach. */
+static void attach(void)
 {
-	snprintf(buf, len, "/sys/block/%s/queue/%s", dev + strlen("/dev/"), knob);
-}
-
-/* The attribute's first line, "" when it cannot be read. */
-static void read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-
-	buf[0] = '\0';
-	if (!f)
-		return;
-	if (fgets(buf, (int)len, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-}
-
-static int write_line(const char *path, const char *value)
-{
-	FILE *f = fopen(path, "we");
-	int r;
-
-	if (!f)
-		return -errno;
-	fprintf(f, "%s\n", value);
-	r = fclose(f) == 0 ? 0 : -errno;
-	return r;
-}
-
-static void queue_knob(const char *knob, char *buf, size_t len)
-{
-	char path[SP_PATH_MAX];
-
-	attr_path(loop.dev, knob, path, sizeof(path));
-	read_line(path, buf, len);
-}
-
-static bool still_ours(void)
-{
-	char path[SP_PATH_MAX], backing[SP_PATH_MAX];
-
-	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", kernel_name());
-	read_line(path, backing, sizeof(backing));
-	return loop.dev[0] && !strcmp(backing, loop.img);
-}
-
-/* "none [mq-deadline]" -> "mq-deadline" */
-static void active(char *value)
-{
-	char *open = strchr(value, '['), *close = open ? strchr(open, ']') : NULL;
-
-	if (close) {
-		*close = '\0';
-		memmove(value, open + 1, strlen(open + 1) + 1);
-	}
-}
-
-static void save_knobs(void)
-{
-	for (size_t i = 0; i < N_SAVED; i++) {
-		queue_knob(saved_knobs[i], loop.saved[i], sizeof(loop.saved[i]));
-		active(loop.saved[i]);
-	}
-}
-
-static void restore_knobs(void)
-{
-	char path[SP_PATH_MAX];
-
-	for (size_t i = 0; i < N_SAVED; i++) {
-		if (!loop.saved[i][0])
-			continue;
-		attr_path(loop.dev, saved_knobs[i], path, sizeof(path));
-		if (write_line(path, loop.saved[i]) < 0)
-			print_error("cannot restore %s to '%s'\n", path, loop.saved[i]);
-	}
-}
-
-static void cleanup(void)
-{
-	if (loop.dev[0] && still_ours()) {
-		restore_knobs();
-		RUN("losetup", "--detach", loop.dev);
-	}
-	if (loop.img[0])
-		unlink(loop.img);
-	memset(&loop, 0, sizeof(loop));
-}
-
-static const char *loop_attach(void)
-{
-	char out[256];
-	int fd;
-
-	snprintf(loop.img, sizeof(loop.img), "%s/img.XXXXXX", test_dir);
-	fd = mkstemp(loop.img);
-	assert_true(fd >= 0);
-	assert_int_equal(ftruncate(fd, IMAGE_BYTES), 0);
-	close(fd);
-	assert_int_equal(run_argv((const char *const[]){ "losetup", "--find", "--show", loop.img,
-							 NULL },
-				  out, sizeof(out)),
-			 0);
-	out[strcspn(out, "\n")] = '\0';
-	assert_true(!strncmp(out, "/dev/loop", 9) && strlen(out) < sizeof(loop.dev));
-	memcpy(loop.dev, out, strlen(out) + 1);
-	save_knobs();
-	return loop.dev;
+	dev = loop_attach(IMAGE_BYTES, 0, LOOP_RESTORE_QUEUE);
 }
 
 /* ------------------------------------------------------------- plan */
@@ -193,7 +57,7 @@ static void plan_for_loop(struct sp_plan *plan)
 	struct utsname u;
 
 	assert_int_equal(sp_profiles_load(NULL, &profiles, &err), 0);
-	if (sp_probe_facts(loop.dev, &facts, &err) < 0)
+	if (sp_probe_facts(dev, &facts, &err) < 0)
 		fail_msg("probe: %s", err.message);
 	assert_int_equal(uname(&u), 0);
 	snprintf(spec.controller, sizeof(spec.controller), "hp-p400");
@@ -271,25 +135,24 @@ static void expect_knob(const char *knob, const char *want)
 {
 	char have[256];
 
-	queue_knob(knob, have, sizeof(have));
-	active(have);
+	loop_queue_read(dev, knob, have, sizeof(have));
 	if (strcmp(have, want) != 0)
-		fail_msg("%s on %s reads '%s', expected '%s'", knob, loop.dev, have, want);
+		fail_msg("%s on %s reads '%s', expected '%s'", knob, dev, have, want);
 }
 
 static void test_live_tuning(void **state)
 {
-	char script[SP_PATH_MAX], name[128], out[4096], want[SP_MSG_MAX], path[SP_PATH_MAX];
+	char script[SP_PATH_MAX], name[128], out[4096], want[SP_MSG_MAX];
 
 	(void)state;
-	loop_attach();
+	attach();
 	plan_for_loop(&plan);
 	assert_string_equal(plan.device.kernel_name, kernel_name());
 	/* the member knobs of seed 002, on our own device */
 	add_knob(&plan, "queue/max_sectors_kb", "128");
 	add_knob(&plan, "queue/nr_requests", "64");
 	add_knob(&plan, "device/queue_depth", "1");
-	snprintf(root, sizeof(root), "%s/root", test_dir);
+	snprintf(root, sizeof(root), "%s/root", loop_dir());
 	assert_int_equal(mkdir(root, 0755), 0);
 
 	if (run_step(true) < 0) {
@@ -310,8 +173,7 @@ static void test_live_tuning(void **state)
 	assert_int_equal(res.status, SP_STEP_UNCHANGED);
 
 	/* someone changes read-ahead: check names it */
-	attr_path(loop.dev, "read_ahead_kb", path, sizeof(path));
-	assert_int_equal(write_line(path, "128"), 0);
+	assert_int_equal(loop_queue_write(dev, "read_ahead_kb", "128"), 0);
 	assert_int_equal(run_step(false), 0);
 	assert_int_equal(res.status, SP_STEP_DRIFT);
 	snprintf(want, sizeof(want), "queue/read_ahead_kb on %s is 128, the plan says 4096",
@@ -346,10 +208,10 @@ static void test_kernel_clamp(void **state)
 	char want[SP_MSG_MAX], hw[64];
 
 	(void)state;
-	loop_attach();
+	attach();
 	plan_for_loop(&plan);
 	add_knob(&plan, "queue/max_sectors_kb", "99999999");
-	snprintf(root, sizeof(root), "%s/root-clamp", test_dir);
+	snprintf(root, sizeof(root), "%s/root-clamp", loop_dir());
 	assert_int_equal(mkdir(root, 0755), 0);
 	if (run_step(true) < 0) {
 		snprintf(want, sizeof(want),
@@ -358,7 +220,7 @@ static void test_kernel_clamp(void **state)
 		assert_string_equal(res.error.message, want);
 		return;
 	}
-	queue_knob("max_hw_sectors_kb", hw, sizeof(hw));
+	loop_queue_read(dev, "max_hw_sectors_kb", hw, sizeof(hw));
 	snprintf(want, sizeof(want), "kernel clamped queue/max_sectors_kb on %s to %s (asked 99999999)",
 		 kernel_name(), hw);
 	assert_true(has_line(want));
@@ -373,11 +235,11 @@ static void test_kernel_refusal(void **state)
 	char want[SP_MSG_MAX];
 
 	(void)state;
-	loop_attach();
+	attach();
 	plan_for_loop(&plan);
 	/* beyond the tag depth (no scheduler) and MAX_SCHED_RQ alike */
 	add_knob(&plan, "queue/nr_requests", "100000");
-	snprintf(root, sizeof(root), "%s/root-refusal", test_dir);
+	snprintf(root, sizeof(root), "%s/root-refusal", loop_dir());
 	assert_int_equal(mkdir(root, 0755), 0);
 	if (run_step(true) != -EINVAL) {
 		dump();
@@ -397,44 +259,22 @@ static int teardown_test(void **state)
 {
 	(void)state;
 	sp_step_result_clear(&res);
-	cleanup();
+	loop_cleanup();
+	dev = NULL;
 	return 0;
 }
 
 static int group_setup(void **state)
 {
 	(void)state;
-	if (geteuid() != 0) {
-		/* CI runs device tests as root: a skip would hide a broken test. */
-		print_error("test-tuning-live must run as root (it attaches loop devices)\n");
-		return -1;
-	}
 	unsetenv("SP_SYSFS_ROOT");
-	snprintf(test_dir, sizeof(test_dir), "%s/stripeplan-tuning.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(test_dir))
-		return -1;
-	/* Also on exit() paths cmocka does not route through teardown. */
-	atexit(cleanup);
-	return 0;
+	return loop_group_setup("tuning-live");
 }
 
-/* Fails the group if an image of ours is still attached to a loop device. */
 static int group_teardown(void **state)
 {
-	char out[4096];
-
 	(void)state;
-	cleanup();
-	run_argv((const char *const[]){ "losetup", "--list", "--noheadings", "--output",
-					"BACK-FILE", NULL },
-		 out, sizeof(out));
-	RUN("rm", "-rf", "--one-file-system", test_dir);
-	if (strstr(out, test_dir)) {
-		print_error("an image under %s is still attached:\n%s", test_dir, out);
-		return -1;
-	}
-	return 0;
+	return loop_group_teardown();
 }
 
 int main(void)
