@@ -326,6 +326,10 @@ int sp_profile_parse(const char *json_text, const char *origin, struct sp_profil
 		}
 		p->max_disks = (unsigned)n;
 	}
+	if (!p->name[0]) {
+		r = bad(&ctx, "name", "must not be empty");
+		goto out;
+	}
 	for (const char *c = p->name; *c; c++) {
 		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-')) {
 			r = bad(&ctx, "name", "must be lowercase letters, digits and '-'");

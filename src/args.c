@@ -70,11 +70,12 @@ static int parse_members(const char *list, struct sp_spec *spec, struct sp_error
 		return -EINVAL;
 	spec->n_members = 0;
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *name = spec->members[spec->n_members];
+		char *name;
 
 		if (spec->n_members >= SP_MAX_MEMBERS)
 			return sp_error_set(err, E2BIG, SP_EXIT_INVALID, "members",
 					    "members: more than %u member disks", SP_MAX_MEMBERS);
+		name = spec->members[spec->n_members];
 		if (!strncmp(tok, "/dev/", 5)) {
 			if (sp_kernel_name_from_path(tok, name, SP_NAME_MAX, err) < 0)
 				return -EINVAL;
