@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sp_plan_from_json on arbitrary text: `apply --plan FILE` runs a plan
+ * from a person's editor as root.  Oracles: a plan that loads is
+ * consistent (its mkfs runs on its own partition 1, whole sectors, bounded
+ * counts, terminated strings, sysfs-only tuning paths), and survives
+ * sp_format_plan_json -> sp_plan_from_json -> sp_format_plan_json
+ * unchanged; a refusal fills the error and leaves the out-parameter alone.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+
+#include "format.h"
+#include "fuzz.h"
+#include "stripeplan.h"
+
+static void check_plan(const struct sp_plan *p)
+{
+	uint64_t sector = p->device.logical_sector_bytes;
+	char part[SP_PATH_MAX];
+
+	FUZZ_CHECK_TERMINATED(p->controller);
+	FUZZ_CHECK_TERMINATED(p->device.path);
+	FUZZ_CHECK_TERMINATED(p->device.kernel_name);
+	FUZZ_CHECK_TERMINATED(p->partition_path);
+	FUZZ_CHECK_TERMINATED(p->mountpoint);
+	FUZZ_CHECK_TERMINATED(p->fstab_line);
+	FUZZ_CHECK_TERMINATED(p->kernel_release);
+	FUZZ_CHECK(sector >= 512 && sp_is_power_of_two(sector), "sector %" PRIu64, sector);
+	FUZZ_CHECK(p->start_bytes % sector == 0 && p->size_bytes % sector == 0 && p->size_bytes,
+		   "partition %" PRIu64 "+%" PRIu64, p->start_bytes, p->size_bytes);
+	FUZZ_CHECK(sp_partition_path(p->device.path, 1, part, sizeof(part)) == 0 &&
+			   !strcmp(part, p->partition_path),
+		   "partition '%s' of '%s'", p->partition_path, p->device.path);
+	FUZZ_CHECK(p->n_mkfs_argv >= 2 && p->n_mkfs_argv <= SP_MAX_ARGV, "argc %zu", p->n_mkfs_argv);
+	for (size_t i = 0; i < p->n_mkfs_argv; i++)
+		FUZZ_CHECK_TERMINATED(p->mkfs_argv[i]);
+	FUZZ_CHECK(!strcmp(p->mkfs_argv[0], p->fs == SP_FS_XFS ? "mkfs.xfs" : "mke2fs") &&
+			   !strcmp(p->mkfs_argv[p->n_mkfs_argv - 1], p->partition_path),
+		   "mkfs '%s' ... '%s'", p->mkfs_argv[0], p->mkfs_argv[p->n_mkfs_argv - 1]);
+	FUZZ_CHECK(p->n_mount_options <= SP_MAX_OPTIONS, "options %zu", p->n_mount_options);
+	for (size_t i = 0; i < p->n_mount_options; i++)
+		FUZZ_CHECK_TERMINATED(p->mount_options[i]);
+	FUZZ_CHECK(p->n_tuning <= SP_MAX_TUNING, "tuning %zu", p->n_tuning);
+	for (size_t i = 0; i < p->n_tuning; i++) {
+		const struct sp_tuning *t = &p->tuning[i];
+
+		FUZZ_CHECK_TERMINATED(t->path);
+		FUZZ_CHECK_TERMINATED(t->value);
+		FUZZ_CHECK_TERMINATED(t->why);
+		FUZZ_CHECK_TERMINATED(t->kind);
+		FUZZ_CHECK(!strncmp(t->path, "/sys/", 5) && !strstr(t->path, "/../"),
+			   "tuning path '%s'", t->path);
+	}
+	FUZZ_CHECK(p->n_warnings <= SP_MAX_WARNINGS, "warnings %zu", p->n_warnings);
+	for (size_t i = 0; i < p->n_warnings; i++) {
+		FUZZ_CHECK_TERMINATED(p->warnings[i].code);
+		FUZZ_CHECK_TERMINATED(p->warnings[i].message);
+	}
+}
+
+/* Text that runs as root (tune script, udev rule, modprobe.d): a control
+ * character other than newline or tab would mean a plan string got in raw. */
+static void check_artifact(const char *what, const char *text)
+{
+	FUZZ_CHECK(text != NULL, "%s: out of memory?", what);
+	for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+		FUZZ_CHECK(*c >= 0x20 || *c == '\n' || *c == '\t', "%s: byte 0x%02x at %zu:\n%s",
+			   what, *c, (size_t)((const char *)c - text), text);
+}
+
+/* The files apply writes from a loaded plan (the tuning step) and what
+ * plan prints: they must render whatever the loader let through. */
+static void render(const struct sp_plan *p)
+{
+	char warning[SP_MSG_MAX], name[SP_PATH_MAX];
+	char *s;
+
+	s = sp_format_tuning_script(p);
+	check_artifact("tune script", s);
+	free(s);
+	s = sp_format_udev_rule(p, warning, sizeof(warning));
+	check_artifact("udev rule", s);
+	free(s);
+	s = sp_format_modprobe_conf(p);
+	check_artifact("modprobe.d", s);
+	free(s);
+	(void)sp_udev_rule_name(p, name, sizeof(name));
+	(void)sp_tune_script_name(p, name, sizeof(name));
+	free(sp_format_fstab(p));
+	free(sp_format_plan_text(p));
+}
+
+static bool untouched(const void *buf, size_t len)
+{
+	const unsigned char *b = buf;
+
+	return b[0] == 0xa5 && !memcmp(b, b + 1, len - 1);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = fuzz_strndup(data, size), *json = NULL, *again = NULL;
+	struct sp_plan *p = malloc(sizeof(*p)), *q = malloc(sizeof(*q));
+	struct sp_error err = { 0 };
+	int r;
+
+	if (!text || !p || !q)
+		goto out;
+	memset(p, 0xa5, sizeof(*p));
+	r = sp_plan_from_json(text, p, &err);
+	if (r < 0) {
+		FUZZ_CHECK(err.code == r, "r %d, code %d", r, err.code);
+		FUZZ_CHECK(err.message[0] != '\0', "empty message");
+		FUZZ_CHECK_TERMINATED(err.message);
+		FUZZ_CHECK(untouched(p, sizeof(*p)), "plan written on failure");
+		goto out;
+	}
+	FUZZ_CHECK(r == 0, "r %d", r);
+	check_plan(p);
+	render(p);
+
+	json = sp_format_plan_json(p);
+	FUZZ_CHECK(json != NULL, "sp_format_plan_json failed");
+	r = sp_plan_from_json(json, q, &err);
+	FUZZ_CHECK(r == 0, "the plan's own JSON does not load: %s\n%s", err.message, json);
+	again = sp_format_plan_json(q);
+	FUZZ_CHECK(again != NULL, "sp_format_plan_json failed");
+	FUZZ_CHECK(!strcmp(json, again), "reloading changed the plan:\n%s\n---\n%s", json, again);
+out:
+	free(again);
+	free(json);
+	free(q);
+	free(p);
+	free(text);
+	return 0;
+}

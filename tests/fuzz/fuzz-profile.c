@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sp_profile_parse on arbitrary text: a site's own controller profile in
+ * /etc/stripeplan/controllers.d is read by every plan.  Oracles: a
+ * profile that parses keeps the promises the planner relies on (bounded
+ * counts, terminated strings, a safe name, power-of-two chunk bounds,
+ * known knobs with in-range values); a refusal fills the error.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+
+#include "fuzz.h"
+#include "stripeplan.h"
+
+static void check_profile(const struct sp_profile *p)
+{
+	FUZZ_CHECK_TERMINATED(p->name);
+	FUZZ_CHECK_TERMINATED(p->description);
+	FUZZ_CHECK_TERMINATED(p->driver);
+	FUZZ_CHECK_TERMINATED(p->device_naming);
+	FUZZ_CHECK_TERMINATED(p->source);
+	FUZZ_CHECK_TERMINATED(p->scheduler);
+	FUZZ_CHECK_TERMINATED(p->scheduler_why);
+	FUZZ_CHECK_TERMINATED(p->member_scheduler);
+	FUZZ_CHECK(p->name[0] != '\0', "empty name");
+	for (const char *c = p->name; *c; c++)
+		FUZZ_CHECK((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-',
+			   "name '%s'", p->name);
+	FUZZ_CHECK(p->levels_mask != 0, "no levels");
+	FUZZ_CHECK(sp_is_power_of_two(p->chunk_min_bytes) && sp_is_power_of_two(p->chunk_max_bytes) &&
+			   p->chunk_min_bytes <= p->chunk_max_bytes,
+		   "chunks %" PRIu64 "..%" PRIu64, p->chunk_min_bytes, p->chunk_max_bytes);
+	FUZZ_CHECK(p->max_disks == 0 || (p->max_disks >= 2 && p->max_disks <= SP_MAX_DISKS),
+		   "max_disks %u", p->max_disks);
+	FUZZ_CHECK(p->n_knobs <= SP_PROFILE_MAX_KNOBS, "n_knobs %zu", p->n_knobs);
+	FUZZ_CHECK(p->n_module_options <= SP_PROFILE_MAX_MODOPTS, "n_module_options %zu",
+		   p->n_module_options);
+	FUZZ_CHECK(p->n_warnings <= SP_PROFILE_MAX_WARNINGS, "n_warnings %zu", p->n_warnings);
+	FUZZ_CHECK(p->n_advice <= SP_PROFILE_MAX_ADVICE, "n_advice %zu", p->n_advice);
+	for (size_t i = 0; i < p->n_knobs; i++) {
+		const struct sp_profile_knob *k = &p->knobs[i];
+		uint64_t v;
+
+		FUZZ_CHECK_TERMINATED(k->knob);
+		FUZZ_CHECK_TERMINATED(k->value);
+		FUZZ_CHECK_TERMINATED(k->why);
+		FUZZ_CHECK(k->target == SP_TARGET_DEVICE || k->target == SP_TARGET_MEMBERS,
+			   "target %d", (int)k->target);
+		/* written to sysfs as root: a relative path under the device, digits only */
+		FUZZ_CHECK(k->knob[0] != '/' && !strstr(k->knob, ".."), "knob '%s'", k->knob);
+		FUZZ_CHECK(sp_parse_count(k->value, "value", 0, UINT64_MAX, &v, NULL) == 0,
+			   "knob value '%s'", k->value);
+	}
+	for (size_t i = 0; i < p->n_module_options; i++) {
+		const struct sp_profile_module_option *m = &p->module_options[i];
+
+		FUZZ_CHECK_TERMINATED(m->module);
+		FUZZ_CHECK_TERMINATED(m->param);
+		FUZZ_CHECK_TERMINATED(m->value);
+		FUZZ_CHECK_TERMINATED(m->why);
+		/* these go into modprobe.d and a shell script unquoted */
+		FUZZ_CHECK(strspn(m->module, "abcdefghijklmnopqrstuvwxyz0123456789_-") ==
+				   strlen(m->module),
+			   "module '%s'", m->module);
+		FUZZ_CHECK(strspn(m->param, "abcdefghijklmnopqrstuvwxyz0123456789_") ==
+				   strlen(m->param),
+			   "param '%s'", m->param);
+		FUZZ_CHECK(strspn(m->value, "abcdefghijklmnopqrstuvwxyz0123456789,") ==
+				   strlen(m->value),
+			   "value '%s'", m->value);
+	}
+	for (size_t i = 0; i < p->n_warnings; i++) {
+		FUZZ_CHECK_TERMINATED(p->warnings[i].code);
+		FUZZ_CHECK_TERMINATED(p->warnings[i].message);
+	}
+	for (size_t i = 0; i < p->n_advice; i++)
+		FUZZ_CHECK_TERMINATED(p->advice[i]);
+}
+
+static bool untouched(const void *buf, size_t len)
+{
+	const unsigned char *b = buf;
+
+	return b[0] == 0xa5 && !memcmp(b, b + 1, len - 1);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = fuzz_strndup(data, size);
+	struct sp_profile *p = malloc(sizeof(*p));
+	struct sp_error err = { 0 };
+	int r;
+
+	if (!text || !p)
+		goto out;
+	memset(p, 0xa5, sizeof(*p));
+	r = sp_profile_parse(text, "fuzz.json", p, &err);
+	if (r == 0) {
+		check_profile(p);
+	} else {
+		FUZZ_CHECK(r < 0 && err.code == r, "r %d, code %d", r, err.code);
+		FUZZ_CHECK(err.message[0] != '\0', "empty message");
+		FUZZ_CHECK_TERMINATED(err.message);
+		/* out-parameters are written only on success */
+		FUZZ_CHECK(untouched(p, sizeof(*p)), "profile written on failure");
+	}
+out:
+	free(p);
+	free(text);
+	return 0;
+}
