@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+#
+# The RAID-efficiency bench: run each workload on each layout, capture the
+# block requests the loop device received (bench/lib/trace.bash) and replay
+# them through the model of each array (sp-replay).  One JSON object per
+# case is appended to $OUT/cases.jsonl.
+#
+# Workloads (fio, sizes from bench/run's mode):
+#	seqwrite     one file, buffered 4 MiB writes, fsync at the end
+#	seqread      the same file read back cold (fio invalidates its cache)
+#	stripewrite  direct random writes of exactly one stripe width, aligned
+#	             to it within a file laid out beforehand (not traced)
+#	smallfiles   many 64 KiB files, each written and fsynced
+# Each trace starts after a sync and ends after the workload's own sync, so
+# it holds that workload's I/O, metadata and log included, and nothing else.
+
+WORKLOADS=(seqwrite seqread stripewrite smallfiles)
+# What the last workload itself wrote or read, in bytes: the report's "per
+# MiB" is per MiB of this, so log and metadata writes count as cost.
+PAYLOAD_BYTES=0
+
+_fio() {
+	local name=$1
+	shift
+	fio --name="$name" --output-format=json --output="$LOGS/fio.$CASE_TAG.$name.json" "$@" ||
+		bench_die "fio $name failed (see $LOGS/fio.$CASE_TAG.$name.json)"
+}
+
+# run_workload WORKLOAD STRIPE_BYTES TRACE_OUT
+run_workload() {
+	local w=$1 stripe=$2 out=$3 n
+
+	case $w in
+	seqwrite | seqread) PAYLOAD_BYTES=$((SEQ_MIB * 1048576)) ;;
+	stripewrite)
+		# enough writes to mean something, at least STRIPE_MIN of them
+		n=$((STRIPE_TARGET_MIB * 1048576 / stripe))
+		[ "$n" -ge "$STRIPE_MIN" ] || n=$STRIPE_MIN
+		# laid out by writing it, not fallocate: the traced writes then
+		# overwrite allocated blocks and need no extent conversion
+		_fio "layout-$stripe" --filename="$FX_MNT/stripe.$stripe" --rw=write --bs=4M \
+			--size=$((n * stripe)) --ioengine=psync --end_fsync=1
+		# where the file landed decides whether its stripe-aligned offsets are
+		# stripe-aligned on the LUN: keep the evidence
+		{
+			echo "== $CASE_TAG stripe.$stripe (partition at sector $FX_START, stripe $((stripe / 512)) sectors)"
+			xfs_bmap -v "$FX_MNT/stripe.$stripe"
+		} >>"$LOGS/extents.log" 2>&1
+		PAYLOAD_BYTES=$((n * stripe))
+		;;
+	smallfiles)
+		mkdir -p "$FX_MNT/small"
+		PAYLOAD_BYTES=$((SMALLFILES * 65536))
+		;;
+	esac
+	sync -f "$FX_MNT"
+	bt_start "$FX_DEV"
+	case $w in
+	seqwrite)
+		_fio seqwrite --filename="$FX_MNT/seq" --rw=write --bs=4M --size="${SEQ_MIB}M" \
+			--ioengine=psync --end_fsync=1
+		;;
+	seqread)
+		_fio seqread --filename="$FX_MNT/seq" --rw=read --bs=4M --size="${SEQ_MIB}M" \
+			--ioengine=psync --invalidate=1
+		;;
+	stripewrite)
+		_fio "stripewrite-$stripe" --filename="$FX_MNT/stripe.$stripe" --rw=randwrite \
+			--bs="$stripe" --size=$((n * stripe)) --direct=1 --ioengine=psync
+		;;
+	smallfiles)
+		_fio smallfiles --directory="$FX_MNT/small" --nrfiles="$SMALLFILES" --filesize=64k \
+			--bs=64k --rw=write --fsync=1 --ioengine=psync --openfiles=16 \
+			--file_service_type=sequential --fallocate=none
+		;;
+	esac
+	sync -f "$FX_MNT"
+	bt_stop "$out"
+}
+
+# replay_case ARRAY LAYOUT WORKLOAD TRACE (PAYLOAD_BYTES: that of the trace)
+replay_case() {
+	local idx=$1 layout=$2 w=$3 trace=$4 dir=write odd
+
+	[ "$w" != seqread ] || dir="read"
+	"$SP_REPLAY" --level "$(array_field "$idx" level)" --disks "$(array_field "$idx" disks)" \
+		--chunk "$(array_field "$idx" chunk)" --direction "$dir" --payload-bytes "$PAYLOAD_BYTES" \
+		--array "$(array_field "$idx" name)" --layout "$layout" --workload "$w" \
+		"$trace" >>"$OUT/cases.jsonl" || bench_die "sp-replay failed on '$trace'"
+	odd=$(tail -1 "$OUT/cases.jsonl" | jq '.unmatched_completions + .forced_destages')
+	[ "$odd" = 0 ] ||
+		echo "bench: $trace: $odd completions unmatched or rows destaged early; see the case's JSON" >&2
+}
+
+stripe_bytes() {
+	jq '.array.stripe_width_bytes' "$1"
+}
+
+# The layouts that know the array: one fixture per array.
+_efficiency_planned() {
+	local layout=$1 idx w stripe plan trace
+
+	for idx in "${!ARRAYS[@]}"; do
+		fixture_make "$layout" "$idx"
+		plan="$LOGS/plan.$(array_field "$idx" name).$FX_COUNT.json"
+		stripe=$(stripe_bytes "$plan")
+		for w in "${WORKLOADS[@]}"; do
+			CASE_TAG="$(array_field "$idx" name).$layout"
+			trace="$OUT/traces/$CASE_TAG.$w.trace"
+			bench_step "$(array_field "$idx" name) $layout $w"
+			run_workload "$w" "$stripe" "$trace"
+			replay_case "$idx" "$layout" "$w" "$trace"
+		done
+		fixture_drop
+	done
+}
+
+# The layouts that ignore the array lay out the same bytes whatever it is:
+# one fixture, each workload traced once and replayed through every
+# array's model; stripewrite once per stripe width.
+_efficiency_unplanned() {
+	local layout=$1 idx w stripe trace plan
+
+	fixture_make "$layout" 0
+	CASE_TAG="any.$layout"
+	for w in "${WORKLOADS[@]}"; do
+		if [ "$w" = stripewrite ]; then
+			for idx in "${!ARRAYS[@]}"; do
+				plan="$LOGS/plan.$(array_field "$idx" name).offline.json"
+				stripe=$(stripe_bytes "$plan")
+				trace="$OUT/traces/$(array_field "$idx" name).$layout.$w.trace"
+				bench_step "$(array_field "$idx" name) $layout $w"
+				run_workload "$w" "$stripe" "$trace"
+				replay_case "$idx" "$layout" "$w" "$trace"
+			done
+			continue
+		fi
+		trace="$OUT/traces/any.$layout.$w.trace"
+		bench_step "(every array) $layout $w"
+		run_workload "$w" 0 "$trace"
+		for idx in "${!ARRAYS[@]}"; do
+			replay_case "$idx" "$layout" "$w" "$trace"
+		done
+	done
+	fixture_drop
+}
+
+efficiency_run() {
+	local idx layout
+	local -a args
+
+	mkdir -p "$OUT/traces"
+	: >"$OUT/cases.jsonl"
+	# stripe widths for the layouts that do not plan: the plan, offline
+	for idx in "${!ARRAYS[@]}"; do
+		read -ra args <<<"$(array_args "$idx")"
+		"$STRIPEPLAN" plan "${args[@]}" --fs xfs --device /dev/bench-offline \
+			--size "$FIXTURE_SIZE" --format json \
+			-o "$LOGS/plan.$(array_field "$idx" name).offline.json" ||
+			bench_die "offline plan for $(array_field "$idx" name) failed"
+	done
+	bt_init
+	for layout in "${LAYOUTS[@]}"; do
+		case $layout in
+		stripeplan | stripeplan+swalloc) _efficiency_planned "$layout" ;;
+		*) _efficiency_unplanned "$layout" ;;
+		esac
+	done
+	bt_cleanup
+}

@@ -1,0 +1,161 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+#
+# Fixtures for the bench: a loop device standing in for a RAID LUN, laid
+# out one of four ways and mounted under the loop helpers' directory
+# (fixtures/loop.sh: everything made here is undone by its EXIT trap).
+#
+#	fixture_make LAYOUT ARRAY   sets FX_DEV, FX_PART, FX_MNT, FX_START (sectors)
+#	fixture_drop                unmount, detach and delete the current fixture
+#
+# Layouts:
+#	stripeplan          `stripeplan apply` with the plan; mounted with the plan's options
+#	stripeplan+swalloc  the same plan, mkfs.xfs with an AG size that is a whole
+#	                    number of stripes, mounted with -o swalloc (see bench/README.md)
+#	parted-default      GPT from `parted -a optimal ... 0% 100%`, plain mkfs
+#	legacy-63           msdos label, partition at sector 63, plain mkfs
+#
+# ARRAY is an index into ARRAYS (bench/run); parted-default and legacy-63
+# ignore it: they know nothing about the array, which is the point.
+
+FX_DEV=""
+FX_PART=""
+FX_MNT=""
+FX_START=0
+FX_COUNT=0
+
+# array_field INDEX FIELD: name label controller level disks chunk
+array_field() {
+	local name label controller level disks chunk
+
+	IFS='|' read -r name label controller level disks chunk <<<"${ARRAYS[$1]}"
+	case $2 in
+	name) echo "$name" ;;
+	label) echo "$label" ;;
+	controller) echo "$controller" ;;
+	level) echo "$level" ;;
+	disks) echo "$disks" ;;
+	chunk) echo "$chunk" ;;
+	*) bench_die "array_field: no field '$2'" ;;
+	esac
+}
+
+# array_args INDEX: the plan options describing the array
+array_args() {
+	echo "--controller $(array_field "$1" controller) --level $(array_field "$1" level)" \
+		"--disks $(array_field "$1" disks) --chunk $(array_field "$1" chunk)"
+}
+
+# plan_json INDEX DEV OUT: the plan for DEV, with a mount point so that it
+# carries mount options (apply is run without one: no fstab is touched)
+plan_json() {
+	local -a args
+	read -ra args <<<"$(array_args "$1")"
+	"$STRIPEPLAN" plan "${args[@]}" --fs xfs --device "$2" --mountpoint /srv/bench \
+		--format json -o "$3" || bench_die "stripeplan plan for $(array_field "$1" name) failed"
+}
+
+# Mount options of the plan that mean something to mount(8) itself.
+plan_mount_options() {
+	jq -r '[.mount.options[] | select(. != "nofail" and (startswith("x-") | not))] | join(",")' "$1"
+}
+
+_wait_node() {
+	for _ in $(seq 100); do
+		[ -b "$1" ] && return 0
+		sleep 0.05
+	done
+	bench_die "partition node '$1' did not appear"
+}
+
+# The AG size mkfs.xfs would choose, rounded down to whole stripes, so that
+# XFS's stripe-width alignment (which is relative to each AG) holds on the LUN.
+_swalloc_agsize() {
+	local plan=$1 part=$2 sw_blocks ag_blocks
+	local -a argv
+
+	mapfile -t argv < <(jq -r '.filesystem.mkfs_argv[]' "$plan")
+	# -N: print the geometry, write nothing
+	ag_blocks=$("${argv[@]:0:${#argv[@]}-1}" -N -f "$part" 2>/dev/null |
+		sed -n 's/.*agsize=\([0-9]*\) blks.*/\1/p' | head -1)
+	sw_blocks=$(jq '.array.stripe_width_bytes / .filesystem.block_bytes' "$plan")
+	if [ -z "$ag_blocks" ] || [ "$sw_blocks" -le 0 ]; then
+		bench_die "cannot work out an AG size for '$part'"
+	fi
+	echo $((ag_blocks / sw_blocks * sw_blocks))
+}
+
+fixture_make() {
+	local layout=$1 idx=$2 opts="" plan agsize
+	local -a args argv
+
+	FX_COUNT=$((FX_COUNT + 1))
+	FX_DEV=$(sp_loop_create "$FIXTURE_SIZE") || exit 1
+	# A real LUN completes I/O asynchronously; so does a loop device doing
+	# direct I/O on its backing file, and the host's page cache stays out.
+	losetup --direct-io=on "$FX_DEV" || bench_die "cannot switch '$FX_DEV' to direct I/O"
+	# A loop device keeps a raised read_ahead_kb and its scheduler across
+	# detach and attach: start every fixture where a RAID LUN that exports
+	# no topology starts (128 KiB), whatever the number's last user (an
+	# earlier stripeplan fixture, say) left.  stripeplan apply sets its own.
+	if ! echo 128 >"/sys/block/$(basename "$FX_DEV")/queue/read_ahead_kb" ||
+		! echo none >"/sys/block/$(basename "$FX_DEV")/queue/scheduler"; then
+		bench_die "cannot reset the queue knobs of '$FX_DEV'"
+	fi
+	FX_PART="${FX_DEV}p1"
+	case $layout in
+	stripeplan | stripeplan+swalloc)
+		plan="$LOGS/plan.$(array_field "$idx" name).$FX_COUNT.json"
+		plan_json "$idx" "$FX_DEV" "$plan"
+		read -ra args <<<"$(array_args "$idx")"
+		"$STRIPEPLAN" apply "${args[@]}" --fs xfs --device "$FX_DEV" --root "$APPLY_ROOT" \
+			>>"$LOGS/apply.log" 2>&1 ||
+			bench_die "stripeplan apply on '$FX_DEV' failed (see $LOGS/apply.log)"
+		opts=$(plan_mount_options "$plan")
+		if [ "$layout" = stripeplan+swalloc ]; then
+			mapfile -t argv < <(jq -r '.filesystem.mkfs_argv[]' "$plan")
+			agsize=$(_swalloc_agsize "$plan" "$FX_PART")
+			"${argv[@]:0:${#argv[@]}-1}" -f -q -d "agsize=${agsize}b" "$FX_PART" \
+				>>"$LOGS/apply.log" 2>&1 || bench_die "mkfs.xfs with agsize=${agsize}b failed"
+			opts="${opts:+$opts,}swalloc"
+		fi
+		;;
+	parted-default)
+		parted -s -a optimal "$FX_DEV" mklabel gpt mkpart p 0% 100% ||
+			bench_die "parted on '$FX_DEV' failed"
+		_wait_node "$FX_PART"
+		mkfs.xfs -q "$FX_PART" || bench_die "mkfs.xfs on '$FX_PART' failed"
+		;;
+	legacy-63)
+		parted -s -a none "$FX_DEV" mklabel msdos mkpart primary 63s 100% ||
+			bench_die "parted on '$FX_DEV' failed"
+		_wait_node "$FX_PART"
+		mkfs.xfs -q "$FX_PART" || bench_die "mkfs.xfs on '$FX_PART' failed"
+		;;
+	*) bench_die "unknown layout '$layout'" ;;
+	esac
+	FX_START=$(cat "/sys/class/block/$(basename "$FX_PART")/start")
+	FX_MNT="$SP_LOOP_TMPDIR/mnt.$FX_COUNT"
+	sp_loop_mount "$FX_PART" "$FX_MNT" "$opts" || exit 1
+	{
+		echo "== $layout on $FX_DEV (array $(array_field "$idx" name)): partition at sector $FX_START, mount -o '${opts:-defaults}'"
+		xfs_info "$FX_MNT"
+	} >>"$LOGS/fixtures.log"
+}
+
+fixture_drop() {
+	local img
+
+	[ -n "$FX_DEV" ] || return 0
+	img=$(awk -v d="$FX_DEV" '$1 == d { print $2 }' "$SP_LOOP_TMPDIR/.devices" | tail -1)
+	if [ -n "$FX_MNT" ] && findmnt --mountpoint "$FX_MNT" >/dev/null; then
+		umount "$FX_MNT" || bench_die "cannot unmount '$FX_MNT'"
+	fi
+	# only while it still serves our image (fixtures/loop.sh does the same)
+	if [ -n "$img" ] && [ "$(losetup --noheadings --output BACK-FILE "$FX_DEV")" = "$img" ]; then
+		losetup --detach "$FX_DEV" || bench_die "cannot detach '$FX_DEV'"
+		rm -f "$img"
+	fi
+	FX_DEV=""
+	FX_MNT=""
+}
