@@ -83,6 +83,7 @@ static json_object *filesystem_json(const struct sp_plan *p)
 		json_object_object_add(sub, "su_bytes", u64(p->xfs_su_bytes));
 		json_object_object_add(sub, "sw", json_object_new_int((int)p->xfs_sw));
 		json_object_object_add(sub, "log_su_bytes", u64(p->xfs_log_su_bytes));
+		json_object_object_add(sub, "agsize_bytes", p->xfs_agsize_bytes ? u64(p->xfs_agsize_bytes) : NULL);
 		json_object_object_add(o, "xfs", sub);
 	} else {
 		json_object_object_add(sub, "stride_blocks", json_object_new_int((int)p->ext_stride_blocks));

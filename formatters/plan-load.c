@@ -173,6 +173,7 @@ static void load_filesystem(struct loader *l, json_object *root, struct sp_plan 
 	json_object *o = member(l, root, "plan", "filesystem", json_type_object, true), *sub;
 	char type[16] = "";
 	uint64_t v = 0;
+	json_object *v_obj = NULL;
 
 	get_str(l, o, "filesystem", "type", true, type, sizeof(type));
 	if (l->r == 0)
@@ -188,6 +189,8 @@ static void load_filesystem(struct loader *l, json_object *root, struct sp_plan 
 		get_u64(l, sub, "filesystem.xfs", "su_bytes", UINT32_MAX, &p->xfs_su_bytes);
 		get_uint(l, sub, "filesystem.xfs", "sw", SP_MAX_DISKS, &p->xfs_sw);
 		get_u64(l, sub, "filesystem.xfs", "log_su_bytes", UINT32_MAX, &p->xfs_log_su_bytes);
+		if ((v_obj = member(l, sub, "filesystem.xfs", "agsize_bytes", json_type_int, false)))
+			p->xfs_agsize_bytes = (uint64_t)json_object_get_int64(v_obj);
 	} else {
 		sub = member(l, o, "filesystem", "ext", json_type_object, true);
 		get_uint(l, sub, "filesystem.ext", "stride_blocks", UINT16_MAX, &p->ext_stride_blocks);

@@ -105,6 +105,9 @@ static void print_filesystem(FILE *f, const struct sp_plan *p)
 			p->xfs_sw, human(p->stripe_width_bytes, b, sizeof(b)));
 		fprintf(f, "  log su         %-14s log writes padded to this (at most 256 KiB)\n",
 			human(p->xfs_log_su_bytes, a, sizeof(a)));
+		if (p->xfs_agsize_bytes)
+			fprintf(f, "  agsize         %-14s allocation groups of whole stripes, so swalloc puts file data on full stripes\n",
+				human(p->xfs_agsize_bytes, a, sizeof(a)));
 	} else {
 		fprintf(f, "  stride         %-14u blocks per chunk: %s / %u\n", p->ext_stride_blocks,
 			human(p->chunk_bytes, a, sizeof(a)), p->block_bytes);

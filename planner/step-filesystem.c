@@ -38,6 +38,7 @@ static_assert(offsetof(struct xfs_dsb, sb_magicnum) == 0, "xfs sb_magicnum moved
 static_assert(offsetof(struct xfs_dsb, sb_blocksize) == 4, "xfs sb_blocksize moved");
 static_assert(offsetof(struct xfs_dsb, sb_unit) == 0xb8, "xfs sb_unit moved");
 static_assert(offsetof(struct xfs_dsb, sb_width) == 0xbc, "xfs sb_width moved");
+static_assert(offsetof(struct xfs_dsb, sb_agblocks) == 0x54, "xfs sb_agblocks moved");
 static_assert(offsetof(struct xfs_dsb, sb_logsunit) == 0xc4, "xfs sb_logsunit moved");
 
 /* What libblkid found on the partition. */
@@ -173,6 +174,12 @@ static int verify_xfs(const struct sp_plan *plan, const char *path, struct sp_st
 		sp_step_line(res, "xfs stripe width is %" PRIu64 " B (sb_width %u blocks), the plan "
 			     "says %" PRIu64 " B (sw=%u)", width_bytes, width, want_width,
 			     plan->xfs_sw);
+	if (plan->xfs_agsize_bytes &&
+	    (uint64_t)be32toh(sb.sb_agblocks) * block != plan->xfs_agsize_bytes)
+		sp_step_line(res, "xfs allocation groups are %" PRIu64 " B (sb_agblocks %u), the plan "
+			     "says %" PRIu64 " B (whole stripes)",
+			     (uint64_t)be32toh(sb.sb_agblocks) * block, be32toh(sb.sb_agblocks),
+			     plan->xfs_agsize_bytes);
 	if (log_su != plan->xfs_log_su_bytes)
 		sp_step_line(res, "xfs log stripe unit is %u B, the plan says %" PRIu64 " B", log_su,
 			     plan->xfs_log_su_bytes);

@@ -307,6 +307,7 @@ struct sp_plan {
 	uint64_t xfs_su_bytes;
 	unsigned xfs_sw;
 	uint64_t xfs_log_su_bytes;
+	uint64_t xfs_agsize_bytes;  /* 0 = mkfs.xfs chooses; parity RAID: whole stripes */
 	unsigned ext_stride_blocks;
 	unsigned ext_stripe_width_blocks;
 	size_t n_mkfs_argv;

@@ -102,6 +102,13 @@ checks=$((checks + 1))
 dumpe2fs -h "${dev4}p1" 2>/dev/null | grep -Eq '^RAID stripe width: +48$' || fail "ext3 stripe width is not 48"
 expect_ok "4Kn check" sp check "${G5[@]}" --fs ext3 --table msdos --device "$dev4"
 
+# --- parity RAID with xfs: allocation groups of whole stripes ---------------
+dev5=$(sp_loop_create 1G) || exit 1
+expect_ok "raid5 xfs" sp apply "${G5[@]}" --fs xfs --device "$dev5"
+checks=$((checks + 1))
+agblocks=$(xfs_db -r -c 'sb 0' -c 'p agblocks' "${dev5}p1" | sed 's/.* = //')
+[ $((agblocks * 4096 % 196608)) = 0 ] || fail "xfs AGs of $agblocks blocks are not whole 192 KiB stripes"
+
 # --- a sparse image over 2 TiB gets GPT --------------------------------------
 big=$(sp_loop_create 3T) || exit 1
 expect_ok "3 TiB plan" sp plan "${P400[@]}" --fs xfs --device "$big"

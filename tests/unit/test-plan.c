@@ -192,7 +192,43 @@ static void test_perc5e_seed_corrected(void **state)
 	assert_true(has_warning(p, "wide-raid5"));
 	q.fs = SP_FS_XFS;
 	p = plan_ok(&q);
-	assert_string_equal(p->mkfs_argv[4], "su=128k,sw=14");
+	/* parity RAID: allocation groups of whole stripes and swalloc, so XFS
+	 * puts full-stripe writes on full stripes (bench/ measured 1.68x the
+	 * member I/O without); 12.43 TiB -> 32 AGs, rounded up to stripes */
+	assert_int_equal(p->xfs_agsize_bytes % p->stripe_width_bytes, 0);
+	assert_true(p->xfs_agsize_bytes >= p->size_bytes / 32);
+	assert_true(p->xfs_agsize_bytes < p->size_bytes / 32 + p->stripe_width_bytes);
+	assert_true(has_option(p, "swalloc"));
+	{
+		char want[64], ag[32];
+
+		sp_format_size_short(p->xfs_agsize_bytes, ag, sizeof(ag));
+		for (char *c = ag; *c; c++)
+			*c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+		snprintf(want, sizeof(want), "su=128k,sw=14,agsize=%s", ag);
+		assert_string_equal(p->mkfs_argv[4], want);
+	}
+}
+
+static void test_xfs_agsize(void **state)
+{
+	struct req q = { .controller = "generic", .level = "5", .disks = 4, .chunk = 64 * KiB,
+			 .size = 1 * GiB, .fs = SP_FS_XFS };
+	struct sp_plan *p = plan_ok(&q);
+
+	(void)state;
+	/* <= 8 GiB: 8 AGs as mkfs.xfs makes for a multi-disk device */
+	assert_int_equal(p->xfs_agsize_bytes % (192 * KiB), 0);
+	assert_true(p->xfs_agsize_bytes * 8 >= p->size_bytes);
+	assert_true(p->xfs_agsize_bytes * 7 < p->size_bytes);
+	q.size = 100 * TiB; /* from 32 TiB up: the largest AG, 1 TiB, in whole stripes */
+	p = plan_ok(&q);
+	assert_int_equal(p->xfs_agsize_bytes, 1 * TiB / (192 * KiB) * (192 * KiB));
+	q.level = "10"; /* mirrors and plain stripes: mkfs.xfs's own choice, no swalloc */
+	q.size = 1 * GiB;
+	p = plan_ok(&q);
+	assert_int_equal(p->xfs_agsize_bytes, 0);
+	assert_false(has_option(p, "swalloc"));
 }
 
 static void test_md_raid5_seed(void **state)
@@ -440,6 +476,7 @@ int main(void)
 		cmocka_unit_test(test_p400_cciss_on_old_kernel),
 		cmocka_unit_test(test_perc5e_seed_corrected),
 		cmocka_unit_test(test_md_raid5_seed),
+		cmocka_unit_test(test_xfs_agsize),
 		cmocka_unit_test(test_md_members_and_raid10_without_stripe_cache),
 		cmocka_unit_test(test_lsi_seed),
 		cmocka_unit_test(test_non_power_of_two_width),
