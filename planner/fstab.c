@@ -75,6 +75,14 @@ static void entry_from_fs(struct libmnt_fs *fs, struct entry *e)
 }
 
 /*
+ * libmount guesses a stream's format from its first line, so a line that
+ * starts with two numbers (a mountinfo line pasted into fstab) would be
+ * read as mountinfo.  mount(8) forces fstab format; so do we, by putting a
+ * line that can only be fstab in front and reading the entry after it.
+ */
+#define FSTAB_FORMAT_LINE "stripeplan-format-probe /stripeplan-format-probe none defaults 0 0\n"
+
+/*
  * Parses one line with libmount.  Returns 1 for an entry, 0 for a line
  * that is not one (comment, blank, or something libmount rejects), or
  * -ENOMEM.
@@ -83,13 +91,17 @@ static int parse_entry(const struct line *l, struct entry *e)
 {
 	struct libmnt_table *tb = mnt_new_table();
 	struct libmnt_fs *fs = NULL;
-	char *copy = strndup(l->start, l->len);
+	size_t lead = strlen(FSTAB_FORMAT_LINE);
+	char *copy = malloc(lead + l->len + 1);
 	FILE *f = NULL;
 	int r = -ENOMEM;
 
 	if (!tb || !copy)
 		goto out;
-	f = fmemopen(copy, l->len, "r");
+	memcpy(copy, FSTAB_FORMAT_LINE, lead);
+	memcpy(copy + lead, l->start, l->len);
+	copy[lead + l->len] = '\0';
+	f = fmemopen(copy, lead + l->len, "r");
 	if (!f)
 		goto out;
 	mnt_table_set_parser_errcb(tb, libmount_errcb);
@@ -97,7 +109,8 @@ static int parse_entry(const struct line *l, struct entry *e)
 	if (r < 0)
 		goto out;
 	r = 0;
-	if (mnt_table_first_fs(tb, &fs) == 0 && fs) {
+	/* the first entry is the format line; the second, if any, is ours */
+	if (mnt_table_get_nents(tb) == 2 && mnt_table_last_fs(tb, &fs) == 0 && fs) {
 		entry_from_fs(fs, e);
 		r = 1;
 	}

@@ -117,6 +117,8 @@ static const struct golden_case cases[] = {
 	{ "two-owned", "/data", LINE, SP_FSTAB_REPLACE },
 	{ "other-array", "/data", LINE, SP_FSTAB_ADD },
 	{ "empty", "/data", LINE, SP_FSTAB_ADD },
+	/* starts with two numbers: libmount would guess mountinfo and see /data */
+	{ "mountinfo-line", "/data", LINE, SP_FSTAB_ADD },
 };
 
 static void run_golden(const struct golden_case *c)
