@@ -163,7 +163,7 @@ efficiency_run() {
 	bt_init
 	for layout in "${LAYOUTS[@]}"; do
 		case $layout in
-		stripeplan | stripeplan+swalloc) _efficiency_planned "$layout" ;;
+		stripeplan) _efficiency_planned "$layout" ;;
 		*) _efficiency_unplanned "$layout" ;;
 		esac
 	done

@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # Fixtures for the bench: a loop device standing in for a RAID LUN, laid
-# out one of four ways and mounted under the loop helpers' directory
+# out one of three ways and mounted under the loop helpers' directory
 # (fixtures/loop.sh: everything made here is undone by its EXIT trap).
 #
 #	fixture_make LAYOUT ARRAY   sets FX_DEV, FX_PART, FX_MNT, FX_START (sectors)
@@ -10,8 +10,6 @@
 #
 # Layouts:
 #	stripeplan          `stripeplan apply` with the plan; mounted with the plan's options
-#	stripeplan+swalloc  the same plan, mkfs.xfs with an AG size that is a whole
-#	                    number of stripes, mounted with -o swalloc (see bench/README.md)
 #	parted-default      GPT from `parted -a optimal ... 0% 100%`, plain mkfs
 #	legacy-63           msdos label, partition at sector 63, plain mkfs
 #
@@ -68,26 +66,9 @@ _wait_node() {
 	bench_die "partition node '$1' did not appear"
 }
 
-# The AG size mkfs.xfs would choose, rounded down to whole stripes, so that
-# XFS's stripe-width alignment (which is relative to each AG) holds on the LUN.
-_swalloc_agsize() {
-	local plan=$1 part=$2 sw_blocks ag_blocks
-	local -a argv
-
-	mapfile -t argv < <(jq -r '.filesystem.mkfs_argv[]' "$plan")
-	# -N: print the geometry, write nothing
-	ag_blocks=$("${argv[@]:0:${#argv[@]}-1}" -N -f "$part" 2>/dev/null |
-		sed -n 's/.*agsize=\([0-9]*\) blks.*/\1/p' | head -1)
-	sw_blocks=$(jq '.array.stripe_width_bytes / .filesystem.block_bytes' "$plan")
-	if [ -z "$ag_blocks" ] || [ "$sw_blocks" -le 0 ]; then
-		bench_die "cannot work out an AG size for '$part'"
-	fi
-	echo $((ag_blocks / sw_blocks * sw_blocks))
-}
-
 fixture_make() {
-	local layout=$1 idx=$2 opts="" plan agsize
-	local -a args argv
+	local layout=$1 idx=$2 opts="" plan
+	local -a args
 
 	FX_COUNT=$((FX_COUNT + 1))
 	FX_DEV=$(sp_loop_create "$FIXTURE_SIZE") || exit 1
@@ -104,7 +85,7 @@ fixture_make() {
 	fi
 	FX_PART="${FX_DEV}p1"
 	case $layout in
-	stripeplan | stripeplan+swalloc)
+	stripeplan)
 		plan="$LOGS/plan.$(array_field "$idx" name).$FX_COUNT.json"
 		plan_json "$idx" "$FX_DEV" "$plan"
 		read -ra args <<<"$(array_args "$idx")"
@@ -112,13 +93,6 @@ fixture_make() {
 			>>"$LOGS/apply.log" 2>&1 ||
 			bench_die "stripeplan apply on '$FX_DEV' failed (see $LOGS/apply.log)"
 		opts=$(plan_mount_options "$plan")
-		if [ "$layout" = stripeplan+swalloc ]; then
-			mapfile -t argv < <(jq -r '.filesystem.mkfs_argv[]' "$plan")
-			agsize=$(_swalloc_agsize "$plan" "$FX_PART")
-			"${argv[@]:0:${#argv[@]}-1}" -f -q -d "agsize=${agsize}b" "$FX_PART" \
-				>>"$LOGS/apply.log" 2>&1 || bench_die "mkfs.xfs with agsize=${agsize}b failed"
-			opts="${opts:+$opts,}swalloc"
-		fi
 		;;
 	parted-default)
 		parted -s -a optimal "$FX_DEV" mklabel gpt mkpart p 0% 100% ||

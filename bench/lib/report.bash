@@ -218,10 +218,8 @@ report_write() {
 			echo "cache or a controller's write cache would, so a large write the block layer split"
 			echo "still counts as one; writes that did not overlap in time are never combined."
 			echo
-			echo "Layouts: *stripeplan*: \`stripeplan apply\` and the plan's mount options."
-			echo "*stripeplan+swalloc*: the same plan, but mkfs.xfs with an AG size that is a whole"
-			echo "number of stripes and \`mount -o swalloc\` — not what stripeplan does today; it shows"
-			echo "what XFS needs to place file data on full stripes.  *parted-default*: GPT from"
+			echo "Layouts: *stripeplan*: \`stripeplan apply\` and the plan's mount options (on parity"
+			echo "RAID with XFS: allocation groups of whole stripes and \`swalloc\`).  *parted-default*: GPT from"
 			echo "\`parted -a optimal ... 0% 100%\` (1 MiB), plain mkfs.xfs.  *legacy-63*: msdos label,"
 			echo "partition at sector 63, plain mkfs.xfs.  The last two know nothing of the array:"
 			echo "their traces are taken once and replayed through every array's model."
