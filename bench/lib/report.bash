@@ -9,6 +9,7 @@
 REPORT_WORKLOADS=(stripewrite seqwrite smallfiles seqread)
 
 # jq: numbers with two decimals ("1.00"), percentages with one ("99.7 %")
+# shellcheck disable=SC2016 # a jq program: its $n and \(...) are jq's, not the shell's
 JQ_FORMAT='
 	def f2: (. * 100 | round) as $n
 		| "\($n / 100 | floor).\($n % 100 | tostring | if length < 2 then "0" + . else . end)";
