@@ -61,14 +61,6 @@ const char *sp_step_status_name(enum sp_step_status s)
 	return (size_t)s < sizeof(names) / sizeof(names[0]) ? names[s] : "unknown";
 }
 
-static double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void note(struct sp_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void note(struct sp_report *r, const char *fmt, ...)
@@ -95,7 +87,7 @@ static int finish(struct sp_report *r, enum sp_outcome outcome, double started)
 	r->exit_code = codes[outcome];
 	if ((outcome == SP_OUTCOME_FAILED || outcome == SP_OUTCOME_REFUSED) && r->error.exit_code)
 		r->exit_code = r->error.exit_code;
-	r->seconds = now_seconds() - started;
+	r->seconds = sp_now_seconds() - started;
 	return r->exit_code;
 }
 
@@ -261,7 +253,7 @@ static void step_done(const struct sp_run_opts *opts, struct sp_report *r, size_
 /* Runs verify into a fresh result; a verify that cannot look is FAILED. */
 static int run_verify(size_t i, struct sp_ctx *ctx, struct sp_step_result *res)
 {
-	double t0 = now_seconds();
+	double t0 = sp_now_seconds();
 	int rc;
 
 	sp_step_result_clear(res);
@@ -269,7 +261,7 @@ static int run_verify(size_t i, struct sp_ctx *ctx, struct sp_step_result *res)
 	rc = steps[i]->verify(ctx, res);
 	if (rc < 0)
 		res->status = SP_STEP_FAILED;
-	res->seconds = now_seconds() - t0;
+	res->seconds = sp_now_seconds() - t0;
 	return rc;
 }
 
@@ -319,7 +311,7 @@ static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct
 {
 	for (size_t i = 0; i < N_STEPS; i++) {
 		struct sp_step_result *res = &r->steps[i];
-		double t0 = now_seconds();
+		double t0 = sp_now_seconds();
 
 		if (i < first) {
 			step_done(opts, r, i); /* verified unchanged above */
@@ -328,7 +320,7 @@ static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct
 		sp_step_result_clear(res);
 		if (steps[i]->apply(ctx, res) < 0) {
 			res->status = SP_STEP_FAILED;
-			res->seconds = now_seconds() - t0;
+			res->seconds = sp_now_seconds() - t0;
 			r->error = res->error;
 			if (!r->error.exit_code)
 				r->error.exit_code = SP_EXIT_FAILED;
@@ -361,7 +353,7 @@ static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct
 		} else {
 			res->status = SP_STEP_DRY_RUN;
 		}
-		res->seconds = now_seconds() - t0;
+		res->seconds = sp_now_seconds() - t0;
 		step_done(opts, r, i);
 		if (res->status == SP_STEP_FAILED) {
 			for (size_t j = i + 1; j < N_STEPS; j++)
@@ -381,7 +373,7 @@ static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct
 int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts,
 		      struct sp_report *r)
 {
-	double started = now_seconds();
+	double started = sp_now_seconds();
 	struct sp_facts facts;
 	struct sp_ctx ctx;
 	size_t first, n;
@@ -441,7 +433,7 @@ out:
 int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts,
 		      struct sp_report *r)
 {
-	double started = now_seconds();
+	double started = sp_now_seconds();
 	bool drift = false, failed = false;
 	struct sp_facts facts;
 	struct sp_ctx ctx;

@@ -33,22 +33,7 @@
 #define SP_FACTS_FILE_MAX_BYTES (64U * 1024U)
 #define SP_SYSFS_CLIMB_MAX 8
 
-/* Fills err like sp_error_set() and also names the device or file. */
-static int __attribute__((format(printf, 6, 7)))
-fail(struct sp_error *err, int code, int exit_code, const char *field, const char *subject,
-     const char *fmt, ...)
-{
-	char msg[SP_MSG_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	code = sp_error_set(err, code, exit_code, field, "%s", msg);
-	if (err)
-		snprintf(err->subject, sizeof(err->subject), "%s", subject ? subject : "");
-	return code;
-}
+#define fail sp_error_set_at
 
 static int copy_string(char *dst, size_t len, const char *src)
 {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <blkid/blkid.h>
@@ -55,8 +56,8 @@ int sp_step_fail(struct sp_step_result *res, int code, const char *field, const 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	code = sp_error_set(&res->error, code ? code : EIO, SP_EXIT_FAILED, field, "%s", msg);
-	snprintf(res->error.subject, sizeof(res->error.subject), "%s", subject ? subject : "");
+	code = sp_error_set_at(&res->error, code ? code : EIO, SP_EXIT_FAILED, field, subject, "%s",
+			       msg);
 	res->status = SP_STEP_FAILED;
 	return code;
 }
@@ -198,4 +199,22 @@ out:
 	blkid_free_probe(pr);
 	close(fd);
 	return r;
+}
+
+double sp_now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+const char *sp_ctx_disk_path(const struct sp_ctx *ctx)
+{
+	return ctx->disk_path ? ctx->disk_path : ctx->plan->device.path;
+}
+
+const char *sp_ctx_partition_path(const struct sp_ctx *ctx)
+{
+	return ctx->partition_path[0] ? ctx->partition_path : ctx->plan->partition_path;
 }

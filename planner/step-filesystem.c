@@ -49,19 +49,6 @@ struct fs_found {
 	char uuid[SP_UUID_MAX];
 };
 
-static const char *part_path_of(const struct sp_ctx *ctx)
-{
-	return ctx->partition_path[0] ? ctx->partition_path : ctx->plan->partition_path;
-}
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* "256k": the spelling mkfs.xfs documents and the plan's argv uses. */
 static void size_short_lower(uint64_t bytes, char *buf, size_t len)
 {
@@ -294,7 +281,7 @@ static int filesystem_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 		return sp_step_fail(res, EINVAL, STEP, "", "no plan to verify against");
 	ctx->fs_uuid[0] = '\0';
 	summarize(ctx->plan, NULL, res);
-	r = compare_fs(ctx, part_path_of(ctx), res);
+	r = compare_fs(ctx, sp_ctx_partition_path(ctx), res);
 	if (r < 0)
 		return r;
 	res->status = res->n_lines ? SP_STEP_DRIFT : SP_STEP_UNCHANGED;
@@ -322,7 +309,7 @@ static void dry_run(const struct sp_ctx *ctx, struct sp_step_result *res)
 	char cmd[SP_MSG_MAX];
 
 	join_argv(ctx->plan, cmd, sizeof(cmd));
-	sp_step_line(res, "wipe old signatures in %s", part_path_of(ctx));
+	sp_step_line(res, "wipe old signatures in %s", sp_ctx_partition_path(ctx));
 	sp_step_line(res, "run: %s", cmd);
 	summarize(ctx->plan, NULL, res);
 	res->status = SP_STEP_DRY_RUN;
@@ -462,7 +449,7 @@ static int run_mkfs(const struct sp_plan *plan, const char *path, struct sp_step
 
 static int filesystem_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 {
-	double started = now_seconds();
+	double started = sp_now_seconds();
 	const char *path;
 	int r;
 
@@ -472,7 +459,7 @@ static int filesystem_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 		dry_run(ctx, res);
 		return 0;
 	}
-	path = part_path_of(ctx);
+	path = sp_ctx_partition_path(ctx);
 	r = check_is_partition(path, res);
 	if (r == 0)
 		r = check_argv(ctx->plan, path, res);
@@ -480,7 +467,7 @@ static int filesystem_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 		r = sp_step_wipe_signatures(path, STEP, res);
 	if (r == 0)
 		r = run_mkfs(ctx->plan, path, res);
-	res->seconds = now_seconds() - started;
+	res->seconds = sp_now_seconds() - started;
 	if (r < 0)
 		return r;
 	summarize(ctx->plan, NULL, res);
@@ -492,7 +479,7 @@ static int filesystem_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 
 static int filesystem_probe_existing(struct sp_ctx *ctx, char *what, size_t len)
 {
-	const char *path = part_path_of(ctx);
+	const char *path = sp_ctx_partition_path(ctx);
 	char found[SP_MSG_MAX];
 	struct stat st;
 	int r;

@@ -51,22 +51,9 @@ static void join_options(const struct sp_plan *plan, char *buf, size_t len)
 					 plan->mount_options[i]);
 }
 
-static int fail(struct sp_step_result *res, int code, int exit_code, const char *subject,
-		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static int fail(struct sp_step_result *res, int code, int exit_code, const char *subject,
-		const char *fmt, ...)
-{
-	char msg[SP_MSG_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	code = sp_error_set(&res->error, code, exit_code, "fstab", "%s", msg);
-	snprintf(res->error.subject, sizeof(res->error.subject), "%s", subject);
-	return code;
-}
+/* Fills the step's error, naming the file or device it is about. */
+#define fail(res, code, exit_code, subject, ...) \
+	sp_error_set_at(&(res)->error, code, exit_code, "fstab", subject, __VA_ARGS__)
 
 /* An error from fstab.c, prefixed with the file it is about. */
 static int fail_with(struct sp_step_result *res, const struct sp_error *err, const char *path)

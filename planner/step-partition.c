@@ -298,24 +298,6 @@ static bool kernel_matches_plan(const struct kernel_part *kp, const struct sp_pl
 
 /* --------------------------------------------------------------- common */
 
-static const char *disk_path_of(const struct sp_ctx *ctx)
-{
-	return ctx->disk_path ? ctx->disk_path : ctx->plan->device.path;
-}
-
-static const char *part_path_of(const struct sp_ctx *ctx)
-{
-	return ctx->partition_path[0] ? ctx->partition_path : ctx->plan->partition_path;
-}
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* "gpt, partition 1 at 1 MiB, 1022 MiB (1362 stripes of 768 KiB)" */
 static void summarize(const struct sp_plan *plan, struct sp_step_result *res)
 {
@@ -390,7 +372,7 @@ static void compare_label(const struct sp_plan *plan, const PedDevice *dev, cons
 static void compare_kernel(const struct sp_ctx *ctx, struct sp_step_result *res)
 {
 	const struct sp_plan *plan = ctx->plan;
-	const char *disk = disk_path_of(ctx), *part = part_path_of(ctx);
+	const char *disk = sp_ctx_disk_path(ctx), *part = sp_ctx_partition_path(ctx);
 	struct kernel_part kp;
 	int r = kernel_partition(disk, PARTITION_NUMBER, &kp);
 
@@ -421,7 +403,7 @@ static void compare_kernel(const struct sp_ctx *ctx, struct sp_step_result *res)
 static int read_label(const struct sp_ctx *ctx, struct sp_step_result *res)
 {
 	const struct sp_plan *plan = ctx->plan;
-	const char *path = disk_path_of(ctx), *want = sp_table_name(plan->table);
+	const char *path = sp_ctx_disk_path(ctx), *want = sp_table_name(plan->table);
 	PedDevice *dev = NULL;
 	PedDisk *disk = NULL;
 	const PedDiskType *type;
@@ -493,7 +475,7 @@ static int partition_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 static void dry_run(const struct sp_ctx *ctx, struct sp_step_result *res)
 {
 	const struct sp_plan *plan = ctx->plan;
-	const char *disk = disk_path_of(ctx);
+	const char *disk = sp_ctx_disk_path(ctx);
 	uint64_t sector = plan->device.logical_sector_bytes ? plan->device.logical_sector_bytes : 1;
 	unsigned wait_ms = ctx->partition_wait_ms ? ctx->partition_wait_ms : WAIT_DEFAULT_MS;
 	char start[32], size[32], stripe[32];
@@ -510,7 +492,7 @@ static void dry_run(const struct sp_ctx *ctx, struct sp_step_result *res)
 		     plan->start_bytes / sector, (plan->start_bytes + plan->size_bytes) / sector - 1,
 		     sector, start, size, stripe);
 	sp_step_line(res, "tell the kernel and wait up to %.3g s for %s", wait_ms / 1000.0,
-		     part_path_of(ctx));
+		     sp_ctx_partition_path(ctx));
 	summarize(plan, res);
 	res->status = SP_STEP_DRY_RUN;
 }
@@ -600,7 +582,7 @@ static int blkpg_del(int fd, unsigned number, double deadline)
 		r = blkpg(fd, BLKPG_DEL_PARTITION, number, 0, 0);
 		if (r == -ENXIO)
 			return 0; /* gone since we listed it */
-		if (r != -EBUSY || now_seconds() >= deadline)
+		if (r != -EBUSY || sp_now_seconds() >= deadline)
 			return r;
 		usleep(BUSY_POLL_MS * 1000);
 	}
@@ -608,12 +590,12 @@ static int blkpg_del(int fd, unsigned number, double deadline)
 
 static int reread(int fd)
 {
-	double deadline = now_seconds() + BUSY_RETRY_MS / 1000.0;
+	double deadline = sp_now_seconds() + BUSY_RETRY_MS / 1000.0;
 
 	for (;;) {
 		if (ioctl(fd, BLKRRPART) == 0)
 			return 0;
-		if (errno != EBUSY || now_seconds() >= deadline)
+		if (errno != EBUSY || sp_now_seconds() >= deadline)
 			return -errno;
 		usleep(BUSY_POLL_MS * 1000);
 	}
@@ -661,8 +643,8 @@ static void told_line(const struct sp_plan *plan, const char *path, const char *
 static int tell_kernel(const struct sp_ctx *ctx, const char *table, struct sp_step_result *res)
 {
 	const struct sp_plan *plan = ctx->plan;
-	const char *path = disk_path_of(ctx);
-	double deadline = now_seconds() + BUSY_RETRY_MS / 1000.0;
+	const char *path = sp_ctx_disk_path(ctx);
+	double deadline = sp_now_seconds() + BUSY_RETRY_MS / 1000.0;
 	char removed[SP_MSG_MAX / 2] = "", busy[SP_MSG_MAX / 2] = "", item[SP_PATH_MAX];
 	struct kernel_list *list = NULL;
 	int fd, r = 0, unsupported = 0;
@@ -764,7 +746,7 @@ out:
 static int write_label(const struct sp_ctx *ctx, struct sp_step_result *res)
 {
 	const struct sp_plan *plan = ctx->plan;
-	const char *path = disk_path_of(ctx), *table = sp_table_name(plan->table);
+	const char *path = sp_ctx_disk_path(ctx), *table = sp_table_name(plan->table);
 	PedDevice *dev = NULL;
 	PedDisk *disk = NULL;
 	struct ped_said said;
@@ -846,9 +828,9 @@ static void wait_hint(const struct sp_ctx *ctx, const char *disk, char *buf, siz
  */
 static int wait_for_node(const struct sp_ctx *ctx, struct sp_step_result *res)
 {
-	const char *disk = disk_path_of(ctx), *part = part_path_of(ctx);
+	const char *disk = sp_ctx_disk_path(ctx), *part = sp_ctx_partition_path(ctx);
 	unsigned wait_ms = ctx->partition_wait_ms ? ctx->partition_wait_ms : WAIT_DEFAULT_MS;
-	double deadline = now_seconds() + wait_ms / 1000.0;
+	double deadline = sp_now_seconds() + wait_ms / 1000.0;
 	struct kernel_part kp;
 	char hint[SP_MSG_MAX];
 
@@ -856,7 +838,7 @@ static int wait_for_node(const struct sp_ctx *ctx, struct sp_step_result *res)
 		if (kernel_partition(disk, PARTITION_NUMBER, &kp) == 0 &&
 		    kernel_matches_plan(&kp, ctx->plan) && node_is(part, &kp))
 			return 0;
-		if (now_seconds() >= deadline)
+		if (sp_now_seconds() >= deadline)
 			break;
 		usleep(WAIT_POLL_MS * 1000);
 	}
@@ -868,7 +850,7 @@ static int wait_for_node(const struct sp_ctx *ctx, struct sp_step_result *res)
 
 static int partition_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 {
-	double started = now_seconds();
+	double started = sp_now_seconds();
 	int r;
 
 	if (!ctx || !ctx->plan)
@@ -880,7 +862,7 @@ static int partition_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 	r = write_label(ctx, res);
 	if (r == 0)
 		r = wait_for_node(ctx, res);
-	res->seconds = now_seconds() - started;
+	res->seconds = sp_now_seconds() - started;
 	if (r < 0)
 		return r;
 	summarize(ctx->plan, res);
@@ -892,7 +874,7 @@ static int partition_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 
 static int partition_probe_existing(struct sp_ctx *ctx, char *what, size_t len)
 {
-	const char *disk = disk_path_of(ctx);
+	const char *disk = sp_ctx_disk_path(ctx);
 	int r = sp_step_probe_signature(disk, what, len);
 
 	if (r < 0) {

@@ -53,6 +53,9 @@ struct sp_error {
 };
 
 void sp_error_clear(struct sp_error *err);
+/* sp_error_set() that also names the device or file the error is about. */
+int sp_error_set_at(struct sp_error *err, int code, int exit_code, const char *field,
+		    const char *subject, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* Fills err (when non-NULL) and returns -code, so callers can
  * `return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "chunk", "...")`. */
 int sp_error_set(struct sp_error *err, int code, int exit_code, const char *field,
