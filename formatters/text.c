@@ -81,9 +81,8 @@ static void print_partition(FILE *f, const struct sp_plan *p)
 		human(p->start_bytes, a, sizeof(a)), p->start_bytes, p->start_bytes / sector);
 	fprintf(f, "                 the least common multiple of the %s full stripe, 1 MiB and the %u-byte physical sector%s\n",
 		human(p->stripe_width_bytes, b, sizeof(b)), p->device.physical_sector_bytes,
-		p->align_bytes != p->start_bytes ? "" :
-		(p->device.optimal_io_bytes && p->align_bytes % p->device.optimal_io_bytes == 0 &&
-		 p->device.optimal_io_bytes != p->stripe_width_bytes) ? " (and the exported optimal I/O size)" : "");
+		p->device.optimal_io_bytes && p->device.optimal_io_bytes != p->stripe_width_bytes &&
+		p->align_bytes % p->device.optimal_io_bytes == 0 ? " (and the exported optimal I/O size)" : "");
 	fprintf(f, "  size           %s, %" PRIu64 " sectors, %" PRIu64 " whole stripes\n",
 		human(p->size_bytes, a, sizeof(a)), p->size_bytes / sector,
 		p->size_bytes / p->stripe_width_bytes);

@@ -421,10 +421,8 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 	if (rc)
 		goto out;
 	rc = apply_from(&ctx, opts, r, first, started);
-	snprintf(r->fs_uuid, sizeof(r->fs_uuid), "%s", ctx.fs_uuid);
 out:
-	if (!r->fs_uuid[0])
-		snprintf(r->fs_uuid, sizeof(r->fs_uuid), "%s", ctx.fs_uuid);
+	snprintf(r->fs_uuid, sizeof(r->fs_uuid), "%s", ctx.fs_uuid);
 	if (lock_fd >= 0)
 		close(lock_fd);
 	return rc;

@@ -590,8 +590,7 @@ static void tune_disk(const struct sp_spec *spec, const struct sp_profile *profi
 	}
 }
 
-static void plan_md_memory(const struct sp_spec *spec, const struct sp_profile *profile,
-			   struct sp_plan *plan)
+static void plan_md_memory(const struct sp_spec *spec, struct sp_plan *plan)
 {
 	char a[32];
 
@@ -610,7 +609,6 @@ static void plan_md_memory(const struct sp_spec *spec, const struct sp_profile *
 				    entries, entries, spec->disks,
 				    size_str(plan->md_stripe_cache_bytes, a, sizeof(a)));
 	}
-	(void)profile;
 }
 
 static int plan_tuning(const struct sp_spec *spec, const struct sp_profile *profile,
@@ -633,7 +631,7 @@ static int plan_tuning(const struct sp_spec *spec, const struct sp_profile *prof
 
 		tuning_add(plan, "module", o->module, o->param, o->value, o->why);
 	}
-	plan_md_memory(spec, profile, plan);
+	plan_md_memory(spec, plan);
 	return 0;
 }
 

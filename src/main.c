@@ -5,16 +5,15 @@
  * exit code (0 ok, 1 drift, 2 invalid, 3 refused, 4 failed).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "fileio.h"
 #include "format.h"
 
 static const char usage_main[] =
@@ -51,33 +50,11 @@ int sp_cli_usage_error(const char *fmt, const char *arg)
 	return SP_EXIT_INVALID;
 }
 
-/* After a rename, the directory entry is durable only once the directory is synced. */
-static int sync_parent_dir(const char *path)
-{
-	char dir[SP_PATH_MAX];
-	char *slash;
-	int fd;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-	return 0;
-}
-
 int sp_cli_write_output(const char *path, const char *text, struct sp_error *err)
 {
-	char tmp[SP_PATH_MAX];
-	FILE *f;
+	const char *what = "write";
+	mode_t mask;
+	int r;
 
 	if (!path || !strcmp(path, "-")) {
 		fputs(text, stdout);
@@ -85,47 +62,15 @@ int sp_cli_write_output(const char *path, const char *text, struct sp_error *err
 			sp_error_set(err, errno, SP_EXIT_FAILED, "output", "cannot write output: %s",
 				     strerror(errno));
 	}
-	/* a half-written plan must never be mistaken for a reviewed one */
-	if (snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >= (int)sizeof(tmp))
-		return sp_error_set(err, ENAMETOOLONG, SP_EXIT_INVALID, "output",
-				    "output: '%s' is too long", path);
-	{
-		int fd = mkstemp(tmp);
-
-		if (fd < 0)
-			return sp_error_set(err, errno, SP_EXIT_FAILED, "output",
-					    "cannot create '%s': %s", tmp, strerror(errno));
-		f = fdopen(fd, "w");
-		if (!f) {
-			close(fd);
-			unlink(tmp);
-			return sp_error_set(err, errno, SP_EXIT_FAILED, "output",
-					    "cannot write '%s': %s", tmp, strerror(errno));
-		}
-	}
-	if (fputs(text, f) < 0 || fflush(f) != 0 || fsync(fileno(f)) != 0) {
-		int e = errno;
-
-		fclose(f);
-		unlink(tmp);
-		return sp_error_set(err, e, SP_EXIT_FAILED, "output", "cannot write '%s': %s", path,
-				    strerror(e));
-	}
-	{
-		/* mkstemp makes 0600; a plan is for review, so as umask allows */
-		mode_t mask = umask(0);
-
-		umask(mask);
-		fchmod(fileno(f), 0666 & ~mask);
-	}
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
-		int e = errno;
-
-		unlink(tmp);
-		return sp_error_set(err, e, SP_EXIT_FAILED, "output", "cannot write '%s': %s", path,
-				    strerror(e));
-	}
-	return sync_parent_dir(path);
+	/* a half-written plan must never be mistaken for a reviewed one; it
+	 * is for review, so readable as the umask allows */
+	mask = umask(0);
+	umask(mask);
+	r = sp_write_atomic(path, text, 0666 & ~mask, (uid_t)-1, (gid_t)-1, &what);
+	if (r < 0)
+		return sp_error_set(err, r, SP_EXIT_FAILED, "output", "cannot %s '%s': %s", what, path,
+				    strerror(-r));
+	return 0;
 }
 
 int sp_cli_running_kernel(struct sp_kernel *ret, struct sp_error *err)
