@@ -1,0 +1,101 @@
+#!/bin/bash
+# The Debian package: built with dpkg-buildpackage from a scratch copy of the
+# source (the tree itself stays clean), clean under lintian, installed onto
+# this machine with dpkg (dependencies resolved for real), run — plan, man,
+# the bash completion — then purged, leaving nothing behind.
+# Root: dpkg installs into / (CI runs as root).
+. "$SRCDIR/tests/cli/lib.bash"
+
+[ "$(id -u)" = 0 ] || {
+	echo "FAIL: the package test installs with dpkg: run it as root; not skipping" >&2
+	exit 1
+}
+# someone's own installation is theirs: never replace or purge it
+if dpkg-query -W -f='${Status}' stripeplan 2>/dev/null | grep -qv 'not-installed'; then
+	echo "FAIL: a stripeplan package is already installed here; not touching it" >&2
+	exit 1
+fi
+if [ -e /etc/stripeplan ] || [ -e /usr/sbin/stripeplan ]; then
+	echo "FAIL: /etc/stripeplan or /usr/sbin/stripeplan exists outside any package; not touching it" >&2
+	exit 1
+fi
+installed=0
+cleanup() {
+	[ "$installed" = 0 ] || dpkg --purge stripeplan >/dev/null 2>&1 || true
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+version=$(sed -n 's/^project(stripeplan VERSION \([0-9.]*\).*/\1/p' "$SRCDIR/CMakeLists.txt")
+checks=$((checks + 1))
+head -1 "$SRCDIR/debian/changelog" | grep -qF "stripeplan ($version)" ||
+	fail "debian/changelog's version is not the project's $version: $(head -1 "$SRCDIR/debian/changelog")"
+
+# the source as git would export it, plus files not yet committed (not the ignored builds)
+src="$WORK/stripeplan-$version"
+mkdir -p "$src"
+git -C "$SRCDIR" ls-files -z --cached --others --exclude-standard |
+	(cd "$SRCDIR" && tar --null -T - -cf -) | tar -x -C "$src"
+checks=$((checks + 1))
+start=$(date +%s)
+(cd "$src" && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b) >"$WORK/build.log" 2>&1 ||
+	fail "dpkg-buildpackage failed: $(tail -20 "$WORK/build.log")"
+echo "dpkg-buildpackage: $(($(date +%s) - start)) s"
+arch=$(dpkg --print-architecture)
+deb="$WORK/stripeplan_${version}_${arch}.deb"
+checks=$((checks + 1))
+[ -f "$deb" ] || {
+	fail "no $(basename "$deb") was built: $(ls "$WORK")"
+	finish
+	exit 1
+}
+
+# lintian: no error and no warning (info and pedantic notes are printed)
+lintian --allow-root --info --pedantic "$WORK/stripeplan_${version}_${arch}.changes" >"$WORK/lintian" 2>&1 || true
+cat "$WORK/lintian"
+checks=$((checks + 1))
+! grep -qE '^[EW]: ' "$WORK/lintian" || fail "lintian reports errors or warnings: $(grep -E '^[EW]: ' "$WORK/lintian")"
+
+dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./|/|; s|/$||' | grep -v '^$' >"$WORK/contents"
+for f in /usr/sbin/stripeplan /usr/share/man/man8/stripeplan.8.gz /etc/stripeplan/controllers.d/README \
+	/usr/share/bash-completion/completions/stripeplan /usr/share/doc/stripeplan/copyright; do
+	checks=$((checks + 1))
+	grep -qxF "$f" "$WORK/contents" || fail "the package does not ship $f"
+done
+
+checks=$((checks + 1))
+if dpkg -i "$deb" >"$WORK/out" 2>&1; then
+	installed=1
+else
+	installed=1
+	fail "dpkg -i failed: $(cat "$WORK/out")"
+fi
+
+checks=$((checks + 1))
+/usr/sbin/stripeplan plan --controller hp-p400 --level 10 --disks 8 --chunk 256K --fs xfs \
+	--device /dev/sdb --size 2398G --mountpoint /data >"$WORK/out" 2>"$WORK/err" ||
+	fail "the installed stripeplan cannot plan: $(cat "$WORK/err")"
+checks=$((checks + 1))
+grep -q 'su=256k,sw=4' "$WORK/out" || fail "the installed stripeplan's plan lacks su=256k,sw=4: $(head "$WORK/out")"
+checks=$((checks + 1))
+MANWIDTH=80 man stripeplan 2>"$WORK/err" | grep -q 'controllers.d' ||
+	fail "'man stripeplan' does not show the installed page: $(cat "$WORK/err")"
+checks=$((checks + 1))
+bash -c '. /usr/share/bash-completion/completions/stripeplan && complete -p stripeplan' 2>&1 |
+	grep -q '_stripeplan' || fail "the installed bash completion does not register for stripeplan"
+
+checks=$((checks + 1))
+dpkg --purge stripeplan >"$WORK/out" 2>&1 || fail "dpkg --purge failed: $(cat "$WORK/out")"
+installed=0
+checks=$((checks + 1))
+! dpkg-query -W -f='${Status}' stripeplan 2>/dev/null | grep -q 'installed' ||
+	fail "dpkg still knows stripeplan after the purge"
+while read -r f; do
+	# directories shared with other packages stay, of course
+	[ -d "$f" ] && ! [[ $f == */stripeplan* ]] && continue
+	checks=$((checks + 1))
+	[ ! -e "$f" ] || fail "$f is left after the purge"
+done <"$WORK/contents"
+checks=$((checks + 1))
+[ ! -e /etc/stripeplan ] || fail "/etc/stripeplan is left after the purge"
+finish
