@@ -226,6 +226,12 @@ struct sp_facts {
 	bool is_partition;
 };
 
+/*
+ * Facts from a JSON file instead of a device, so planning is testable
+ * without root: the same field names as the plan's "device" object.
+ */
+int sp_facts_load_json(const char *file, struct sp_facts *ret, struct sp_error *err);
+
 /* Derives the kernel's name from a /dev path without touching it:
  * /dev/sdb -> sdb, /dev/cciss/c0d0 -> cciss!c0d0. */
 int sp_kernel_name_from_path(const char *path, char *buf, size_t len, struct sp_error *err);
@@ -351,5 +357,13 @@ int sp_fstab_escape(const char *in, char *out, size_t len, struct sp_error *err)
 
 void sp_plan_add_warning(struct sp_plan *plan, const char *code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* ------------------------------------------------------------ plan file */
+
+#define SP_PLAN_FORMAT_VERSION 1
+
+/* Loads a plan written by sp_format_plan_json (apply --plan FILE).  The
+ * loader is strict: a missing or mistyped field is an error naming it. */
+int sp_plan_from_json(const char *text, struct sp_plan *ret, struct sp_error *err);
 
 #endif

@@ -51,7 +51,7 @@ cp "$root/etc/fstab" "$WORK/awkward.orig"
 expect_ok "dry run" sp apply "${P400[@]}" --fs xfs --device "$dev" --mountpoint /data \
 	--root "$root" --dry-run
 if ! grep -q '^\[3/[0-9]\] fstab' "$WORK/out"; then
-	fail "apply does not run the fstab step (wire sp_step_fstab into planner/pipeline.c): $(cat "$WORK/out")"
+	fail "apply does not run the fstab step (wire sp_step_fstab into system/pipeline.c): $(cat "$WORK/out")"
 	device_finish
 	exit 1
 fi

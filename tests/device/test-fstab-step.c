@@ -27,7 +27,7 @@
 
 #include <cmocka.h>
 
-#include "fstab.h"
+#include "fstab-file.h"
 #include "loopdev.h"
 #include "steps.h"
 

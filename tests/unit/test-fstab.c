@@ -25,7 +25,7 @@
 #include <cmocka.h>
 
 #include "exec.h"
-#include "fstab.h"
+#include "fstab-file.h"
 #include "steps.h"
 
 #define UUID "0f5e8a9c-1b2d-4e3f-9a8b-7c6d5e4f3a21"

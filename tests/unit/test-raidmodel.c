@@ -1,14 +1,7 @@
 /*
- * The bench's array model (bench/model) on synthetic traces whose member
+ * The array model (planner/raidmodel.c) on synthetic traces whose member
  * I/O is worked out by hand in the comments.  Sectors are 512 bytes.
- *
- * tests/ links unit tests with libstripeplan only and the model is not in
- * it, so the model's sources are compiled into this test; first, before
- * cmocka's macros (it defines fail()).
  */
-#include "../../bench/model/raidmodel.c"
-#include "../../bench/model/trace.c"
-
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +10,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+
+#include "raidmodel.h"
 
 #define EPS 1e-9
 

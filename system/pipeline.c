@@ -37,30 +37,6 @@ static const struct sp_step *const steps[] = {
 
 #define N_STEPS (sizeof(steps) / sizeof(steps[0]))
 
-const char *sp_outcome_name(enum sp_outcome o)
-{
-	static const char *const names[] = {
-		[SP_OUTCOME_DONE] = "done",       [SP_OUTCOME_UNCHANGED] = "unchanged",
-		[SP_OUTCOME_DRY_RUN] = "dry-run", [SP_OUTCOME_MATCH] = "match",
-		[SP_OUTCOME_DRIFT] = "drift",     [SP_OUTCOME_REFUSED] = "refused",
-		[SP_OUTCOME_FAILED] = "failed",
-	};
-
-	return (size_t)o < sizeof(names) / sizeof(names[0]) ? names[o] : "unknown";
-}
-
-const char *sp_step_status_name(enum sp_step_status s)
-{
-	static const char *const names[] = {
-		[SP_STEP_PENDING] = "pending",     [SP_STEP_DONE] = "done",
-		[SP_STEP_UNCHANGED] = "unchanged", [SP_STEP_DRIFT] = "drift",
-		[SP_STEP_FAILED] = "failed",       [SP_STEP_SKIPPED] = "skipped",
-		[SP_STEP_DRY_RUN] = "dry-run",
-	};
-
-	return (size_t)s < sizeof(names) / sizeof(names[0]) ? names[s] : "unknown";
-}
-
 static void note(struct sp_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void note(struct sp_report *r, const char *fmt, ...)
@@ -461,12 +437,4 @@ int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts
 		return finish(r, SP_OUTCOME_FAILED, started);
 	}
 	return finish(r, drift ? SP_OUTCOME_DRIFT : SP_OUTCOME_MATCH, started);
-}
-
-void sp_report_free(struct sp_report *r)
-{
-	for (size_t i = 0; r && i < r->n_steps; i++) {
-		free(r->steps[i].tool_output);
-		r->steps[i].tool_output = NULL;
-	}
 }

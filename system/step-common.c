@@ -23,30 +23,6 @@
  * forever either; it means a wipe did not stick. */
 #define WIPE_MAX_SIGNATURES 64
 
-void sp_step_line(struct sp_step_result *res, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!res || res->n_lines >= SP_STEP_MAX_LINES)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(res->lines[res->n_lines], sizeof(res->lines[0]), fmt, ap);
-	va_end(ap);
-	res->n_lines++;
-}
-
-void sp_step_result_clear(struct sp_step_result *res)
-{
-	const char *name;
-
-	if (!res)
-		return;
-	name = res->name;
-	free(res->tool_output);
-	memset(res, 0, sizeof(*res));
-	res->name = name;
-}
-
 int sp_step_fail(struct sp_step_result *res, int code, const char *field, const char *subject,
 		 const char *fmt, ...)
 {

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "embedded.h"
-#include "format.h"
+#include "tuning.h"
 
 #define TUNE_TEMPLATE "stripeplan-tune.sh.in"
 #define SYSFS_BLOCK "/sys/block/"

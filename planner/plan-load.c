@@ -12,7 +12,7 @@
 
 #include <json-c/json.h>
 
-#include "format.h"
+#include "stripeplan.h"
 
 struct loader {
 	struct sp_error *err;

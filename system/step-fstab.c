@@ -22,7 +22,7 @@
 
 #include <libmount/libmount.h>
 
-#include "fstab.h"
+#include "fstab-file.h"
 #include "steps.h"
 
 #define MAX_MATCHES 4U

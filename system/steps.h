@@ -9,31 +9,8 @@
 #ifndef STRIPEPLAN_STEPS_H
 #define STRIPEPLAN_STEPS_H
 
+#include "result.h"
 #include "stripeplan.h"
-
-#define SP_STEP_MAX_LINES 24U
-#define SP_UUID_MAX 64U
-
-enum sp_step_status {
-	SP_STEP_PENDING = 0,
-	SP_STEP_DONE,      /* apply changed something and verify agreed */
-	SP_STEP_UNCHANGED, /* the system already matched the plan */
-	SP_STEP_DRIFT,     /* verify found differences (lines say which) */
-	SP_STEP_FAILED,    /* apply or verify could not run (error says why) */
-	SP_STEP_SKIPPED,   /* an earlier step failed, or nothing to do */
-	SP_STEP_DRY_RUN,   /* dry run: lines say what apply would do */
-};
-
-struct sp_step_result {
-	const char *name;
-	enum sp_step_status status;
-	char summary[SP_MSG_MAX];  /* one line: "gpt, 1 partition at 1 MiB, 2.34 TiB" */
-	size_t n_lines;            /* differences (verify), actions (dry run), warnings */
-	char lines[SP_STEP_MAX_LINES][SP_MSG_MAX];
-	char *tool_output;         /* malloc'd: what mkfs and friends printed */
-	double seconds;
-	struct sp_error error;     /* when FAILED */
-};
 
 /* What the steps share while a run goes on. */
 struct sp_ctx {
@@ -76,10 +53,6 @@ extern const struct sp_step sp_step_filesystem;
 extern const struct sp_step sp_step_fstab;
 extern const struct sp_step sp_step_tuning;
 
-/* Adds a line to res (silently drops past SP_STEP_MAX_LINES). */
-void sp_step_line(struct sp_step_result *res, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void sp_step_result_clear(struct sp_step_result *res);
 
 /* ------------------------------------------ shared by the step files */
 

@@ -50,10 +50,4 @@ int sp_probe_facts(const char *path, struct sp_facts *ret, struct sp_error *err)
  * and libblkid signatures on the whole disk. */
 int sp_probe_usage(const struct sp_facts *facts, struct sp_usage *ret, struct sp_error *err);
 
-/*
- * Facts from a JSON file instead of a device, so planning is testable
- * without root: the same field names as the plan's "device" object.
- */
-int sp_facts_load_json(const char *file, struct sp_facts *ret, struct sp_error *err);
-
 #endif

@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "format.h"
+#include "tuning.h"
 #include "fileio.h"
 #include "steps.h"
 

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result.h"
+
+void sp_step_line(struct sp_step_result *res, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!res || res->n_lines >= SP_STEP_MAX_LINES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(res->lines[res->n_lines], sizeof(res->lines[0]), fmt, ap);
+	va_end(ap);
+	res->n_lines++;
+}
+
+void sp_step_result_clear(struct sp_step_result *res)
+{
+	const char *name;
+
+	if (!res)
+		return;
+	name = res->name;
+	free(res->tool_output);
+	memset(res, 0, sizeof(*res));
+	res->name = name;
+}
+
+const char *sp_outcome_name(enum sp_outcome o)
+{
+	static const char *const names[] = {
+		[SP_OUTCOME_DONE] = "done",       [SP_OUTCOME_UNCHANGED] = "unchanged",
+		[SP_OUTCOME_DRY_RUN] = "dry-run", [SP_OUTCOME_MATCH] = "match",
+		[SP_OUTCOME_DRIFT] = "drift",     [SP_OUTCOME_REFUSED] = "refused",
+		[SP_OUTCOME_FAILED] = "failed",
+	};
+
+	return (size_t)o < sizeof(names) / sizeof(names[0]) ? names[o] : "unknown";
+}
+
+const char *sp_step_status_name(enum sp_step_status s)
+{
+	static const char *const names[] = {
+		[SP_STEP_PENDING] = "pending",     [SP_STEP_DONE] = "done",
+		[SP_STEP_UNCHANGED] = "unchanged", [SP_STEP_DRIFT] = "drift",
+		[SP_STEP_FAILED] = "failed",       [SP_STEP_SKIPPED] = "skipped",
+		[SP_STEP_DRY_RUN] = "dry-run",
+	};
+
+	return (size_t)s < sizeof(names) / sizeof(names[0]) ? names[s] : "unknown";
+}
+
+void sp_report_free(struct sp_report *r)
+{
+	for (size_t i = 0; r && i < r->n_steps; i++) {
+		free(r->steps[i].tool_output);
+		r->steps[i].tool_output = NULL;
+	}
+}

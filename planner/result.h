@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What apply and check report: one result per step and the run's outcome.
+ * Plain data, filled by the system library's steps and pipeline and read
+ * by the formatters, which therefore need nothing from the system library.
+ */
+#ifndef STRIPEPLAN_RESULT_H
+#define STRIPEPLAN_RESULT_H
+
+#include "stripeplan.h"
+
+#define SP_STEP_MAX_LINES 24U
+#define SP_UUID_MAX 64U
+
+#define SP_MAX_STEPS 8U
+
+enum sp_step_status {
+	SP_STEP_PENDING = 0,
+	SP_STEP_DONE,      /* apply changed something and verify agreed */
+	SP_STEP_UNCHANGED, /* the system already matched the plan */
+	SP_STEP_DRIFT,     /* verify found differences (lines say which) */
+	SP_STEP_FAILED,    /* apply or verify could not run (error says why) */
+	SP_STEP_SKIPPED,   /* an earlier step failed, or nothing to do */
+	SP_STEP_DRY_RUN,   /* dry run: lines say what apply would do */
+};
+
+struct sp_step_result {
+	const char *name;
+	enum sp_step_status status;
+	char summary[SP_MSG_MAX];  /* one line: "gpt, 1 partition at 1 MiB, 2.34 TiB" */
+	size_t n_lines;            /* differences (verify), actions (dry run), warnings */
+	char lines[SP_STEP_MAX_LINES][SP_MSG_MAX];
+	char *tool_output;         /* malloc'd: what mkfs and friends printed */
+	double seconds;
+	struct sp_error error;     /* when FAILED */
+};
+
+enum sp_outcome {
+	SP_OUTCOME_DONE = 0,   /* apply changed the device and verified it */
+	SP_OUTCOME_UNCHANGED,  /* already matched: nothing done */
+	SP_OUTCOME_DRY_RUN,    /* nothing done: lines say what would be */
+	SP_OUTCOME_MATCH,      /* check: everything matches */
+	SP_OUTCOME_DRIFT,      /* check: differences listed */
+	SP_OUTCOME_REFUSED,    /* safety: nothing touched */
+	SP_OUTCOME_FAILED,     /* a step failed; steps say what was left */
+};
+
+struct sp_report {
+	const char *command;   /* "apply" or "check" */
+	enum sp_outcome outcome;
+	int exit_code;
+	size_t n_steps;
+	struct sp_step_result steps[SP_MAX_STEPS];
+	size_t n_notes;        /* device-level findings: identity drift, warnings */
+	char notes[SP_STEP_MAX_LINES][SP_MSG_MAX];
+	struct sp_error error; /* for REFUSED and FAILED */
+	char fs_uuid[SP_UUID_MAX];
+	double seconds;
+};
+
+/* Adds a line to res (silently drops past SP_STEP_MAX_LINES). */
+void sp_step_line(struct sp_step_result *res, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sp_step_result_clear(struct sp_step_result *res);
+void sp_report_free(struct sp_report *report);
+const char *sp_outcome_name(enum sp_outcome o);
+const char *sp_step_status_name(enum sp_step_status s);
+
+#endif

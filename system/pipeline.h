@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Runs the steps: apply = (safety, then for each step verify -> apply ->
+ * verify), check = the verifies alone.  Reads like systemd-repart's run():
+ * probe, refuse, ponder, write.
+ */
+#ifndef STRIPEPLAN_PIPELINE_H
+#define STRIPEPLAN_PIPELINE_H
+
+#include "steps.h"
+
+struct sp_run_opts {
+	const char *root;           /* default "/" */
+	bool dry_run;
+	bool force;
+	unsigned partition_wait_ms; /* 0 = default */
+	unsigned lock_wait_ms;      /* 0 = default (5000) */
+	/* called after each step finishes, so the CLI can print progress */
+	void (*on_step)(const struct sp_step_result *res, size_t index, size_t total, void *userdata);
+	void *userdata;
+};
+
+/* Both return the exit code (also in report->exit_code) and never print. */
+int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts,
+		      struct sp_report *report);
+int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts,
+		      struct sp_report *report);
+
+#endif
