@@ -1,0 +1,428 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# SPDX-License-Identifier: GPL-2.0-or-later
+# GNU General Public License v2.0+ (see https://www.gnu.org/licenses/old-licenses/gpl-2.0.txt)
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+---
+module: stripeplan
+short_description: Stripe-aligned partition, filesystem, fstab line and queue tuning for a RAID array
+version_added: "0.1.0"
+description:
+  - Runs the C(stripeplan) tool installed on the managed host (the C(stripeplan) Debian package, or
+    C(cmake --install)) to plan the array's layout, then apply it to I(device) - one stripe-aligned
+    partition, an XFS or ext3/ext4 filesystem with the array's geometry, the fstab line under I(root)
+    (with I(mountpoint)), live block-queue tuning and a udev rule plus script that restore it at boot.
+  - The plan is computed on the host by probing I(device) read-only (C(stripeplan plan --format json)),
+    or read from a reviewed plan file (I(plan)); C(stripeplan apply --plan) then executes exactly that
+    plan and verifies every step by reading the disk and the kernel back.
+  - A device that already matches the plan is left alone, so re-runs report C(changed=false).
+  - C(stripeplan) refuses, and this module fails without writing anything, when the device is mounted,
+    used as swap, held by md, LVM or device-mapper, opened exclusively, read-only, not the device the
+    plan was made for, or holds a partition table or filesystem signature (unless I(force)).
+  - In check mode the module runs C(stripeplan check) (does the device match the plan?) and
+    C(stripeplan apply --dry-run) (what apply would do, or why it would refuse) and writes nothing;
+    C(changed) says whether apply would change something.
+  - With C(--diff) the module shows the fstab line for I(mountpoint) and each planned tuning value,
+    before and after (in check mode, after is what the plan would set).
+author:
+  - stripeplan developers
+requirements:
+  - the C(stripeplan) binary on the managed host (package C(stripeplan)), run as root
+  - C(mkfs.xfs) (xfsprogs) or C(mke2fs) (e2fsprogs) for the filesystem
+notes:
+  - Exit codes of C(stripeplan) become module results. 0 is success. With 2 (invalid input),
+    3 (refused for safety, nothing written) and 4 (a step failed; I(report) names the step and what
+    was left behind) the module fails with I(msg) and I(rc).
+  - Supports check mode and diff mode.
+options:
+  device:
+    description: The whole disk or array block device to write, for example C(/dev/sdb) or C(/dev/md3).
+    type: path
+    required: true
+  controller:
+    description:
+      - The controller profile, one of C(stripeplan controllers) (built in, or a site profile in
+        C(/etc/stripeplan/controllers.d) or I(profiles)).
+      - Required unless I(plan) is given, as are I(level), I(disks), I(chunk) and I(filesystem).
+    type: str
+  level:
+    description: RAID level.
+    type: str
+    choices: ['0', '1', '5', '6', '10', '50', '60']
+  disks:
+    description: Disks in the array, parity and mirrors included.
+    type: int
+  chunk:
+    description: Per-disk chunk (stripe element) size, binary units, for example C(64K), C(256K), C(1M).
+    type: str
+  spans:
+    description: RAID50/60 only, the number of RAID5/6 sets striped together.
+    type: int
+  members:
+    description: md only, the member disks whose queues are tuned (C(sdb) or C(/dev/sdb)).
+    type: list
+    elements: str
+  filesystem:
+    description: The filesystem to make.
+    type: str
+    choices: [xfs, ext3, ext4]
+    aliases: [fs]
+  mountpoint:
+    description: Where the filesystem mounts. Without it no fstab line is written.
+    type: path
+  label:
+    description: Filesystem label.
+    type: str
+  table:
+    description: Partition table type (msdos only below 2^32 sectors).
+    type: str
+    choices: [gpt, msdos]
+  barriers:
+    description:
+      - C(false) turns write barriers off, which C(stripeplan) allows only for a profile with a
+        battery- or flash-backed write cache, on a kernel that accepts it.
+    type: bool
+    default: true
+  kernel:
+    description: Plan for this kernel release instead of the running one.
+    type: str
+  profiles:
+    description: Read site controller profiles from this directory instead of C(/etc/stripeplan/controllers.d).
+    type: path
+  plan:
+    description:
+      - A reviewed plan file (from C(stripeplan plan --format json)) on the managed host, applied exactly.
+      - Mutually exclusive with the array options.
+    type: path
+  root:
+    description:
+      - The target root that receives the fstab line, the udev rule and the tuning script
+        (C(/etc/fstab), C(/etc/udev/rules.d), C(/usr/local/sbin) under it).
+    type: path
+    default: /
+  force:
+    description: Replace partition tables and filesystems found on I(device). Mounted or held devices are refused even so.
+    type: bool
+    default: false
+  executable:
+    description: The C(stripeplan) binary to run; by default the one found in the host's C(PATH) and C(/usr/sbin).
+    type: path
+'''
+
+EXAMPLES = r'''
+- name: Lay out the RAID10 LUN of an HP Smart Array P400 and mount it at /data
+  stripeplan.storage.stripeplan:
+    device: /dev/sdb
+    controller: hp-p400
+    level: "10"
+    disks: 8
+    chunk: 256K
+    filesystem: xfs
+    mountpoint: /data
+
+- name: A Linux md RAID5, tuning the md device and its members
+  stripeplan.storage.stripeplan:
+    device: /dev/md3
+    controller: md
+    level: "5"
+    disks: 10
+    chunk: 1M
+    members: [sdb, sdc, sdd, sde, sdf, sdg, sdh, sdi, sdj, sdk]
+    filesystem: xfs
+    mountpoint: /srv
+
+- name: Apply a plan someone reviewed
+  stripeplan.storage.stripeplan:
+    device: /dev/sdb
+    plan: /root/sdb-plan.json
+'''
+
+RETURN = r'''
+changed:
+  description: Whether apply changed something (in check mode, whether it would).
+  returned: always
+  type: bool
+rc:
+  description: Exit code of the last C(stripeplan) run (0, or 2, 3, 4 on failure; 0 or 1 from check).
+  returned: always
+  type: int
+  sample: 0
+msg:
+  description: What happened, or why it failed (C(stripeplan)'s own message for exit codes 2, 3 and 4).
+  returned: always
+  type: str
+  sample: "refused - '/dev/sdb' holds an ext4 filesystem (UUID ...); stripeplan will not overwrite it without --force"
+outcome:
+  description: C(stripeplan)'s outcome, one of C(done), C(unchanged), C(refused), C(failed); in check mode C(match) or C(drift).
+  returned: when stripeplan ran past planning
+  type: str
+  sample: done
+plan:
+  description: The plan as C(stripeplan plan --format json) prints it (array, device, partition, filesystem, mount, tuning, warnings).
+  returned: when planning succeeded
+  type: dict
+report:
+  description:
+    - The per-step report of C(stripeplan apply --format json) (in check mode, of C(apply --dry-run)),
+      with C(steps) (name, status, summary, lines) and C(error) when it refused or failed.
+  returned: when stripeplan ran past planning
+  type: dict
+check:
+  description: In check mode, the report of C(stripeplan check --format json), that is how the device differs from the plan.
+  returned: in check mode
+  type: dict
+fs_uuid:
+  description: The filesystem's UUID.
+  returned: when there is a filesystem
+  type: str
+'''
+
+import json
+import os
+import re
+import tempfile
+
+from ansible.module_utils.basic import AnsibleModule
+
+ARRAY_OPTIONS = ('controller', 'level', 'disks', 'chunk', 'spans', 'members', 'filesystem',
+                 'mountpoint', 'label', 'table', 'kernel')
+REQUIRED_FOR_PLAN = ('controller', 'level', 'disks', 'chunk', 'filesystem')
+FAILURE_CODES = (2, 3, 4)
+
+
+def plan_argv(p):
+    argv = ['--controller', p['controller'], '--level', p['level'], '--disks', str(p['disks']),
+            '--chunk', p['chunk'], '--fs', p['filesystem']]
+    for opt, flag in (('spans', '--spans'), ('mountpoint', '--mountpoint'), ('label', '--label'),
+                      ('table', '--table'), ('kernel', '--kernel')):
+        if p[opt] is not None:
+            argv += [flag, str(p[opt])]
+    if p['members']:
+        argv += ['--members', ','.join(p['members'])]
+    if not p['barriers']:
+        argv += ['--barriers', 'off']
+    return argv
+
+
+def stderr_message(err):
+    lines = [ln[len('stripeplan: '):] if ln.startswith('stripeplan: ') else ln
+             for ln in err.strip().splitlines() if ln.strip()]
+    return '; '.join(lines)
+
+
+def parse_json(text):
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def fstab_line(root, mountpoint):
+    """The uncommented fstab entry mounting MOUNTPOINT under ROOT, or None."""
+    if not mountpoint:
+        return None
+    want = os.path.normpath(mountpoint)
+    try:
+        with open(os.path.join(root, 'etc/fstab')) as f:
+            for line in f:
+                fields = line.split()
+                if len(fields) >= 2 and not fields[0].startswith('#'):
+                    target = fields[1].replace('\\040', ' ')
+                    if os.path.normpath(target) == want:
+                        return line.rstrip('\n')
+    except (IOError, OSError):
+        pass
+    return None
+
+
+def read_knob(path):
+    try:
+        with open(path) as f:
+            value = f.read().strip()
+    except (IOError, OSError):
+        return None
+    chosen = re.search(r'\[([^\]]+)\]', value)  # queue/scheduler lists all, the active in []
+    return chosen.group(1) if chosen else value
+
+
+def tuning_values(plan, planned):
+    values = {}
+    for entry in (plan or {}).get('tuning') or []:
+        path = entry.get('path')
+        if not path:
+            continue
+        values[path] = entry.get('value') if planned else read_knob(path)
+    return values
+
+
+def render_state(fstab, tuning):
+    lines = ['fstab: %s' % (fstab if fstab is not None else '(none)')]
+    for path in sorted(tuning):
+        value = tuning[path]
+        lines.append('%s = %s' % (path, value if value is not None else '(unreadable)'))
+    return '\n'.join(lines) + '\n'
+
+
+class Runner(object):
+    def __init__(self, module):
+        self.module = module
+        p = module.params
+        self.p = p
+        self.exe = p['executable'] or module.get_bin_path('stripeplan', required=True,
+                                                          opt_dirs=['/usr/sbin', '/usr/local/sbin'])
+        self.result = dict(changed=False, rc=0, msg='')
+
+    def run(self, argv):
+        rc, out, err = self.module.run_command([self.exe] + argv, environ_update={'LC_ALL': 'C'})
+        return rc, out, err
+
+    def fail(self, rc, msg, **extra):
+        self.result.update(extra)
+        self.result['rc'] = rc
+        self.result['msg'] = msg
+        self.module.fail_json(**self.result)
+
+    def make_plan(self):
+        """The plan JSON text: from the reviewed file, or planned now (read-only probe)."""
+        p = self.p
+        if p['plan']:
+            try:
+                with open(p['plan']) as f:
+                    text = f.read()
+            except (IOError, OSError) as e:
+                self.fail(2, 'plan: cannot read %s: %s' % (p['plan'], e))
+            return text
+        argv = ['plan'] + plan_argv(p) + ['--device', p['device'], '--format', 'json']
+        if p['profiles']:
+            argv += ['--profiles', p['profiles']]
+        rc, out, err = self.run(argv)
+        if rc != 0:
+            self.fail(rc, stderr_message(err) or 'stripeplan plan exited %d' % rc)
+        return out
+
+    def command(self, name, plan_file, extra=()):
+        argv = [name, '--plan', plan_file, '--device', self.p['device'], '--root', self.p['root'],
+                '--format', 'json'] + list(extra)
+        if self.p['profiles']:
+            argv += ['--profiles', self.p['profiles']]
+        rc, out, err = self.run(argv)
+        report = parse_json(out)
+        if report is None and rc not in FAILURE_CODES:
+            self.fail(rc or 4, 'stripeplan %s printed no JSON report: %s' % (name, stderr_message(err)))
+        return rc, report, err
+
+    def failure(self, name, rc, report, err):
+        report = report or {}
+        msg = report.get('error') or stderr_message(err) or 'stripeplan %s exited %d' % (name, rc)
+        outcome = report.get('outcome')
+        if outcome in ('refused', 'failed'):
+            msg = '%s: %s' % (outcome, msg)
+        extra = dict(report=report) if report else {}
+        if outcome:
+            extra['outcome'] = outcome
+        self.fail(rc, msg, **extra)
+
+    def main(self):
+        p = self.p
+        plan_text = self.make_plan()
+        plan = parse_json(plan_text)
+        if plan is None:
+            self.fail(4, 'the plan is not JSON')
+        self.result['plan'] = plan
+        mountpoint = ((plan.get('mount') or {}).get('mountpoint')) or p['mountpoint']
+        before = render_state(fstab_line(p['root'], mountpoint), tuning_values(plan, False))
+
+        fd, plan_file = tempfile.mkstemp(prefix='stripeplan-', suffix='.json')
+        try:
+            with os.fdopen(fd, 'w') as f:
+                f.write(plan_text)
+            if self.module.check_mode:
+                after = self.check_mode(plan_file, plan)
+            else:
+                after = self.apply(plan_file, plan, mountpoint)
+        finally:
+            os.unlink(plan_file)
+        if self.module._diff:
+            self.result['diff'] = dict(before=before, after=after,
+                                       before_header='%s (now)' % p['device'],
+                                       after_header='%s (%s)' % (p['device'], 'planned' if self.module.check_mode
+                                                                 else 'applied'))
+        self.module.exit_json(**self.result)
+
+    def force_flags(self):
+        return ['--force'] if self.p['force'] else []
+
+    def check_mode(self, plan_file, plan):
+        rc, check, err = self.command('check', plan_file)
+        if rc not in (0, 1):
+            self.failure('check', rc, check, err)
+        self.result['check'] = check
+        # what apply would do, and whether it would refuse
+        rc, report, err = self.command('apply', plan_file, ['--dry-run'] + self.force_flags())
+        if rc != 0:
+            self.failure('apply --dry-run', rc, report, err)
+        self.result['report'] = report
+        self.result['outcome'] = check.get('outcome')
+        self.result['changed'] = check.get('outcome') != 'match'
+        if check.get('fs_uuid'):
+            self.result['fs_uuid'] = check['fs_uuid']
+        self.result['msg'] = ('the device matches the plan' if not self.result['changed'] else
+                              'apply would change the device (check mode: nothing written)')
+        fstab = (plan.get('mount') or {}).get('fstab')
+        if fstab:
+            uuid = check.get('fs_uuid') or 'NEW-FILESYSTEM-UUID'
+            fstab = fstab.replace('@FS_UUID@', uuid)
+        return render_state(fstab, tuning_values(plan, True))
+
+    def apply(self, plan_file, plan, mountpoint):
+        rc, report, err = self.command('apply', plan_file, self.force_flags())
+        if rc != 0:
+            self.failure('apply', rc, report, err)
+        self.result['report'] = report
+        self.result['outcome'] = report.get('outcome')
+        self.result['changed'] = any(s.get('status') == 'done' for s in report.get('steps') or [])
+        if report.get('fs_uuid'):
+            self.result['fs_uuid'] = report['fs_uuid']
+        self.result['msg'] = ('applied: the device now matches the plan' if self.result['changed'] else
+                              'unchanged: the device already matched the plan')
+        return render_state(fstab_line(self.p['root'], mountpoint), tuning_values(plan, False))
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            device=dict(type='path', required=True),
+            controller=dict(type='str'),
+            level=dict(type='str', choices=['0', '1', '5', '6', '10', '50', '60']),
+            disks=dict(type='int'),
+            chunk=dict(type='str'),
+            spans=dict(type='int'),
+            members=dict(type='list', elements='str'),
+            filesystem=dict(type='str', choices=['xfs', 'ext3', 'ext4'], aliases=['fs']),
+            mountpoint=dict(type='path'),
+            label=dict(type='str'),
+            table=dict(type='str', choices=['gpt', 'msdos']),
+            barriers=dict(type='bool', default=True),
+            kernel=dict(type='str'),
+            profiles=dict(type='path'),
+            plan=dict(type='path'),
+            root=dict(type='path', default='/'),
+            force=dict(type='bool', default=False),
+            executable=dict(type='path'),
+        ),
+        mutually_exclusive=[('plan', opt) for opt in ARRAY_OPTIONS],
+        required_one_of=[('plan', 'controller')],
+        required_by=dict(controller=list(REQUIRED_FOR_PLAN[1:])),
+        supports_check_mode=True,
+    )
+    if not os.path.isdir(module.params['root']):
+        module.fail_json(msg="root: '%s' is not a directory" % module.params['root'], rc=2, changed=False)
+    Runner(module).main()
+
+
+if __name__ == '__main__':
+    main()

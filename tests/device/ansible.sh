@@ -1,0 +1,244 @@
+#!/bin/bash
+# The Ansible module (stripeplan.storage.stripeplan) with Debian's
+# ansible-core against localhost, on loop devices, every playbook with a
+# scratch root: apply (changed), apply again (not changed), check mode on a
+# blank device (reports changed, writes nothing), refusal of a device with a
+# filesystem (fails with the message and rc 3), invalid input (rc 2);
+# ansible-doc documents every option; the README's playbook passes
+# --syntax-check.
+. "$SRCDIR/tests/device/lib.bash"
+
+if grep -q __asan_init "$STRIPEPLAN"; then
+	echo "ansible: run in the normal build's suite; the module adds nothing for ASan to see"
+	device_finish
+	exit
+fi
+for tool in ansible-playbook ansible-doc; do
+	command -v "$tool" >/dev/null || {
+		fail "$tool is not installed (scripts/setup installs ansible-core)"
+		device_finish
+		exit 1
+	}
+done
+
+# the module runs "stripeplan" from PATH, as on a host with the package
+PATH="$(dirname "$STRIPEPLAN"):$PATH"
+export ANSIBLE_COLLECTIONS_PATH="$SRCDIR/ansible" ANSIBLE_LOCAL_TEMP="$WORK/ansible-tmp"
+export ANSIBLE_REMOTE_TEMP="$WORK/ansible-tmp" ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3
+# Ansible refuses to start in a non-UTF-8 locale (ctest pins LC_ALL=C)
+export LC_ALL=C.UTF-8
+export ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0
+MODULE=stripeplan.storage.stripeplan
+
+# digest DEV: the offsets and bytes of every non-zero 64 KiB block of the
+# image, read through its data extents only: the same verdict as hashing
+# every byte of the sparse image, at a fraction of the cost
+digest() {
+	sync
+	/usr/bin/python3 - "$(image_of "$1")" <<'PY'
+import hashlib, os, sys
+BLOCK = 1 << 16
+ZERO = bytes(BLOCK)
+h = hashlib.sha256()
+fd = os.open(sys.argv[1], os.O_RDONLY)
+end, pos = os.fstat(fd).st_size, 0
+while pos < end:
+    try:
+        data = os.lseek(fd, pos, os.SEEK_DATA) // BLOCK * BLOCK
+    except OSError:
+        break
+    hole = os.lseek(fd, data, os.SEEK_HOLE)
+    for off in range(data, hole, BLOCK):
+        block = os.pread(fd, BLOCK, off)
+        if block != ZERO[:len(block)]:
+            h.update(b'%d;' % off)
+            h.update(block)
+    pos = max(hole, data + BLOCK)
+print(h.hexdigest())
+PY
+}
+
+# --- ansible-doc: every option of the argument spec is documented ---------------
+src="$SRCDIR/ansible/ansible_collections/stripeplan/storage/plugins/modules/stripeplan.py"
+expect_ok "ansible-doc" ansible-doc "$MODULE"
+cp "$WORK/out" "$WORK/doc.txt"
+for section in OPTIONS NOTES REQUIREMENTS EXAMPLES "RETURN VALUES"; do
+	checks=$((checks + 1))
+	grep -q "^$section" "$WORK/doc.txt" || fail "ansible-doc shows no $section section"
+done
+expect_ok "ansible-doc --json" ansible-doc --json "$MODULE"
+checks=$((checks + 1))
+/usr/bin/python3 - "$src" "$WORK/out" >"$WORK/doc-check" 2>&1 <<'PY' || fail "ansible-doc: $(cat "$WORK/doc-check")"
+import ast, json, sys
+tree = ast.parse(open(sys.argv[1]).read())
+spec = next(k.value for n in ast.walk(tree) if isinstance(n, ast.Call)
+            for k in n.keywords if k.arg == 'argument_spec')
+args = {k.arg for k in spec.keywords}
+doc = json.load(open(sys.argv[2]))
+doc = next(iter(doc.values()))
+options = doc['doc']['options']
+missing = sorted(args - set(options))
+extra = sorted(set(options) - args)
+bare = sorted(o for o, v in options.items() if not v.get('description') or not v.get('type'))
+if missing or extra or bare or not doc.get('return') or not doc.get('examples'):
+    sys.exit('undocumented %s, documented but not accepted %s, no description/type %s, '
+             'return %s, examples %s' % (missing, extra, bare, bool(doc.get('return')),
+                                          bool(doc.get('examples'))))
+PY
+
+# --- the README's example playbook, cut out of the README ------------------------
+awk '/^## Ansible/ { on = 1 } on && /^```yaml/ { grab = 1; next } grab && /^```/ { exit } grab' \
+	"$SRCDIR/README.md" >"$WORK/readme-playbook.yml"
+checks=$((checks + 1))
+grep -q "$MODULE:" "$WORK/readme-playbook.yml" || fail "the README's Ansible section has no playbook using $MODULE"
+expect_ok "README playbook --syntax-check" \
+	ansible-playbook --syntax-check -i localhost, "$WORK/readme-playbook.yml"
+
+# play FILE ARGS...: run a playbook on localhost (output in $WORK/play.out);
+# each module task's registered result is in $WORK/result-N.json
+play() {
+	local rc=0 file=$1
+	shift
+	rm -f "$WORK"/result-*.json
+	ansible-playbook -i localhost, -c local "$@" "$file" >"$WORK/play.out" 2>&1 || rc=$?
+	return "$rc"
+}
+
+# result N EXPR: a Python expression over task N's result r
+result() {
+	/usr/bin/python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(eval(sys.argv[2], {"r": r}))' "$WORK/result-$1.json" "$2"
+}
+
+# expect TASK EXPR WANT WHAT
+expect() {
+	local got
+	checks=$((checks + 1))
+	got=$(result "$1" "$2" 2>&1) || got="(no such result: $got)"
+	[ "$got" = "$3" ] || fail "$4: $2 is '$got', not '$3' ($(result "$1" 'r.get("msg")' 2>/dev/null))"
+}
+
+# task N NAME DEVICE ROOT [MORE YAML LINES]: task N applies the P400 layout;
+# a second task saves its result (even in check mode)
+task() {
+	local n=$1
+	shift
+	cat <<EOF
+    - name: $1
+      register: result
+      $MODULE:
+        device: $2
+        root: $3
+        controller: hp-p400
+        level: "10"
+        disks: 8
+        chunk: ${CHUNK:-256K}
+        filesystem: xfs
+        mountpoint: /data
+EOF
+	shift 3
+	local line
+	for line in "$@"; do printf '%s\n' "$line"; done
+	cat <<EOF
+    - name: save the result of task $n
+      ansible.builtin.copy:
+        content: "{{ result | to_json }}"
+        dest: $WORK/result-$n.json
+        mode: "0600"
+      check_mode: false
+EOF
+}
+
+new_root() {
+	mkdir -p "$1/etc"
+	printf '# existing line kept\n' >"$1/etc/fstab"
+}
+
+header() {
+	printf -- '- hosts: localhost\n  gather_facts: false\n  tasks:\n'
+}
+
+# --- apply, then apply again ------------------------------------------------------
+dev=$(sp_loop_create 1G) || exit 1
+root="$WORK/root1"
+new_root "$root"
+{
+	header
+	task 0 "apply" "$dev" "$root"
+} >"$WORK/apply.yml"
+checks=$((checks + 1))
+play "$WORK/apply.yml" --diff || fail "first apply failed: $(tail -20 "$WORK/play.out") $(result 0 'r.get("msg")')"
+expect 0 'r["changed"]' True "first apply"
+expect 0 'r["outcome"]' "done" "first apply"
+expect 0 'r["rc"]' 0 "first apply"
+expect 0 '[s["status"] for s in r["report"]["steps"]]' "['done', 'done', 'done', 'done']" "first apply"
+expect 0 'r["plan"]["filesystem"]["xfs"]["sw"]' 4 "first apply's plan"
+uuid=$(blkid -o value -s UUID "${dev}p1")
+checks=$((checks + 1))
+[ -n "$uuid" ] || fail "no filesystem on ${dev}p1 after the first apply"
+expect 0 'r["fs_uuid"]' "$uuid" "first apply"
+checks=$((checks + 1))
+grep -q "^UUID=$uuid /data xfs " "$root/etc/fstab" || fail "no fstab line in the scratch root: $(cat "$root/etc/fstab")"
+expect 0 '"fstab: (none)" in r["diff"]["before"]' True "first apply's diff (before)"
+expect 0 '"fstab: UUID='"$uuid"' /data xfs" in r["diff"]["after"]' True "first apply's diff (after)"
+expect 0 '"/sys/block/'"$(basename "$dev")"'/queue/read_ahead_kb = 4096" in r["diff"]["after"]' True \
+	"first apply's diff (tuning after)"
+
+before=$(digest "$dev")
+checks=$((checks + 1))
+play "$WORK/apply.yml" --diff || fail "second apply failed: $(tail -20 "$WORK/play.out")"
+expect 0 'r["changed"]' False "second apply"
+expect 0 'r["outcome"]' unchanged "second apply"
+expect 0 'r["diff"]["before"] == r["diff"]["after"]' True "second apply's diff"
+unchanged "$dev" "$before" "second apply"
+checks=$((checks + 1))
+[ "$(grep -c '^UUID=' "$root/etc/fstab")" = 1 ] || fail "the second apply added an fstab line"
+
+# --- check mode, refusal, invalid input: one playbook -----------------------------
+blank=$(sp_loop_create 512M) || exit 1
+used=$(sp_loop_create 512M) || exit 1
+mkfs.ext4 -q "$used"
+root2="$WORK/root2"
+new_root "$root2"
+cp "$root2/etc/fstab" "$WORK/fstab-before"
+blank_before=$(digest "$blank")
+used_before=$(digest "$used")
+{
+	header
+	task 0 "check mode on a blank device" "$blank" "$root2" "      check_mode: true" "      diff: true"
+	task 1 "apply on a device holding ext4" "$used" "$root2" "      ignore_errors: true"
+	task 2 "check mode on a device holding ext4" "$used" "$root2" "      check_mode: true" \
+		"      ignore_errors: true"
+	CHUNK=128kB task 3 "an ambiguous chunk size" "$blank" "$root2" "      ignore_errors: true"
+} >"$WORK/mixed.yml"
+play "$WORK/mixed.yml" || true
+checks=$((checks + 1))
+[ -s "$WORK/result-3.json" ] || fail "the second playbook did not run to its end: $(tail -20 "$WORK/play.out")"
+
+expect 0 'r["changed"]' True "check mode on a blank device"
+expect 0 'r.get("failed", False)' False "check mode on a blank device"
+expect 0 'r["check"]["outcome"]' drift "check mode on a blank device"
+expect 0 'r["report"]["outcome"]' dry-run "check mode on a blank device"
+expect 0 '"NEW-FILESYSTEM-UUID /data xfs" in r["diff"]["after"]' True "check mode's diff"
+unchanged "$blank" "$blank_before" "check mode"
+checks=$((checks + 1))
+cmp -s "$root2/etc/fstab" "$WORK/fstab-before" || fail "check mode changed the scratch root's fstab"
+checks=$((checks + 1))
+{ [ ! -e "$root2/data" ] && [ ! -d "$root2/etc/udev" ]; } || fail "check mode wrote into the scratch root"
+
+expect 1 'r["failed"]' True "apply on ext4"
+expect 1 'r["rc"]' 3 "apply on ext4"
+expect 1 'r["changed"]' False "apply on ext4"
+expect 1 '"holds an ext4 filesystem" in r["msg"] and r["msg"].startswith("refused")' True "apply on ext4"
+expect 2 'r["failed"]' True "check mode on ext4"
+expect 2 'r["rc"]' 3 "check mode on ext4"
+unchanged "$used" "$used_before" "the refused apply"
+
+expect 3 'r["failed"]' True "ambiguous chunk"
+expect 3 'r["rc"]' 2 "ambiguous chunk"
+expect 3 '"chunk" in r["msg"]' True "ambiguous chunk"
+unchanged "$blank" "$blank_before" "invalid input"
+
+device_finish
