@@ -38,8 +38,7 @@
 #include <linux/blkpg.h>
 #include <linux/fs.h>
 
-#include <parted/parted.h>
-
+#include "parted.h"
 #include "steps.h"
 
 #define STEP "partition"
@@ -407,9 +406,13 @@ static int read_label(const struct sp_ctx *ctx, struct sp_step_result *res)
 	PedDevice *dev = NULL;
 	PedDisk *disk = NULL;
 	const PedDiskType *type;
+	const char *no_parted;
 	struct ped_said said;
 	int r = 0;
 
+	no_parted = sp_parted_load();
+	if (no_parted)
+		return sp_step_fail(res, ELIBACC, STEP, path, "cannot load libparted: %s", no_parted);
 	listen_begin(&said);
 	dev = ped_device_get(path);
 	if (!dev) {
@@ -749,9 +752,13 @@ static int write_label(const struct sp_ctx *ctx, struct sp_step_result *res)
 	const char *path = sp_ctx_disk_path(ctx), *table = sp_table_name(plan->table);
 	PedDevice *dev = NULL;
 	PedDisk *disk = NULL;
+	const char *no_parted;
 	struct ped_said said;
 	int r;
 
+	no_parted = sp_parted_load();
+	if (no_parted)
+		return sp_step_fail(res, ELIBACC, STEP, path, "cannot load libparted: %s", no_parted);
 	listen_begin(&said);
 	dev = ped_device_get(path);
 	if (!dev) {
