@@ -112,10 +112,14 @@ static json_object *tuning_json(const struct sp_plan *p)
 
 	for (size_t i = 0; i < p->n_tuning; i++) {
 		json_object *t = json_object_new_object();
+		const char *kind = sp_tuning_kind_name(p->tuning[i].kind);
+		char path[SP_PATH_MAX];
 
-		json_object_object_add(t, "path", json_object_new_string(p->tuning[i].path));
+		/* the stable "path" field is derived here, from device and attribute */
+		sp_tuning_path(&p->tuning[i], path, sizeof(path));
+		json_object_object_add(t, "path", json_object_new_string(path));
 		json_object_object_add(t, "value", json_object_new_string(p->tuning[i].value));
-		json_object_object_add(t, "kind", json_object_new_string(p->tuning[i].kind));
+		json_object_object_add(t, "kind", json_object_new_string(kind ? kind : ""));
 		json_object_object_add(t, "why", json_object_new_string(p->tuning[i].why));
 		json_object_array_add(a, t);
 	}

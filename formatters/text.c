@@ -143,16 +143,14 @@ static void print_tuning(FILE *f, const struct sp_plan *p)
 	fprintf(f, "\nTuning\n");
 	for (size_t i = 0; i < p->n_tuning; i++) {
 		const struct sp_tuning *t = &p->tuning[i];
+		char path[SP_PATH_MAX];
 
-		if (!strcmp(t->kind, "module")) {
-			const char *param = strrchr(t->path, '/');
-			char module[SP_NAME_MAX] = "";
-
-			sscanf(t->path, "/sys/module/%63[^/]", module);
+		if (t->kind == SP_TUNING_MODULE) {
 			fprintf(f, "  options %s %s=%s  (modprobe.d; takes effect when the module loads)\n",
-				module, param ? param + 1 : "", t->value);
+				t->device, t->attribute, t->value);
 		} else {
-			fprintf(f, "  %s = %s\n", t->path, t->value);
+			sp_tuning_path(t, path, sizeof(path));
+			fprintf(f, "  %s = %s\n", path, t->value);
 		}
 		fprintf(f, "      %s\n", t->why);
 	}

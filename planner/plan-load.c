@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "stripeplan.h"
+#include "tuning.h"
 
 struct loader {
 	struct sp_error *err;
@@ -222,21 +223,27 @@ static void load_tuning(struct loader *l, json_object *root, struct sp_plan *p)
 	for (size_t i = 0; i < n && l->r == 0; i++) {
 		json_object *t = json_object_array_get_idx(a, i);
 		struct sp_tuning *out = &p->tuning[i];
+		char path[256], kind[16];
 
 		if (!json_object_is_type(t, json_type_object)) {
 			l->r = sp_error_set(l->err, EINVAL, SP_EXIT_INVALID, "tuning",
 					    "plan: tuning[%zu] must be an object", i);
 			return;
 		}
-		get_str(l, t, "tuning", "path", true, out->path, sizeof(out->path));
+		get_str(l, t, "tuning", "path", true, path, sizeof(path));
 		get_str(l, t, "tuning", "value", true, out->value, sizeof(out->value));
-		get_str(l, t, "tuning", "kind", true, out->kind, sizeof(out->kind));
+		get_str(l, t, "tuning", "kind", true, kind, sizeof(kind));
 		get_str(l, t, "tuning", "why", false, out->why, sizeof(out->why));
+		if (l->r == 0 && sp_parse_tuning_kind(kind, &out->kind) < 0)
+			l->r = sp_error_set(l->err, EINVAL, SP_EXIT_INVALID, "tuning",
+					    "plan: tuning[%zu].kind '%s' is not \"sysfs\" or \"module\"",
+					    i, kind);
 		/* these paths are written to as root: keep them inside sysfs */
-		if (l->r == 0 && (strncmp(out->path, "/sys/", 5) != 0 || strstr(out->path, "/../")))
+		if (l->r == 0 && (strstr(path, "/../") ||
+				  sp_tuning_from_path(out->kind, path, out) < 0))
 			l->r = sp_error_set(l->err, EINVAL, SP_EXIT_INVALID, "tuning",
 					    "plan: tuning[%zu].path '%s' is not a sysfs path", i,
-					    out->path);
+					    path);
 		if (l->r == 0)
 			p->n_tuning = i + 1;
 	}

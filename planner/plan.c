@@ -541,7 +541,7 @@ static int plan_mount(const struct sp_spec *spec, const struct sp_profile *profi
 	return 0;
 }
 
-static void tuning_add(struct sp_plan *plan, const char *kind, const char *disk,
+static void tuning_add(struct sp_plan *plan, enum sp_tuning_kind kind, const char *disk,
 		       const char *knob, const char *value, const char *why)
 {
 	struct sp_tuning *t;
@@ -549,11 +549,9 @@ static void tuning_add(struct sp_plan *plan, const char *kind, const char *disk,
 	if (plan->n_tuning >= SP_MAX_TUNING)
 		return;
 	t = &plan->tuning[plan->n_tuning++];
-	snprintf(t->kind, sizeof(t->kind), "%s", kind);
-	if (!strcmp(kind, "module"))
-		snprintf(t->path, sizeof(t->path), "/sys/module/%s/parameters/%s", disk, knob);
-	else
-		snprintf(t->path, sizeof(t->path), "/sys/block/%s/%s", disk, knob);
+	t->kind = kind;
+	snprintf(t->device, sizeof(t->device), "%s", disk);
+	snprintf(t->attribute, sizeof(t->attribute), "%s", knob);
 	snprintf(t->value, sizeof(t->value), "%s", value);
 	snprintf(t->why, sizeof(t->why), "%s", why);
 }
@@ -570,7 +568,7 @@ static void tune_disk(const struct sp_spec *spec, const struct sp_profile *profi
 		const char *name = sp_kernel_scheduler_name(&spec->kernel, wanted);
 
 		if (name)
-			tuning_add(plan, "sysfs", disk, "queue/scheduler", name,
+			tuning_add(plan, SP_TUNING_SYSFS, disk, "queue/scheduler", name,
 				   target == SP_TARGET_DEVICE ? profile->scheduler_why :
 				   "member disks of an md array: deadline keeps reads from starving behind resync and writeback");
 	}
@@ -586,7 +584,7 @@ static void tune_disk(const struct sp_spec *spec, const struct sp_profile *profi
 			snprintf(why, sizeof(why), "%s (read_ahead_kb counts KiB: blockdev --setra %llu, in 512-byte sectors)",
 				 k->why, kib * 2);
 		}
-		tuning_add(plan, "sysfs", disk, k->knob, k->value, why);
+		tuning_add(plan, SP_TUNING_SYSFS, disk, k->knob, k->value, why);
 	}
 }
 
@@ -595,10 +593,9 @@ static void plan_md_memory(const struct sp_spec *spec, struct sp_plan *plan)
 	char a[32];
 
 	for (size_t i = 0; i < plan->n_tuning; i++) {
-		const char *p = strrchr(plan->tuning[i].path, '/');
 		uint64_t entries;
 
-		if (!p || strcmp(p, "/stripe_cache_size") != 0)
+		if (strcmp(plan->tuning[i].attribute, "md/stripe_cache_size") != 0)
 			continue;
 		entries = strtoull(plan->tuning[i].value, NULL, 10);
 		plan->md_stripe_cache_bytes = entries * PAGE_BYTES * spec->disks;
@@ -629,7 +626,7 @@ static int plan_tuning(const struct sp_spec *spec, const struct sp_profile *prof
 	for (size_t i = 0; i < profile->n_module_options; i++) {
 		const struct sp_profile_module_option *o = &profile->module_options[i];
 
-		tuning_add(plan, "module", o->module, o->param, o->value, o->why);
+		tuning_add(plan, SP_TUNING_MODULE, o->module, o->param, o->value, o->why);
 	}
 	plan_md_memory(spec, plan);
 	return 0;

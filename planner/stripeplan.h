@@ -280,11 +280,18 @@ struct sp_spec {
 
 /* ----------------------------------------------------------------- plan */
 
+enum sp_tuning_kind {
+	SP_TUNING_SYSFS = 0, /* /sys/block/<device>/<attribute>, set live and at boot */
+	SP_TUNING_MODULE,    /* /sys/module/<device>/parameters/<attribute>: modprobe.d */
+};
+
+/* One knob.  Its sysfs path is derived (sp_tuning_path), never stored. */
 struct sp_tuning {
-	char path[256]; /* "/sys/block/sdb/queue/read_ahead_kb" */
+	enum sp_tuning_kind kind;
+	char device[SP_NAME_MAX];        /* kernel name "sdb", "cciss!c0d0"; or the module */
+	char attribute[2 * SP_NAME_MAX]; /* "queue/read_ahead_kb"; or the module parameter */
 	char value[SP_NAME_MAX];
 	char why[SP_MSG_MAX];
-	char kind[16];          /* "sysfs" or "module" */
 };
 
 struct sp_warning {

@@ -64,37 +64,77 @@ static bool value_ok(const char *v)
 	return true;
 }
 
-int sp_tuning_check(const struct sp_tuning *t, char *disk, size_t len, const char **ret_attr)
+const char *sp_tuning_kind_name(enum sp_tuning_kind kind)
 {
-	bool module = !strcmp(t->kind, "module");
-	const char *prefix = module ? SYSFS_MODULE : SYSFS_BLOCK;
+	switch (kind) {
+	case SP_TUNING_SYSFS:
+		return "sysfs";
+	case SP_TUNING_MODULE:
+		return "module";
+	}
+	return NULL;
+}
+
+int sp_parse_tuning_kind(const char *text, enum sp_tuning_kind *ret)
+{
+	if (!strcmp(text, "sysfs"))
+		*ret = SP_TUNING_SYSFS;
+	else if (!strcmp(text, "module"))
+		*ret = SP_TUNING_MODULE;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int sp_tuning_path(const struct sp_tuning *t, char *buf, size_t len)
+{
+	int n = t->kind == SP_TUNING_MODULE ?
+			snprintf(buf, len, SYSFS_MODULE "%s/" MODULE_PARAMS "%s", t->device,
+				 t->attribute) :
+			snprintf(buf, len, SYSFS_BLOCK "%s/%s", t->device, t->attribute);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int sp_tuning_from_path(enum sp_tuning_kind kind, const char *path, struct sp_tuning *ret)
+{
+	const char *prefix = kind == SP_TUNING_MODULE ? SYSFS_MODULE : SYSFS_BLOCK;
 	const char *name, *slash, *attr;
 	size_t n;
 
-	if (!module && strcmp(t->kind, "sysfs") != 0)
+	if (strncmp(path, prefix, strlen(prefix)) != 0)
 		return -EINVAL;
-	if (strncmp(t->path, prefix, strlen(prefix)) != 0 || !value_ok(t->value))
-		return -EINVAL;
-	name = t->path + strlen(prefix);
+	name = path + strlen(prefix);
 	slash = strchr(name, '/');
 	if (!slash)
 		return -EINVAL;
 	n = (size_t)(slash - name);
 	attr = slash + 1;
-	if (module) {
+	if (kind == SP_TUNING_MODULE) {
 		if (strncmp(attr, MODULE_PARAMS, strlen(MODULE_PARAMS)) != 0)
 			return -EINVAL;
 		attr += strlen(MODULE_PARAMS);
-		if (strchr(attr, '/'))
-			return -EINVAL;
 	}
-	if (!name_ok(name, n, module ? ATTR_NAME_CHARS : DEVICE_NAME_CHARS) || !attr_ok(attr))
+	if (n >= sizeof(ret->device) || strlen(attr) >= sizeof(ret->attribute))
 		return -EINVAL;
-	if (n >= len)
-		return -ENAMETOOLONG;
-	memcpy(disk, name, n);
-	disk[n] = '\0';
-	*ret_attr = attr;
+	ret->kind = kind;
+	memcpy(ret->device, name, n);
+	ret->device[n] = '\0';
+	memcpy(ret->attribute, attr, strlen(attr) + 1);
+	return 0;
+}
+
+int sp_tuning_check(const struct sp_tuning *t)
+{
+	bool module = t->kind == SP_TUNING_MODULE;
+
+	if (!sp_tuning_kind_name(t->kind) || !value_ok(t->value))
+		return -EINVAL;
+	if (module && strchr(t->attribute, '/'))
+		return -EINVAL;
+	if (!name_ok(t->device, strlen(t->device), module ? ATTR_NAME_CHARS : DEVICE_NAME_CHARS) ||
+	    !attr_ok(t->attribute))
+		return -EINVAL;
 	return 0;
 }
 
@@ -170,15 +210,14 @@ static void array_words(const struct sp_plan *plan, char *buf, size_t len)
 
 static bool is_sysfs(const struct sp_tuning *t)
 {
-	return !strcmp(t->kind, "sysfs");
+	return t->kind == SP_TUNING_SYSFS;
 }
 
 /* ------------------------------------------------------------- script */
 
 static void put_knobs(FILE *f, const struct sp_plan *plan)
 {
-	char disk[SP_NAME_MAX];
-	const char *attr;
+	char path[SP_PATH_MAX];
 	size_t n = 0;
 
 	for (size_t i = 0; i < plan->n_tuning; i++) {
@@ -186,9 +225,9 @@ static void put_knobs(FILE *f, const struct sp_plan *plan)
 
 		if (!is_sysfs(t))
 			continue;
-		if (sp_tuning_check(t, disk, sizeof(disk), &attr) < 0) {
+		if (sp_tuning_path(t, path, sizeof(path)) < 0 || sp_tuning_check(t) < 0) {
 			fputs("# skipped, not a /sys/block knob stripeplan writes: ", f);
-			put_comment_text(f, t->path);
+			put_comment_text(f, path);
 			fputc('\n', f);
 			continue;
 		}
@@ -199,7 +238,7 @@ static void put_knobs(FILE *f, const struct sp_plan *plan)
 		if (strpbrk(t->value, "$`\\"))
 			fputs("# shellcheck disable=SC1003,SC2016 # a literal value\n", f);
 		fputs("tune ", f);
-		put_sh_quoted(f, t->path);
+		put_sh_quoted(f, path);
 		fputc(' ', f);
 		put_sh_quoted(f, t->value);
 		fputc('\n', f);
@@ -356,9 +395,8 @@ static void put_match(FILE *f, const struct sp_plan *plan, const char *disk,
 
 static bool same_disk(const struct sp_tuning *t, const char *disk, const char **ret_attr)
 {
-	char d[SP_NAME_MAX];
-
-	return is_sysfs(t) && sp_tuning_check(t, d, sizeof(d), ret_attr) == 0 && !strcmp(d, disk);
+	*ret_attr = t->attribute;
+	return is_sysfs(t) && sp_tuning_check(t) == 0 && !strcmp(t->device, disk);
 }
 
 /* Plan order is kept: a new scheduler resets nr_requests, so the
@@ -392,10 +430,12 @@ static void put_disk_rule(FILE *f, const struct sp_plan *plan, const char *disk,
 /* Whether tuning[i] is the first knob of its disk, and which disk. */
 static bool first_of_disk(const struct sp_plan *plan, size_t i, char *disk, size_t len)
 {
-	const char *attr, *other;
+	const struct sp_tuning *t = &plan->tuning[i];
+	const char *other;
 
-	if (!is_sysfs(&plan->tuning[i]) || sp_tuning_check(&plan->tuning[i], disk, len, &attr) < 0)
+	if (!is_sysfs(t) || sp_tuning_check(t) < 0 || strlen(t->device) >= len)
 		return false;
+	memcpy(disk, t->device, strlen(t->device) + 1);
 	for (size_t j = 0; j < i; j++)
 		if (same_disk(&plan->tuning[j], disk, &other))
 			return false;
@@ -464,18 +504,18 @@ static bool modprobe_ok(const char *v)
 
 static void put_option(FILE *f, const struct sp_tuning *t)
 {
-	char module[SP_NAME_MAX];
-	const char *param;
+	char path[SP_PATH_MAX];
 
-	if (sp_tuning_check(t, module, sizeof(module), &param) < 0 || !modprobe_ok(t->value)) {
+	if (sp_tuning_path(t, path, sizeof(path)) < 0 || sp_tuning_check(t) < 0 ||
+	    !modprobe_ok(t->value)) {
 		fputs("# skipped, not a module option stripeplan writes: ", f);
-		put_comment_text(f, t->path);
+		put_comment_text(f, path);
 		fputc('\n', f);
 		return;
 	}
 	fputs("# ", f);
 	put_comment_text(f, t->why);
-	fprintf(f, "\noptions %s %s=%s\n", module, param, t->value);
+	fprintf(f, "\noptions %s %s=%s\n", t->device, t->attribute, t->value);
 }
 
 static void put_modprobe_header(FILE *f, const struct sp_plan *plan)
@@ -501,7 +541,7 @@ char *sp_format_modprobe_conf(const struct sp_plan *plan)
 	if (!f)
 		return NULL;
 	for (size_t i = 0; i < plan->n_tuning; i++) {
-		if (strcmp(plan->tuning[i].kind, "module") != 0)
+		if (plan->tuning[i].kind != SP_TUNING_MODULE)
 			continue;
 		if (!n++)
 			put_modprobe_header(f, plan);

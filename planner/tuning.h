@@ -22,9 +22,18 @@ char *sp_format_modprobe_conf(const struct sp_plan *plan);
  * (a '!' in the kernel name becomes '-').  0 or -errno. */
 int sp_udev_rule_name(const struct sp_plan *plan, char *buf, size_t len);
 int sp_tune_script_name(const struct sp_plan *plan, char *buf, size_t len);
-/* Splits a tuning entry into device (or module) name and attribute
- * ("sdb", "queue/read_ahead_kb"; "megaraid_mbox", "max_sectors") and
- * checks that it is a path stripeplan may write: -EINVAL otherwise. */
-int sp_tuning_check(const struct sp_tuning *t, char *disk, size_t len, const char **ret_attr);
+/* "sysfs", "module" (the plan file's "kind"); NULL for no kind. */
+const char *sp_tuning_kind_name(enum sp_tuning_kind kind);
+int sp_parse_tuning_kind(const char *text, enum sp_tuning_kind *ret);
+/* The knob's file: "/sys/block/sdb/queue/read_ahead_kb",
+ * "/sys/module/megaraid_mbox/parameters/max_sectors".  0 or -ENAMETOOLONG. */
+int sp_tuning_path(const struct sp_tuning *t, char *buf, size_t len);
+/* The inverse, for the plan file's "path" (the one place a path is split):
+ * -EINVAL unless path is the form sp_tuning_path() writes for kind.  Sets
+ * kind, device and attribute of *ret. */
+int sp_tuning_from_path(enum sp_tuning_kind kind, const char *path, struct sp_tuning *ret);
+/* Whether an entry is one stripeplan may write: device, attribute and value
+ * of the strict character sets, no "." or ".." component.  0 or -EINVAL. */
+int sp_tuning_check(const struct sp_tuning *t);
 
 #endif

@@ -185,8 +185,9 @@ enum knob_state {
 
 struct knob {
 	const struct sp_tuning *t;
-	char disk[SP_NAME_MAX];
-	const char *attr;
+	const char *disk;  /* t->device */
+	const char *attr;  /* t->attribute */
+	char path[SP_PATH_MAX]; /* "/sys/block/sdb/queue/read_ahead_kb", for messages */
 	char file[SP_PATH_MAX];
 	char raw[KNOB_VALUE_MAX];
 	const char *have; /* inside raw */
@@ -197,14 +198,16 @@ static int knob_init(const struct sp_tuning *t, struct knob *k, struct sp_step_r
 {
 	memset(k, 0, sizeof(*k));
 	k->t = t;
-	if (sp_tuning_check(t, k->disk, sizeof(k->disk), &k->attr) < 0)
-		return sp_step_fail(res, EINVAL, STEP, t->path,
+	k->disk = t->device;
+	k->attr = t->attribute;
+	if (sp_tuning_path(t, k->path, sizeof(k->path)) < 0 || sp_tuning_check(t) < 0)
+		return sp_step_fail(res, EINVAL, STEP, k->path,
 				    "tuning entry '%s' = '%s' is not a /sys/block or /sys/module "
 				    "path stripeplan writes",
-				    t->path, t->value);
-	if (sysfs_file(t->path, k->file, sizeof(k->file)) < 0)
-		return sp_step_fail(res, ENAMETOOLONG, STEP, t->path,
-				    "the path of '%s' under SP_SYSFS_ROOT is too long", t->path);
+				    k->path, t->value);
+	if (sysfs_file(k->path, k->file, sizeof(k->file)) < 0)
+		return sp_step_fail(res, ENAMETOOLONG, STEP, k->path,
+				    "the path of '%s' under SP_SYSFS_ROOT is too long", k->path);
 	return 0;
 }
 
@@ -246,9 +249,9 @@ static void say_missing(struct run *run, const struct knob *k)
 {
 	run->missing++;
 	if (run->verifying)
-		say(run, "%s is not present (%s): not checked", k->t->path, missing_hint(k->attr));
+		say(run, "%s is not present (%s): not checked", k->path, missing_hint(k->attr));
 	else
-		say(run, "skip %s: not present (%s)", k->t->path, missing_hint(k->attr));
+		say(run, "skip %s: not present (%s)", k->path, missing_hint(k->attr));
 }
 
 static void say_lowered(struct run *run, const struct knob *k)
@@ -274,7 +277,7 @@ static int knob_apply(struct run *run, struct knob *k)
 		return 0;
 	}
 	if (run->ctx->dry_run) {
-		say(run, "write %s to %s (now %s)", k->t->value, k->t->path, k->have);
+		say(run, "write %s to %s (now %s)", k->t->value, k->path, k->have);
 		return 0;
 	}
 	r = write_knob(k->file, k->t->value);
@@ -316,7 +319,7 @@ static void module_note(struct run *run, const struct knob *k, bool applying)
 
 static bool is_module(const struct sp_tuning *t)
 {
-	return !strcmp(t->kind, "module");
+	return t->kind == SP_TUNING_MODULE;
 }
 
 /* Every entry is checked before the first write: a bad plan touches nothing. */
@@ -374,12 +377,12 @@ static void artifacts_free(struct artifacts *as)
 	as->n = 0;
 }
 
-static size_t count_kind(const struct sp_plan *plan, const char *kind)
+static size_t count_kind(const struct sp_plan *plan, enum sp_tuning_kind kind)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < plan->n_tuning; i++)
-		n += !strcmp(plan->tuning[i].kind, kind);
+		n += plan->tuning[i].kind == kind;
 	return n;
 }
 
@@ -431,9 +434,9 @@ static int render_artifacts(const struct sp_ctx *ctx, struct artifacts *as,
 	int r = 0;
 
 	memset(as, 0, sizeof(*as));
-	if (count_kind(plan, "sysfs"))
+	if (count_kind(plan, SP_TUNING_SYSFS))
 		r = render_sysfs_files(plan, as);
-	if (r == 0 && count_kind(plan, "module")) {
+	if (r == 0 && count_kind(plan, SP_TUNING_MODULE)) {
 		struct artifact *conf = artifact_add(as, MODPROBE_DIR, 0644,
 						     sp_format_modprobe_conf(plan));
 
@@ -595,7 +598,7 @@ static int install_artifacts(struct run *run)
 static void describe_artifacts(const struct sp_plan *plan, const char *root, char *buf,
 			       size_t len)
 {
-	bool sysfs = count_kind(plan, "sysfs"), module = count_kind(plan, "module");
+	bool sysfs = count_kind(plan, SP_TUNING_SYSFS), module = count_kind(plan, SP_TUNING_MODULE);
 
 	if (!sysfs && !module)
 		snprintf(buf, len, "nothing to persist");

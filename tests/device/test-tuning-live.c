@@ -74,22 +74,24 @@ static void add_knob(struct sp_plan *plan, const char *attr, const char *value)
 {
 	struct sp_tuning *t = &plan->tuning[plan->n_tuning++];
 
-	snprintf(t->path, sizeof(t->path), "/sys/block/%s/%s", kernel_name(), attr);
+	t->kind = SP_TUNING_SYSFS;
+	snprintf(t->device, sizeof(t->device), "%s", kernel_name());
+	snprintf(t->attribute, sizeof(t->attribute), "%s", attr);
 	snprintf(t->value, sizeof(t->value), "%s", value);
-	snprintf(t->kind, sizeof(t->kind), "sysfs");
 	snprintf(t->why, sizeof(t->why), "test-tuning-live");
 }
 
 /* Never let the step near another device's sysfs. */
 static void assert_only_ours(const struct sp_plan *plan)
 {
-	char prefix[128];
+	char prefix[128], path[SP_PATH_MAX];
 
 	snprintf(prefix, sizeof(prefix), "/sys/block/%s/", kernel_name());
-	for (size_t i = 0; i < plan->n_tuning; i++)
-		if (strncmp(plan->tuning[i].path, prefix, strlen(prefix)) != 0)
-			fail_msg("refusing to run: '%s' is not under %s", plan->tuning[i].path,
-				 prefix);
+	for (size_t i = 0; i < plan->n_tuning; i++) {
+		sp_tuning_path(&plan->tuning[i], path, sizeof(path));
+		if (strncmp(path, prefix, strlen(prefix)) != 0 || strstr(path, "/../"))
+			fail_msg("refusing to run: '%s' is not under %s", path, prefix);
+	}
 }
 
 /* ------------------------------------------------------------- step */

@@ -45,13 +45,16 @@ static void check_plan(const struct sp_plan *p)
 	FUZZ_CHECK(p->n_tuning <= SP_MAX_TUNING, "tuning %zu", p->n_tuning);
 	for (size_t i = 0; i < p->n_tuning; i++) {
 		const struct sp_tuning *t = &p->tuning[i];
+		char path[SP_PATH_MAX];
 
-		FUZZ_CHECK_TERMINATED(t->path);
+		FUZZ_CHECK_TERMINATED(t->device);
+		FUZZ_CHECK_TERMINATED(t->attribute);
 		FUZZ_CHECK_TERMINATED(t->value);
 		FUZZ_CHECK_TERMINATED(t->why);
-		FUZZ_CHECK_TERMINATED(t->kind);
-		FUZZ_CHECK(!strncmp(t->path, "/sys/", 5) && !strstr(t->path, "/../"),
-			   "tuning path '%s'", t->path);
+		FUZZ_CHECK(sp_tuning_kind_name(t->kind) != NULL, "tuning kind %d", (int)t->kind);
+		FUZZ_CHECK(sp_tuning_path(t, path, sizeof(path)) == 0 &&
+				   !strncmp(path, "/sys/", 5) && !strstr(path, "/../"),
+			   "tuning path '%s'", path);
 	}
 	FUZZ_CHECK(p->n_warnings <= SP_MAX_WARNINGS, "warnings %zu", p->n_warnings);
 	for (size_t i = 0; i < p->n_warnings; i++) {

@@ -469,20 +469,26 @@ static void test_write_error_names_knob(void **state)
 
 static void test_bad_entries_are_refused(void **state)
 {
-	static const char *const bad[] = {
-		"/sys/block/../../etc/passwd", "/sys/block/sdb/../../../etc/shadow",
-		"/etc/passwd",                 "/sys/block/sdb",
-		"/sys/block//queue/x",         "/sys/block/sd b/queue/x",
-		"/sys/block/sdb/queue/x\n",
+	/* device, attribute: a hand-edited plan that climbs out of sysfs, names
+	 * no device or attribute, or puts a space or a newline in a name */
+	static const char *const bad[][2] = {
+		{ "..", "../etc/passwd" }, { "sdb", "../../../etc/shadow" },
+		{ "..", "../../etc/passwd" }, { "sdb", "" },
+		{ "", "queue/x" },         { "sd b", "queue/x" },
+		{ "sdb", "queue/x\n" },
 	};
 	char path[SP_PATH_MAX];
 
 	(void)state;
 	use_tree("md");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct sp_tuning *t;
+
 		make_plan(&md_two, &plan);
-		snprintf(plan.tuning[plan.n_tuning - 1].path, sizeof(plan.tuning[0].path), "%s",
-			 bad[i]);
+		t = &plan.tuning[plan.n_tuning - 1];
+		t->kind = SP_TUNING_SYSFS;
+		snprintf(t->device, sizeof(t->device), "%s", bad[i][0]);
+		snprintf(t->attribute, sizeof(t->attribute), "%s", bad[i][1]);
 		assert_int_equal(apply(false), -EINVAL);
 		assert_non_null(strstr(res.error.message, "is not a /sys/block or /sys/module path"));
 	}
@@ -593,10 +599,10 @@ static void test_script_quoting(void **state)
 	make_plan(&p400_cciss, &plan);
 	use_tree("cciss");
 	snprintf(plan.tuning[1].value, sizeof(plan.tuning[1].value), "it's $(id) `x` \"q\" \\");
-	snprintf(plan.tuning[plan.n_tuning].path, sizeof(plan.tuning[0].path),
-		 "/sys/block/cciss!c0d0/queue/nr_requests");
+	assert_int_equal(sp_tuning_from_path(SP_TUNING_SYSFS, "/sys/block/cciss!c0d0/queue/nr_requests",
+					     &plan.tuning[plan.n_tuning]),
+			 0);
 	snprintf(plan.tuning[plan.n_tuning].value, sizeof(plan.tuning[0].value), "64");
-	snprintf(plan.tuning[plan.n_tuning].kind, sizeof(plan.tuning[0].kind), "sysfs");
 	plan.n_tuning++;
 	text = sp_format_tuning_script(&plan);
 	snprintf(script, sizeof(script), "%s/tune.sh", work);
