@@ -93,6 +93,28 @@ static void print_partition(FILE *f, const struct sp_plan *p)
 		fprintf(f, "                 rounded down to whole stripes\n");
 }
 
+static void print_xfs_ag(FILE *f, const struct sp_plan *p)
+{
+	const struct sp_xfs_ag *ag = &p->xfs_ag;
+	char a[32];
+
+	if (!p->xfs_agsize_bytes)
+		return;
+	fprintf(f, "  agsize         %-14s %u allocation groups", human(p->xfs_agsize_bytes, a, sizeof(a)),
+		ag->agcount);
+	if (!ag->rotation_period) {
+		fprintf(f, " of at least 68 MiB: mkfs.xfs's own would be too small for the 64 MiB log it requires\n");
+		return;
+	}
+	fprintf(f, " of %" PRIu64 " whole stripes, so swalloc puts file data on full stripes\n",
+		ag->units_per_ag);
+	fprintf(f, "                 %" PRIu64 " is not a multiple of the %u disks per parity set: parity rotates every\n"
+		"                 stripe, so AG headers start on %u different members, not all on one\n",
+		ag->units_per_ag, ag->rotation_period, ag->header_positions);
+	fprintf(f, "                 (mkfs.xfs warns \"AG size is a multiple of stripe width\" for any whole-stripe AG;\n"
+		"                 its rule assumes every stripe starts on the same disk, which parity rotation undoes)\n");
+}
+
 static void print_filesystem(FILE *f, const struct sp_plan *p)
 {
 	char a[32], b[32];
@@ -104,9 +126,7 @@ static void print_filesystem(FILE *f, const struct sp_plan *p)
 			p->xfs_sw, human(p->stripe_width_bytes, b, sizeof(b)));
 		fprintf(f, "  log su         %-14s log writes padded to this (at most 256 KiB)\n",
 			human(p->xfs_log_su_bytes, a, sizeof(a)));
-		if (p->xfs_agsize_bytes)
-			fprintf(f, "  agsize         %-14s allocation groups of whole stripes, so swalloc puts file data on full stripes\n",
-				human(p->xfs_agsize_bytes, a, sizeof(a)));
+		print_xfs_ag(f, p);
 	} else {
 		fprintf(f, "  stride         %-14u blocks per chunk: %s / %u\n", p->ext_stride_blocks,
 			human(p->chunk_bytes, a, sizeof(a)), p->block_bytes);

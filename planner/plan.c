@@ -16,9 +16,8 @@
 #define FS_BLOCK_BYTES 4096U
 #define XFS_LOG_SU_MAX_BYTES (256 * SP_KIB)
 #define XFS_LOG_SU_FALLBACK_BYTES (32 * SP_KIB) /* what mkfs.xfs falls back to */
-#define XFS_MIN_FS_BYTES (300 * SP_MIB)         /* mkfs.xfs >= 5.19 refuses smaller */
 #define XFS_LOGBSIZE_BYTES (256 * SP_KIB)       /* largest valid logbsize */
-#define EXT3_MAX_BLOCKS (1ULL << 32)            /* no 64bit feature */
+#define EXT3_MAX_BLOCKS ((1ULL << 32) - 1)      /* no 64bit feature: mke2fs's MAX_32_NUM */
 #define GPT_ENTRIES_BYTES 16384U                /* 128 entries x 128 bytes */
 #define MSDOS_MAX_SECTORS (1ULL << 32)
 #define OPTIMAL_IO_MAX_BYTES (256 * SP_MIB)
@@ -278,44 +277,29 @@ static bool is_parity_level(enum sp_level level)
 	return sp_level_parity_disks(level) > 0;
 }
 
-/*
- * XFS aligns file data to the stripe width only relative to the start of
- * each allocation group (and only with swalloc), and mkfs.xfs makes AGs a
- * non-multiple of the width on purpose, so that AG headers do not all land
- * on one disk.  On parity RAID that costs every full-stripe write a
- * read-modify-write (bench/: 1.4-2.0x the member I/O), while the headers
- * still spread: the data disks rotate from row to row.  So parity arrays
- * get AGs of whole stripes, as many as mkfs.xfs would make for a
- * multi-disk device (8, 16 or 32 by size; 1 TiB AGs from 32 TiB up).
- */
-static uint64_t xfs_agsize_bytes(uint64_t fs_bytes, uint64_t stripe_bytes)
-{
-	const uint64_t max_ag = SP_TIB;
-	unsigned agcount = fs_bytes > 512 * SP_GIB ? 32 : fs_bytes > 8 * SP_GIB ? 16 : 8;
-	uint64_t ag;
-
-	if (fs_bytes >= 32 * SP_TIB)
-		ag = max_ag;
-	else
-		ag = (fs_bytes + agcount - 1) / agcount;
-	ag = (ag + stripe_bytes - 1) / stripe_bytes * stripe_bytes;
-	if (ag > max_ag)
-		ag = max_ag / stripe_bytes * stripe_bytes;
-	return ag;
-}
-
 static int plan_xfs(const struct sp_spec *spec, struct sp_plan *plan, struct sp_error *err)
 {
 	char su[32], lsu[32], a[32];
 	int r = 0;
 
-	if (plan->size_bytes < XFS_MIN_FS_BYTES)
-		return sp_error_set(err, ENOSPC, SP_EXIT_INVALID, "size",
-				    "size: xfs needs at least 300 MiB (mkfs.xfs refuses smaller); the "
-				    "aligned partition would be %s",
-				    size_str(plan->size_bytes, a, sizeof(a)));
 	plan->xfs_su_bytes = plan->chunk_bytes;
 	plan->xfs_sw = plan->data_disks;
+	/*
+	 * XFS aligns file data to the stripe width only relative to the start
+	 * of each AG (and only with swalloc), so parity arrays get AGs of whole
+	 * stripes: otherwise every full-stripe write costs a read-modify-write
+	 * (bench/: 1.4-2.0x the member I/O).  Parity rotates from row to row
+	 * with a period of the disks in a parity set, so AG headers still
+	 * spread over the members as long as the stripes per AG are not a
+	 * multiple of that period.
+	 */
+	r = sp_xfs_plan_ag(plan->size_bytes, plan->xfs_su_bytes, plan->xfs_sw,
+			   plan->stripe_width_bytes,
+			   is_parity_level(plan->level) ? plan->disks / plan->spans : 0, &plan->xfs_ag,
+			   err);
+	if (r < 0)
+		return r;
+	plan->xfs_agsize_bytes = plan->xfs_ag.agsize_bytes;
 	if (plan->chunk_bytes <= XFS_LOG_SU_MAX_BYTES) {
 		plan->xfs_log_su_bytes = plan->chunk_bytes;
 	} else {
@@ -335,10 +319,9 @@ static int plan_xfs(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 	r |= argv_add(plan, "-b");
 	r |= argv_add(plan, "size=%u", plan->block_bytes);
 	r |= argv_add(plan, "-d");
-	if (is_parity_level(plan->level)) {
+	if (plan->xfs_agsize_bytes) {
 		char ag[32];
 
-		plan->xfs_agsize_bytes = xfs_agsize_bytes(plan->size_bytes, plan->stripe_width_bytes);
 		sp_format_size_short(plan->xfs_agsize_bytes, ag, sizeof(ag));
 		lowercase(ag);
 		r |= argv_add(plan, "su=%s,sw=%u,agsize=%s", su, plan->xfs_sw, ag);
@@ -363,11 +346,13 @@ static int plan_ext(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 	char a[32];
 	int r = 0;
 
-	if (spec->fs == SP_FS_EXT3 && plan->size_bytes / plan->block_bytes >= EXT3_MAX_BLOCKS)
+	if (spec->fs == SP_FS_EXT3 && plan->size_bytes / plan->block_bytes > EXT3_MAX_BLOCKS)
 		return sp_error_set(err, EFBIG, SP_EXIT_INVALID, "fs",
-				    "fs: ext3 cannot hold %s (at most 2^32 blocks: 16 TiB with 4 KiB "
-				    "blocks); use --fs ext4 or --fs xfs",
-				    size_str(plan->size_bytes, a, sizeof(a)));
+				    "fs: ext3 cannot hold %s (%" PRIu64 " blocks; at most 2^32 - 1 "
+				    "with 4 KiB blocks, 16 TiB - 4 KiB, as ext3 has no 64bit "
+				    "feature); use --fs ext4 or --fs xfs",
+				    size_str(plan->size_bytes, a, sizeof(a)),
+				    plan->size_bytes / plan->block_bytes);
 	/* s_raid_stride is 16 bits on disk, s_raid_stripe_width 32 */
 	if (stride > UINT16_MAX || width > UINT32_MAX)
 		return sp_error_set(err, ERANGE, SP_EXIT_INVALID, "chunk",

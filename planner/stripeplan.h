@@ -238,6 +238,32 @@ int sp_kernel_name_from_path(const char *path, char *buf, size_t len, struct sp_
 /* /dev/sdb -> /dev/sdb1, /dev/loop0 -> /dev/loop0p1, /dev/nvme0n1 -> /dev/nvme0n1p1 */
 int sp_partition_path(const char *disk_path, unsigned number, char *buf, size_t len);
 
+/* ------------------------------------------------------------------ xfs */
+
+#define SP_XFS_MIN_FS_BYTES (300ULL * SP_MIB) /* mkfs.xfs >= 5.19 refuses smaller */
+
+/* The allocation groups a plan gives mkfs.xfs (xfs-geometry.c). */
+struct sp_xfs_ag {
+	uint64_t agsize_bytes;      /* 0: mkfs.xfs's own choice holds, it is left to mkfs */
+	uint64_t mkfs_agsize_bytes; /* what mkfs.xfs chooses, when agsize_bytes is 0 */
+	unsigned agcount;
+	uint64_t units_per_ag;      /* agsize in stripes (parity) or stripe units */
+	unsigned rotation_period;   /* disks per parity set (parity rotates with it); 0 = none */
+	unsigned header_positions;  /* members the AG starts rotate over (parity) */
+};
+
+/*
+ * Chooses AGs that mkfs.xfs accepts for a data section of fs_bytes.
+ * Parity RAID (rotation_period = disks per parity set): AGs of whole
+ * stripes, so swalloc keeps full-stripe writes, and a number of stripes per
+ * AG that is not a multiple of the period (coprime when one is near), so
+ * AG headers do not all start on one member.  Otherwise mkfs.xfs's own
+ * geometry, unless it would not hold the log.  -ENOSPC when no geometry
+ * does (below 300 MiB, or stripes too large for two AGs).
+ */
+int sp_xfs_plan_ag(uint64_t fs_bytes, uint64_t su_bytes, unsigned sw, uint64_t stripe_bytes,
+		   unsigned rotation_period, struct sp_xfs_ag *ret, struct sp_error *err);
+
 /* ----------------------------------------------------------------- spec */
 
 enum sp_fs {
@@ -324,6 +350,7 @@ struct sp_plan {
 	unsigned xfs_sw;
 	uint64_t xfs_log_su_bytes;
 	uint64_t xfs_agsize_bytes;  /* 0 = mkfs.xfs chooses; parity RAID: whole stripes */
+	struct sp_xfs_ag xfs_ag;    /* how it was chosen (not in the plan file) */
 	unsigned ext_stride_blocks;
 	unsigned ext_stripe_width_blocks;
 	size_t n_mkfs_argv;

@@ -31,6 +31,9 @@ chmod +x "$WORK/stripeplan"
 for script in "$here"/*.sh; do
 	[ "$script" != "$here/valgrind.sh" ] || continue
 	grep -q STRIPEPLAN "$script" || continue # never runs the binary
+	# ~300 plans down the paths seed-plans and bad-input take: ten minutes
+	# under memcheck for nothing new
+	[ "$script" != "$here/mkfs-sweep.sh" ] || continue
 	checks=$((checks + 1))
 	before=$(find "$WORK/logs" -name '*.log' | wc -l)
 	if ! STRIPEPLAN="$WORK/stripeplan" bash "$script" >"$WORK/test.out" 2>&1; then

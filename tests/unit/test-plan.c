@@ -1,5 +1,6 @@
 /* The planner end to end on in-memory facts: every level, alignment,
  * labels, 4Kn, filesystem limits, mount options and tuning. */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -200,7 +201,11 @@ static void test_perc5e_seed_corrected(void **state)
 	 * member I/O without); 12.43 TiB -> 32 AGs, rounded up to stripes */
 	assert_int_equal(p->xfs_agsize_bytes % p->stripe_width_bytes, 0);
 	assert_true(p->xfs_agsize_bytes >= p->size_bytes / 32);
-	assert_true(p->xfs_agsize_bytes < p->size_bytes / 32 + p->stripe_width_bytes);
+	assert_true(p->xfs_agsize_bytes < p->size_bytes / 32 + 4 * p->stripe_width_bytes);
+	/* 15 disks: the stripes per AG share no factor with 15, so AG starts
+	 * visit every member (mkfs.xfs's warning does not apply) */
+	assert_int_equal(sp_gcd(p->xfs_agsize_bytes / p->stripe_width_bytes, 15), 1);
+	assert_int_equal(p->xfs_ag.header_positions, 15);
 	assert_true(has_option(p, "swalloc"));
 	{
 		char want[64], ag[32];
@@ -224,14 +229,80 @@ static void test_xfs_agsize(void **state)
 	assert_int_equal(p->xfs_agsize_bytes % (192 * KiB), 0);
 	assert_true(p->xfs_agsize_bytes * 8 >= p->size_bytes);
 	assert_true(p->xfs_agsize_bytes * 7 < p->size_bytes);
-	q.size = 100 * TiB; /* from 32 TiB up: the largest AG, 1 TiB, in whole stripes */
+	q.size = 100 * TiB; /* from 32 TiB up: the largest AG (under 1 TiB), in whole stripes */
 	p = plan_ok(&q);
-	assert_int_equal(p->xfs_agsize_bytes, 1 * TiB / (192 * KiB) * (192 * KiB));
+	assert_true(p->xfs_agsize_bytes < 1 * TiB);
+	assert_true(p->xfs_agsize_bytes > 1 * TiB - 8 * 192 * KiB);
+	assert_int_equal(p->xfs_agsize_bytes % (192 * KiB), 0);
+	q.size = 400 * MiB; /* 8 AGs would not hold the 64 MiB log: fewer, larger ones */
+	p = plan_ok(&q);
+	assert_true(p->xfs_agsize_bytes >= 68 * MiB);
+	assert_true(p->xfs_ag.agcount >= 2);
 	q.level = "10"; /* mirrors and plain stripes: mkfs.xfs's own choice, no swalloc */
 	q.size = 1 * GiB;
 	p = plan_ok(&q);
 	assert_int_equal(p->xfs_agsize_bytes, 0);
 	assert_false(has_option(p, "swalloc"));
+	q.size = 400 * MiB; /* mkfs.xfs would make 8 AGs too small for its log */
+	p = plan_ok(&q);
+	assert_true(p->xfs_agsize_bytes >= 68 * MiB);
+	assert_int_equal(p->xfs_agsize_bytes % (64 * KiB), 0);
+	assert_true(p->xfs_agsize_bytes % (128 * KiB) != 0); /* not a multiple of the width */
+}
+
+/* Over a grid of parity arrays and sizes: whole-stripe AGs, each holding
+ * mkfs.xfs's 64 MiB log, under 1 TiB, no tail mkfs.xfs would drop, and
+ * stripes per AG never a multiple of the disks in a parity set (where
+ * every AG header would land on the same member). */
+static void test_xfs_ag_rotation_grid(void **state)
+{
+	static const struct { const char *level; unsigned disks, spans; } arrays[] = {
+		{ "5", 3, 0 }, { "5", 4, 0 }, { "5", 5, 0 }, { "5", 10, 0 }, { "5", 15, 0 },
+		{ "6", 4, 0 }, { "6", 6, 0 }, { "6", 8, 0 }, { "6", 12, 0 }, { "50", 12, 2 },
+		{ "50", 16, 4 }, { "60", 12, 2 }, { "60", 24, 3 },
+	};
+	static const uint64_t chunks[] = { 4 * KiB, 64 * KiB, 128 * KiB, 256 * KiB, 1 * MiB, 16 * MiB };
+	static const uint64_t sizes[] = { 300 * MiB, 700 * MiB, 3 * GiB, 100 * GiB, 2398 * GiB,
+					  13 * TiB, 40 * TiB, 100 * TiB };
+	unsigned planned = 0;
+
+	(void)state;
+	for (size_t a = 0; a < sizeof(arrays) / sizeof(arrays[0]); a++)
+		for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++)
+			for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+				struct req q = { .controller = "generic", .level = arrays[a].level,
+						 .disks = arrays[a].disks, .spans = arrays[a].spans,
+						 .chunk = chunks[c], .size = sizes[s], .fs = SP_FS_XFS };
+				struct sp_plan plan;
+				struct sp_error err = { 0 };
+				unsigned period = arrays[a].disks / (arrays[a].spans ? arrays[a].spans : 1);
+				uint64_t stripes, tail;
+
+				if (make(&q, &plan, &err) < 0) {
+					/* only too small for whole-stripe AGs that hold the log */
+					if (!strstr(err.message, "size: xfs") &&
+					    !strstr(err.message, "stripe after the aligned start"))
+						fail_msg("%s", err.message);
+					continue;
+				}
+				planned++;
+				assert_int_equal(plan.xfs_agsize_bytes % plan.stripe_width_bytes, 0);
+				stripes = plan.xfs_agsize_bytes / plan.stripe_width_bytes;
+				if (stripes % period == 0)
+					fail_msg("raid%s %u x %" PRIu64 " on %" PRIu64 ": %" PRIu64
+						 " stripes per AG put every AG header on one member",
+						 arrays[a].level, arrays[a].disks, chunks[c], sizes[s], stripes);
+				assert_int_equal(plan.xfs_ag.header_positions, period / sp_gcd(stripes, period));
+				assert_true(plan.xfs_agsize_bytes >= 68 * MiB);
+				assert_true(plan.xfs_agsize_bytes < 1 * TiB);
+				assert_true(plan.size_bytes / plan.xfs_agsize_bytes >= 2 ||
+					    (plan.size_bytes / plan.xfs_agsize_bytes == 1 &&
+					     plan.size_bytes % plan.xfs_agsize_bytes >= 68 * MiB));
+				tail = plan.size_bytes % plan.xfs_agsize_bytes;
+				assert_true(tail == 0 || tail >= 16 * MiB);
+				assert_true(has_option(&plan, "swalloc"));
+			}
+	assert_true(planned > 500);
 }
 
 static void test_md_raid5_seed(void **state)
@@ -405,6 +476,17 @@ static void test_filesystem_limits(void **state)
 	assert_non_null(strstr(plan_error(&q), "ext3 cannot hold"));
 	q.fs = SP_FS_EXT4;
 	plan_ok(&q);
+	/* ext3's last size is 2^32 - 1 blocks exactly (mke2fs: MAX_32_NUM);
+	 * a 4 KiB stripe (a 4 KiB-chunk mirror) lets the partition end there */
+	{
+		struct req e = { .controller = "generic", .level = "1", .disks = 2, .chunk = 4 * KiB,
+				 .size = 1 * MiB + 16896 + ((1ULL << 32) - 1) * 4096, .fs = SP_FS_EXT3 };
+		struct sp_plan *p = plan_ok(&e);
+
+		assert_int_equal(p->size_bytes / 4096, (1ULL << 32) - 1);
+		e.size += 4096;
+		assert_non_null(strstr(plan_error(&e), "4294967296 blocks; at most 2^32 - 1"));
+	}
 	q.fs = SP_FS_XFS;
 	q.size = 200 * MiB;
 	assert_non_null(strstr(plan_error(&q), "xfs needs at least 300 MiB"));
@@ -480,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_perc5e_seed_corrected),
 		cmocka_unit_test(test_md_raid5_seed),
 		cmocka_unit_test(test_xfs_agsize),
+		cmocka_unit_test(test_xfs_ag_rotation_grid),
 		cmocka_unit_test(test_md_members_and_raid10_without_stripe_cache),
 		cmocka_unit_test(test_lsi_seed),
 		cmocka_unit_test(test_non_power_of_two_width),

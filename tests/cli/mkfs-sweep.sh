@@ -1,0 +1,113 @@
+#!/bin/bash
+# Every mkfs command that 'plan' prints is one that this machine's mkfs.xfs
+# and mke2fs accept, and every size 'plan' refuses is one that mkfs refuses
+# too.  A grid of arrays x device sizes x filesystems, chosen for the
+# boundaries, not for its size: the 300 MiB XFS floor, the 64 MiB log that
+# must fit in one AG, mkfs.xfs's multi-disk AG counts (8 up to 8 GiB, 16 up
+# to 512 GiB, 32, then 1 TiB AGs from 32 TiB), the AG limit of 1 TiB - 1
+# block, stripes so wide that few fit in an AG, ext3's 2^32 - 1 blocks,
+# 100 TiB.  Each command runs as 'mkfs.xfs -N' / 'mke2fs -n' (nothing is
+# written) on a sparse file of the planned partition's size, on tmpfs: its
+# files can be 100 TiB, the host's ext4 stops at 16 TiB.
+. "$(dirname "$0")/lib.bash"
+
+SPARSE=$(mktemp -d "${SWEEP_DIR:-/dev/shm}/stripeplan-sweep.XXXXXX")
+trap 'rm -rf "$WORK" "$SPARSE"' EXIT
+
+# python, not bash: one interpreter for the ~500 cases keeps this to
+# two processes per case (stripeplan, mkfs)
+checks=1
+python3 - "$STRIPEPLAN" "$SPARSE/part.img" <<'EOF' || fail "the sweep found plans mkfs refuses or refusals mkfs does not make"
+import json, math, os, subprocess, sys
+
+stripeplan, img = sys.argv[1], sys.argv[2]
+K, M, G, T = 1 << 10, 1 << 20, 1 << 30, 1 << 40
+
+# controller, level, disks, chunk, spans
+arrays = [
+    ("hp-p400", 10, 8, 256 * K, 0),   # RAID10: no parity, mkfs.xfs chooses the AGs
+    ("md", 5, 10, 1 * M, 0),          # 9 MiB stripe, log su capped to 32 KiB
+    ("dell-perc5e", 5, 15, 128 * K, 0),
+    ("dell-perc6i", 5, 4, 64 * K, 0), # 192 KiB stripe, not a power of two
+    ("generic", 6, 6, 512 * K, 0),    # 2 MiB stripe: 1 TiB would be whole stripes
+    ("md", 6, 4, 64 * M, 0),          # 128 MiB stripe: few stripes per AG
+    ("generic", 0, 2, 4 * K, 0),      # the smallest stripe unit
+    ("generic", 60, 12, 256 * K, 2),  # two spans
+    ("generic", 1, 2, 64 * K, 0),     # a mirror
+]
+xfs_sizes = [256 * M, 301 * M, 310 * M, 320 * M, 400 * M, 512 * M, 513 * M, 600 * M, 767 * M, 1 * G,
+             1100 * M, 8 * G, 8196 * M, 130 * G, 512 * G, 514 * G, 2 * T, 16 * T, 32 * T + G,
+             64 * T, 100 * T]
+ext_sizes = [256 * M, 1 * G, 16 * T, 16 * T + G, 100 * T]
+# a 4 KiB stripe makes a partition of exactly 2^32 - 1 blocks: ext3's last
+# size, then one block more
+ext3_edge = 1 * M + 16896 + (2**32 - 1) * 4096
+cases = [(a, s, fs) for a in arrays for fs in ("xfs", "ext3", "ext4")
+         for s in (xfs_sizes if fs == "xfs" else ext_sizes)]
+cases += [(("generic", 1, 2, 4 * K, 0), s, fs) for s in (ext3_edge, ext3_edge + 4096)
+          for fs in ("ext3", "ext4")]
+
+def data_disks(level, disks, spans):
+    return {0: disks, 1: 1, 5: disks - 1, 6: disks - 2, 10: disks // 2,
+            50: disks - spans, 60: disks - 2 * spans}[level]
+
+def mkfs_ok(argv, size):
+    if os.path.exists(img):
+        os.unlink(img)
+    with open(img, "wb") as f:
+        f.truncate(size)
+    argv = argv[:-1] + [img]
+    extra = ["-N", "-f"] if argv[0] == "mkfs.xfs" else ["-n", "-F", "-q"]
+    r = subprocess.run(argv[:1] + extra + argv[1:], capture_output=True, text=True)
+    # mkfs's reason, without its usage text and its geometry report
+    said = [l for l in r.stderr.splitlines()
+            if l and not l[0].isspace() and not l.startswith(("Usage", "/*", "<"))]
+    return r.returncode == 0, said[:2]
+
+failures = accepted = refused = geometry = 0
+for (ctl, level, disks, chunk, spans), size, fs in cases:
+    name = f"{ctl} raid{level} {disks}x{chunk // K}K {size} bytes {fs}"
+    args = [stripeplan, "plan", "--controller", ctl, "--level", str(level), "--disks",
+            str(disks), "--chunk", f"{chunk // K}K", "--fs", fs, "--device", "/dev/sdz",
+            "--size", str(size), "--kernel", "6.1.0", "--format", "json"]
+    if spans:
+        args += ["--spans", str(spans)]
+    r = subprocess.run(args, capture_output=True, text=True)
+    if r.returncode == 0:
+        accepted += 1
+        plan = json.loads(r.stdout)
+        ok, out = mkfs_ok(plan["filesystem"]["mkfs_argv"], plan["partition"]["size_bytes"])
+        if not ok:
+            failures += 1
+            print(f"FAIL: {name}: mkfs refused {' '.join(plan['filesystem']['mkfs_argv'])} "
+                  f"on {plan['partition']['size_bytes']} bytes: {out}")
+        continue
+    if r.returncode != 2:
+        failures += 1
+        print(f"FAIL: {name}: plan exited {r.returncode}: {r.stderr.strip()}")
+        continue
+    if "stripe after the aligned start" in r.stderr:
+        geometry += 1  # not a filesystem limit: no aligned stripe fits at all
+        continue
+    refused += 1
+    # a refusal must be one mkfs makes: the array's geometry on the
+    # partition the plan would have made, mkfs choosing all the rest
+    dd = data_disks(level, disks, spans)
+    stripe = chunk * dd
+    align = stripe * M // math.gcd(stripe, M)
+    part = max(4096, (size - 16896 - align) // stripe * stripe)
+    if fs == "xfs":
+        argv = ["mkfs.xfs", "-b", "size=4096", "-d", f"su={chunk // K}k,sw={dd}", "part"]
+    else:
+        argv = ["mke2fs", "-t", fs, "-b", "4096", "-E",
+                f"stride={chunk // 4096},stripe_width={chunk // 4096 * dd}", "part"]
+    ok, out = mkfs_ok(argv, part)
+    if ok:
+        failures += 1
+        print(f"FAIL: {name}: plan refused ({r.stderr.strip()}) but "
+              f"{' '.join(argv[:-1])} accepts {part} bytes")
+print(f"{accepted} plans accepted by mkfs, {refused} refusals mkfs makes too, "
+      f"{geometry} devices smaller than one aligned stripe")
+sys.exit(1 if failures else 0)
+EOF
+finish
