@@ -30,6 +30,7 @@ enum field_kind {
 	KIND_TRISTATE, /* int: -1 unknown, 0, 1; or a boolean */
 	KIND_BOOL,
 	KIND_DEVNO,    /* unsigned */
+	KIND_SCHEDULERS, /* list of names, as queue/scheduler offers them */
 };
 
 struct facts_field {
@@ -61,6 +62,7 @@ static const struct facts_field facts_fields[] = {
 	FIELD(driver, KIND_STRING, false),
 	FIELD(is_scsi, KIND_BOOL, false),
 	FIELD(is_partition, KIND_BOOL, false),
+	FIELD(schedulers, KIND_SCHEDULERS, false),
 };
 
 static const struct facts_field *facts_field_find(const char *name)
@@ -187,6 +189,29 @@ static int set_string_field(const char *file, const struct facts_field *fd,
 	return 0;
 }
 
+/* "schedulers": ["mq-deadline", "none"]: at most 8 names of [a-z0-9-] */
+static int set_schedulers(const char *file, struct json_object *v, struct sp_facts *f,
+			  struct sp_error *err)
+{
+	size_t n, max = sizeof(f->schedulers) / sizeof(f->schedulers[0]);
+
+	if (!json_object_is_type(v, json_type_array) || (n = json_object_array_length(v)) > max)
+		return fail(err, EINVAL, SP_EXIT_INVALID, "schedulers", file,
+			    "'schedulers' in '%s' must be a list of at most %zu names", file, max);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(v, i);
+		const char *name = json_object_is_type(e, json_type_string) ? json_object_get_string(e) : "";
+		size_t len = strlen(name);
+
+		if (!len || len >= sizeof(f->schedulers[0]) || strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-") != len)
+			return fail(err, EINVAL, SP_EXIT_INVALID, "schedulers", file,
+				    "'schedulers' in '%s' must list scheduler names", file);
+		memcpy(f->schedulers[i], name, len + 1);
+	}
+	f->n_schedulers = n;
+	return 0;
+}
+
 static int set_field(const char *file, const struct facts_field *fd, struct json_object *v,
 		     struct sp_facts *f, struct sp_error *err)
 {
@@ -195,6 +220,8 @@ static int set_field(const char *file, const struct facts_field *fd, struct json
 	int r = 0;
 
 	switch (fd->kind) {
+	case KIND_SCHEDULERS:
+		return set_schedulers(file, v, f, err);
 	case KIND_STRING:
 		return set_string_field(file, fd, v, dst, err);
 	case KIND_BOOL:

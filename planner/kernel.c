@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "stripeplan.h"
@@ -24,6 +25,75 @@ static int parse_component(const char **p, unsigned *out)
 	}
 	*out = v;
 	return 0;
+}
+
+static bool has_suffix_word(const char *release, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = strstr(release, word); p; p = strstr(p + 1, word))
+		if (p[n] == '\0' || p[n] == '.' || p[n] == '-' || p[n] == '+' || p[n] == '_')
+			return true;
+	return false;
+}
+
+/* ".el8", ".el8_10", ".el9_4" -> 8, 9; 0 when absent */
+static unsigned rhel_major(const char *release)
+{
+	for (const char *p = strstr(release, ".el"); p; p = strstr(p + 1, ".el"))
+		if (isdigit((unsigned char)p[3]))
+			return (unsigned)strtoul(p + 3, NULL, 10);
+	return 0;
+}
+
+static void classify(struct sp_kernel *k, const char *rest)
+{
+	static const char *const ubuntu[] = { "-generic", "-lowlatency", "-aws", "-azure", "-gcp",
+					      "-oracle", "-kvm", "-ibm", "-raspi", NULL };
+	static const char *const debian[] = { "-amd64", "-arm64", "-686", "-686-pae", "-armmp",
+					      "-ppc64el", "-s390x", "+deb", NULL };
+	unsigned el = rhel_major(rest);
+
+	k->family = SP_KERNEL_UNKNOWN;
+	if (!*rest || !strcmp(rest, "+")) {
+		k->family = SP_KERNEL_MAINLINE;
+		snprintf(k->vendor, sizeof(k->vendor), "mainline");
+		return;
+	}
+	if (el) {
+		k->family = SP_KERNEL_RHEL;
+		k->vendor_major = el;
+		snprintf(k->vendor, sizeof(k->vendor), "el%u", el);
+		return;
+	}
+	if (strstr(rest, ".fc")) {
+		k->family = SP_KERNEL_FEDORA;
+		snprintf(k->vendor, sizeof(k->vendor), "Fedora");
+		return;
+	}
+	if (has_suffix_word(rest, "-default") && *rest == '-' && isdigit((unsigned char)rest[1])) {
+		/* SLE 15 builds are numbered from 150 ("4.12.14-150.47",
+		 * "4.12.14-195", "5.14.21-150500.55"); SLE 12's below ("4.12.14-122.37") */
+		unsigned long build = strtoul(rest + 1, NULL, 10);
+
+		k->family = SP_KERNEL_SLES;
+		k->vendor_major = build >= 150 || k->major >= 5 ? 15 : 12;
+		snprintf(k->vendor, sizeof(k->vendor), "SLES %u", k->vendor_major);
+		return;
+	}
+	for (size_t i = 0; ubuntu[i]; i++)
+		if (has_suffix_word(rest, ubuntu[i])) {
+			k->family = SP_KERNEL_UBUNTU;
+			snprintf(k->vendor, sizeof(k->vendor), "Ubuntu");
+			return;
+		}
+	for (size_t i = 0; debian[i]; i++)
+		if (strstr(rest, debian[i])) {
+			k->family = SP_KERNEL_DEBIAN;
+			snprintf(k->vendor, sizeof(k->vendor), "Debian");
+			return;
+		}
+	snprintf(k->vendor, sizeof(k->vendor), "unknown vendor");
 }
 
 int sp_parse_kernel(const char *release, struct sp_kernel *ret, struct sp_error *err)
@@ -47,7 +117,12 @@ int sp_parse_kernel(const char *release, struct sp_kernel *ret, struct sp_error 
 	if (k.major < 2 || k.major > 99)
 		return sp_error_set(err, ERANGE, SP_EXIT_INVALID, "kernel",
 				    "kernel: '%s' is not a Linux release stripeplan knows", release);
+	for (const char *c = p; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr(".-_+~", *c))
+			return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "kernel",
+					    "kernel: '%s' has characters no kernel release has", release);
 	snprintf(k.release, sizeof(k.release), "%s", release);
+	classify(&k, p);
 	*ret = k;
 	return 0;
 }
@@ -63,17 +138,36 @@ int sp_kernel_cmp(const struct sp_kernel *k, unsigned major, unsigned minor)
 
 bool sp_kernel_is_blk_mq_only(const struct sp_kernel *k)
 {
+	/* RHEL 8 dropped the legacy path from its 4.18 (blk-mq only, like
+	 * mainline 5.0); SLE 15 turned scsi-mq on by default in its 4.12 */
+	if (k->family == SP_KERNEL_RHEL && k->vendor_major >= 8)
+		return true;
+	if (k->family == SP_KERNEL_SLES && k->vendor_major >= 15)
+		return true;
 	return sp_kernel_cmp(k, 5, 0) >= 0;
 }
 
-bool sp_kernel_xfs_accepts_barrier_opts(const struct sp_kernel *k)
+enum sp_xfs_barrier_opts sp_kernel_xfs_barrier_opts(const struct sp_kernel *k)
 {
-	return sp_kernel_cmp(k, 4, 19) < 0;
+	/* 4.10 made barrier/nobarrier no-ops that only log a deprecation;
+	 * 4.19 removed them; RHEL 8's 4.18 carries the same no-op */
+	if (sp_kernel_cmp(k, 4, 19) >= 0)
+		return SP_XFS_BARRIER_REJECTED;
+	if (sp_kernel_cmp(k, 4, 10) >= 0 || (k->family == SP_KERNEL_RHEL && k->vendor_major >= 8))
+		return SP_XFS_BARRIER_IGNORED;
+	return SP_XFS_BARRIER_EFFECTIVE;
+}
+
+bool sp_kernel_has_systemd(const struct sp_kernel *k)
+{
+	if (k->family == SP_KERNEL_RHEL)
+		return k->vendor_major >= 7;
+	return sp_kernel_cmp(k, 3, 10) >= 0;
 }
 
 struct scheduler_names {
-	const char *legacy; /* single-queue name, before 5.0 */
-	const char *mq;     /* blk-mq name, 5.0 and later */
+	const char *legacy; /* single-queue name */
+	const char *mq;     /* blk-mq name */
 };
 
 static const struct scheduler_names schedulers[] = {
@@ -83,16 +177,51 @@ static const struct scheduler_names schedulers[] = {
 	{ "kyber", "kyber" },
 };
 
+#define N_SCHEDULERS (sizeof(schedulers) / sizeof(schedulers[0]))
+
 const char *sp_kernel_scheduler_name(const struct sp_kernel *k, const char *wanted)
 {
 	bool mq = sp_kernel_is_blk_mq_only(k);
 
-	for (size_t i = 0; i < sizeof(schedulers) / sizeof(schedulers[0]); i++) {
+	for (size_t i = 0; i < N_SCHEDULERS; i++) {
 		if (!strcmp(wanted, schedulers[i].legacy) || !strcmp(wanted, schedulers[i].mq)) {
 			if (!mq && !strcmp(schedulers[i].legacy, "kyber"))
-				return NULL; /* kyber came with blk-mq (4.12) */
+				return NULL; /* kyber exists only for blk-mq (4.12) */
 			return mq ? schedulers[i].mq : schedulers[i].legacy;
 		}
 	}
 	return NULL;
+}
+
+const char *sp_kernel_scheduler_alias(const char *name)
+{
+	for (size_t i = 0; i < N_SCHEDULERS; i++) {
+		if (!strcmp(name, schedulers[i].legacy))
+			return schedulers[i].mq;
+		if (!strcmp(name, schedulers[i].mq))
+			return schedulers[i].legacy;
+	}
+	return NULL;
+}
+
+size_t sp_parse_scheduler_list(const char *text, char (*names)[16], size_t max)
+{
+	size_t n = 0;
+
+	while (*text && n < max) {
+		size_t len = 0;
+
+		while (*text == ' ' || *text == '\n' || *text == '[' || *text == ']')
+			text++;
+		while (text[len] && !strchr(" \n[]", text[len]))
+			len++;
+		if (!len)
+			break;
+		if (len < sizeof(names[0])) {
+			memcpy(names[n], text, len);
+			names[n++][len] = '\0';
+		}
+		text += len;
+	}
+	return n;
 }

@@ -407,13 +407,21 @@ static int plan_barriers(const struct sp_spec *spec, const struct sp_profile *pr
 {
 	bool xfs = spec->fs == SP_FS_XFS;
 
+	enum sp_xfs_barrier_opts xfs_opts = sp_kernel_xfs_barrier_opts(&spec->kernel);
+
 	if (spec->barriers != SP_BARRIERS_OFF) {
-		if (xfs && profile->protected_write_cache && !sp_kernel_xfs_accepts_barrier_opts(&spec->kernel))
+		if (xfs && profile->protected_write_cache && xfs_opts == SP_XFS_BARRIER_REJECTED)
 			sp_plan_add_warning(plan, "nobarrier-removed",
 					    "seed recipes mount XFS with nobarrier; Linux %s rejects it "
 					    "(removed in 4.19: 'xfs: Unknown parameter nobarrier' and the "
 					    "server stops in emergency mode), so barriers stay on; with a "
 					    "battery-backed cache flushes are cheap",
+					    spec->kernel.release);
+		else if (xfs && profile->protected_write_cache && xfs_opts == SP_XFS_BARRIER_IGNORED)
+			sp_plan_add_warning(plan, "nobarrier-ignored",
+					    "seed recipes mount XFS with nobarrier; Linux %s accepts it but "
+					    "ignores it (a no-op since 4.10, removed in 4.19), so it is not "
+					    "planned; with a battery-backed cache flushes are cheap",
 					    spec->kernel.release);
 		return 0;
 	}
@@ -422,11 +430,13 @@ static int plan_barriers(const struct sp_spec *spec, const struct sp_profile *pr
 				    "barriers: the %s profile has no battery- or flash-backed write "
 				    "cache; turning barriers off would lose data on power failure",
 				    profile->name);
-	if (xfs && !sp_kernel_xfs_accepts_barrier_opts(&spec->kernel))
+	if (xfs && xfs_opts != SP_XFS_BARRIER_EFFECTIVE)
 		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "barriers",
-				    "barriers: XFS on Linux %s has no nobarrier option (removed in 4.19); "
-				    "barriers cannot be turned off",
-				    spec->kernel.release);
+				    "barriers: XFS on Linux %s %s; barriers cannot be turned off",
+				    spec->kernel.release,
+				    xfs_opts == SP_XFS_BARRIER_REJECTED ?
+				    "has no nobarrier option (removed in 4.19)" :
+				    "ignores nobarrier (a no-op since 4.10)");
 	option_add(plan, xfs ? "nobarrier" : "barrier=0");
 	sp_plan_add_warning(plan, "barriers-off",
 			    "write barriers are off: safe only while the controller's write cache "
@@ -495,7 +505,7 @@ static int plan_mount(const struct sp_spec *spec, const struct sp_profile *profi
 	 * device timeout is systemd's, and a pre-systemd mount(8) (RHEL 5/6,
 	 * kernels before 3.10) would hand x-systemd.* to the filesystem */
 	option_add(plan, "nofail");
-	if (sp_kernel_cmp(&spec->kernel, 3, 10) >= 0)
+	if (sp_kernel_has_systemd(&spec->kernel))
 		option_add(plan, DEVICE_TIMEOUT);
 
 	if (!spec->mountpoint[0]) {
@@ -541,6 +551,44 @@ static void tuning_add(struct sp_plan *plan, enum sp_tuning_kind kind, const cha
 	snprintf(t->why, sizeof(t->why), "%s", why);
 }
 
+static bool offered(const struct sp_facts *f, const char *name)
+{
+	for (size_t i = 0; name && i < f->n_schedulers; i++)
+		if (!strcmp(f->schedulers[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * The kernel's name for the scheduler the profile wants.  For the running
+ * kernel the probed device's queue/scheduler is the truth (vendors
+ * backport, configs differ); for a release string, the kernel rules.
+ */
+static const char *choose_scheduler(const struct sp_spec *spec, struct sp_plan *plan,
+				    bool is_device, const char *disk, const char *wanted)
+{
+	const struct sp_facts *f = &plan->device;
+	const char *name = sp_kernel_scheduler_name(&spec->kernel, wanted);
+	const char *alias = name ? sp_kernel_scheduler_alias(name) : NULL;
+	char list[8 * 17] = "";
+	size_t used = 0;
+
+	if (!is_device || !spec->kernel_is_running || f->offline || !f->n_schedulers)
+		return name;
+	if (offered(f, name))
+		return name;
+	if (offered(f, alias))
+		return alias;
+	for (size_t i = 0; i < f->n_schedulers; i++)
+		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", i ? " " : "",
+					 f->schedulers[i]);
+	sp_plan_add_warning(plan, "scheduler-not-offered",
+			    "%s offers the schedulers '%s' on Linux %s, not %s: its scheduler is "
+			    "left as it is",
+			    disk, list, spec->kernel.release, name ? name : wanted);
+	return NULL;
+}
+
 static void tune_disk(const struct sp_spec *spec, const struct sp_profile *profile,
 		      struct sp_plan *plan, const char *disk, enum sp_knob_target target)
 {
@@ -550,7 +598,7 @@ static void tune_disk(const struct sp_spec *spec, const struct sp_profile *profi
 
 	/* md devices have no queue of their own to schedule */
 	if (wanted[0] && !(profile->is_md && target == SP_TARGET_DEVICE)) {
-		const char *name = sp_kernel_scheduler_name(&spec->kernel, wanted);
+		const char *name = choose_scheduler(spec, plan, target == SP_TARGET_DEVICE, disk, wanted);
 
 		if (name)
 			tuning_add(plan, SP_TUNING_SYSFS, disk, "queue/scheduler", name,
@@ -641,6 +689,18 @@ static void plan_profile_notes(const struct sp_spec *spec, const struct sp_profi
 				    "second failure or unreadable sector loses the array; consider RAID6 "
 				    "or RAID50",
 				    spec->disks / plan->spans);
+	if (spec->kernel.family == SP_KERNEL_UNKNOWN)
+		sp_plan_add_warning(plan, "kernel-vendor-unknown",
+				    "'%s' carries a vendor suffix stripeplan does not know; it is planned "
+				    "as mainline %u.%u (schedulers %s, XFS nobarrier %s)%s",
+				    spec->kernel.release, spec->kernel.major, spec->kernel.minor,
+				    sp_kernel_is_blk_mq_only(&spec->kernel) ? "none/mq-deadline/bfq/kyber" :
+				    "noop/deadline/cfq",
+				    sp_kernel_xfs_barrier_opts(&spec->kernel) == SP_XFS_BARRIER_EFFECTIVE ?
+				    "accepted" : "not planned",
+				    spec->kernel_is_running && plan->device.n_schedulers ?
+				    "; the schedulers are those the device offers" :
+				    "; vendors backport, so check /sys/block/DEV/queue/scheduler on it");
 	if (plan->device.offline)
 		sp_plan_add_warning(plan, "offline",
 				    "planned without probing %s; apply re-probes it and refuses if its "

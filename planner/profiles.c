@@ -232,7 +232,6 @@ static int parse_advice(struct parse_ctx *ctx, json_object *e, char (*out)[SP_MS
 static int parse_scheduler(struct parse_ctx *ctx, json_object *obj, struct sp_profile *p)
 {
 	static const char *const keys[] = { "name", "why", NULL };
-	static const struct sp_kernel modern = { 6, 1, 0, "6.1" };
 	json_object *v;
 	int r;
 
@@ -244,7 +243,7 @@ static int parse_scheduler(struct parse_ctx *ctx, json_object *obj, struct sp_pr
 	    (r = get_string(ctx, v, "name", true, p->scheduler, sizeof(p->scheduler))) < 0 ||
 	    (r = get_string(ctx, v, "why", true, p->scheduler_why, sizeof(p->scheduler_why))) < 0)
 		return r;
-	if (!sp_kernel_scheduler_name(&modern, p->scheduler))
+	if (!sp_kernel_scheduler_alias(p->scheduler))
 		return bad(ctx, "scheduler", "names an unknown I/O scheduler");
 	return 0;
 }
@@ -308,8 +307,7 @@ int sp_profile_parse(const char *json_text, const char *origin, struct sp_profil
 	    (r = get_string(&ctx, obj, "member_scheduler", false, p->member_scheduler,
 			    sizeof(p->member_scheduler))) < 0)
 		goto out;
-	if (p->member_scheduler[0] && !sp_kernel_scheduler_name(&(struct sp_kernel){ 6, 1, 0, "6.1" },
-								  p->member_scheduler)) {
+	if (p->member_scheduler[0] && !sp_kernel_scheduler_alias(p->member_scheduler)) {
 		r = bad(&ctx, "member_scheduler", "names an unknown I/O scheduler");
 		goto out;
 	}

@@ -230,6 +230,21 @@ static int check_required(const struct sp_cli_args *a, struct sp_error *err)
 	return 0;
 }
 
+/* Without --kernel, or with the running one's release, the plan is for
+ * this kernel: what the probed device offers then overrides the rules. */
+static int plan_for_running_kernel(struct sp_cli_args *a, struct sp_error *err)
+{
+	struct sp_kernel running;
+
+	if (!a->have_kernel) {
+		a->spec.kernel_is_running = true;
+		return sp_cli_running_kernel(&a->spec.kernel, err);
+	}
+	a->spec.kernel_is_running = sp_cli_running_kernel(&running, NULL) == 0 &&
+				    !strcmp(running.release, a->spec.kernel.release);
+	return 0;
+}
+
 int sp_cli_parse(int argc, char **argv, unsigned allowed, const char *help,
 		 struct sp_cli_args *args, bool *done)
 {
@@ -266,7 +281,7 @@ int sp_cli_parse(int argc, char **argv, unsigned allowed, const char *help,
 	if ((allowed & SP_OPT_PLAN_FLAGS) && !args->plan_file[0]) {
 		if (check_required(args, &err) < 0)
 			return sp_cli_fail(&err);
-		if (!args->have_kernel && sp_cli_running_kernel(&args->spec.kernel, &err) < 0)
+		if (plan_for_running_kernel(args, &err) < 0)
 			return sp_cli_fail(&err);
 	}
 	return 0;

@@ -275,6 +275,19 @@ static int read_rotational(const char *sys_disk)
 	return (int)v;
 }
 
+/* What queue/scheduler offers; md devices and partitions have none. */
+static void read_schedulers(const char *sys_disk, struct sp_facts *f)
+{
+	char path[SP_PATH_MAX], text[256];
+
+	f->n_schedulers = 0;
+	if (sysfs_path(path, sizeof(path), "%s/queue/scheduler", sys_disk) < 0 ||
+	    read_attr(path, text, sizeof(text)) < 0)
+		return;
+	f->n_schedulers = sp_parse_scheduler_list(text, f->schedulers,
+						  sizeof(f->schedulers) / sizeof(f->schedulers[0]));
+}
+
 /*
  * Names, identity and queue attributes.  Identity and the queue belong to
  * the whole disk, so for a partition they are read from its parent
@@ -304,6 +317,7 @@ static int read_sysfs_facts(int fd, const char *path, struct sp_facts *f,
 
 	f->diskseq = read_diskseq(fd, sys_dev);
 	f->rotational = read_rotational(sys_disk);
+	read_schedulers(sys_disk, f);
 	read_first_attr(sys_disk, wwn_attrs, f->wwn, sizeof(f->wwn));
 	read_first_attr(sys_disk, serial_attrs, f->serial, sizeof(f->serial));
 	read_driver(sys_disk, f->driver, sizeof(f->driver));

@@ -43,6 +43,8 @@ struct req {
 	enum sp_fs fs;
 	enum sp_table table;
 	enum sp_barriers barriers;
+	bool running;              /* the kernel is the running one */
+	const char *schedulers;    /* what its queue/scheduler offers */
 };
 
 static int make(const struct req *q, struct sp_plan *plan, struct sp_error *err)
@@ -68,6 +70,9 @@ static int make(const struct req *q, struct sp_plan *plan, struct sp_error *err)
 	facts.logical_sector_bytes = q->sector ? q->sector : 512;
 	facts.physical_sector_bytes = q->physical ? q->physical : facts.logical_sector_bytes;
 	facts.optimal_io_bytes = q->optimal_io;
+	spec.kernel_is_running = q->running;
+	if (q->schedulers)
+		facts.n_schedulers = sp_parse_scheduler_list(q->schedulers, facts.schedulers, 8);
 	return sp_plan_make(&spec, profile, &facts, plan, err);
 }
 
@@ -532,6 +537,56 @@ static void test_barriers(void **state)
 	assert_non_null(strstr(plan_error(&q), "no nobarrier option"));
 }
 
+/* Enterprise kernels by release string, and the running kernel by what
+ * its queue/scheduler offers. */
+static void test_kernel_schedulers(void **state)
+{
+	struct req q = { .controller = "hp-p400", .level = "10", .disks = 8, .chunk = 256 * KiB,
+			 .size = 1 * TiB, .fs = SP_FS_XFS, .kernel = "4.18.0-553.el8" };
+	struct sp_plan *p = plan_ok(&q);
+
+	(void)state;
+	/* RHEL 8's 4.18 is blk-mq only: noop is none, never noop */
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/scheduler"), "none");
+	assert_true(has_warning(p, "nobarrier-ignored"));
+	assert_false(has_option(p, "nobarrier"));
+	q.controller = "dell-perc5e";
+	q.level = "5";
+	q.disks = 6;
+	q.chunk = 64 * KiB;
+	p = plan_ok(&q);
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/scheduler"), "mq-deadline");
+	q.kernel = "3.10.0-1160.el7.x86_64";
+	p = plan_ok(&q);
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/scheduler"), "deadline");
+	assert_false(has_warning(p, "kernel-vendor-unknown"));
+	/* an unknown suffix: the version decides, and the plan says so */
+	q.kernel = "4.14.35-acme7";
+	p = plan_ok(&q);
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/scheduler"), "deadline");
+	assert_true(has_warning(p, "kernel-vendor-unknown"));
+	/* the running kernel offers blk-mq names although 4.14 might not: the
+	 * device's list wins */
+	q.running = true;
+	q.schedulers = "[mq-deadline] kyber none";
+	p = plan_ok(&q);
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/scheduler"), "mq-deadline");
+	/* and a scheduler it lacks is left alone, with a warning */
+	q.schedulers = "[none] kyber";
+	p = plan_ok(&q);
+	assert_null(tuning_value(p, "/sys/block/sdb/queue/scheduler"));
+	assert_true(has_warning(p, "scheduler-not-offered"));
+	/* a release string that is not running: its list means nothing */
+	q.running = false;
+	q.kernel = "6.1.0";
+	p = plan_ok(&q);
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/scheduler"), "mq-deadline");
+	/* --barriers off: XFS on RHEL 8 ignores nobarrier, so it is refused */
+	q.kernel = "4.18.0-553.el8";
+	q.barriers = SP_BARRIERS_OFF;
+	assert_non_null(strstr(plan_error(&q), "ignores nobarrier"));
+}
+
 static void test_fstab_escaping(void **state)
 {
 	struct req q = { .controller = "generic", .level = "0", .disks = 2, .chunk = 64 * KiB,
@@ -574,6 +629,7 @@ int main(void)
 		cmocka_unit_test(test_filesystem_limits),
 		cmocka_unit_test(test_chunk_errors),
 		cmocka_unit_test(test_barriers),
+		cmocka_unit_test(test_kernel_schedulers),
 		cmocka_unit_test(test_fstab_escaping),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -82,6 +82,76 @@ static struct sp_kernel kernel(const char *release)
 	return k;
 }
 
+/* The enterprise kernels by release string: what each offers. */
+static void test_kernel_families(void **state)
+{
+	static const struct {
+		const char *release;
+		enum sp_kernel_family family;
+		unsigned vendor_major;
+		const char *noop, *deadline, *kyber; /* NULL: the kernel has none */
+		enum sp_xfs_barrier_opts nobarrier;
+		bool systemd;
+	} cases[] = {
+		/* RHEL/CentOS/Rocky/Alma 8: blk-mq only in 4.18, never noop */
+		{ "4.18.0-553.el8", SP_KERNEL_RHEL, 8, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_IGNORED, true },
+		{ "4.18.0-553.el8_10.x86_64", SP_KERNEL_RHEL, 8, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_IGNORED, true },
+		{ "3.10.0-1160.el7.x86_64", SP_KERNEL_RHEL, 7, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, true },
+		{ "5.14.0-427.13.1.el9_4.x86_64", SP_KERNEL_RHEL, 9, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
+		{ "2.6.32-754.el6.x86_64", SP_KERNEL_RHEL, 6, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, false },
+		/* SLES 12 SP5 (legacy queue by default), SLES 15 GA and SP5 */
+		{ "4.12.14-122.37-default", SP_KERNEL_SLES, 12, "noop", "deadline", NULL, SP_XFS_BARRIER_IGNORED, true },
+		{ "4.12.14-150.47-default", SP_KERNEL_SLES, 15, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_IGNORED, true },
+		{ "5.14.21-150500.55.19-default", SP_KERNEL_SLES, 15, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
+		/* Ubuntu GA and HWE kernels are mainline by version */
+		{ "4.15.0-213-generic", SP_KERNEL_UBUNTU, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_IGNORED, true },
+		{ "5.15.0-91-generic", SP_KERNEL_UBUNTU, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
+		{ "6.8.0-45-generic", SP_KERNEL_UBUNTU, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
+		{ "6.1.0-13-amd64", SP_KERNEL_DEBIAN, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
+		{ "6.5.6-300.fc39.x86_64", SP_KERNEL_FEDORA, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
+		{ "4.9.0", SP_KERNEL_MAINLINE, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, true },
+		{ "6.1", SP_KERNEL_MAINLINE, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
+		/* an unknown suffix: its version decides */
+		{ "4.14.35-acme7", SP_KERNEL_UNKNOWN, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_IGNORED, true },
+		{ "6.18.44-fc-v669", SP_KERNEL_UNKNOWN, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sp_kernel k = kernel(cases[i].release);
+		const char *kyber = sp_kernel_scheduler_name(&k, "kyber");
+
+		if (k.family != cases[i].family || k.vendor_major != cases[i].vendor_major)
+			fail_msg("%s: family %d/%u", cases[i].release, k.family, k.vendor_major);
+		assert_string_equal(sp_kernel_scheduler_name(&k, "noop"), cases[i].noop);
+		assert_string_equal(sp_kernel_scheduler_name(&k, "deadline"), cases[i].deadline);
+		if (cases[i].kyber)
+			assert_string_equal(kyber, cases[i].kyber);
+		else
+			assert_null(kyber);
+		if (sp_kernel_xfs_barrier_opts(&k) != cases[i].nobarrier)
+			fail_msg("%s: nobarrier %d", cases[i].release, sp_kernel_xfs_barrier_opts(&k));
+		assert_int_equal(sp_kernel_has_systemd(&k), cases[i].systemd);
+	}
+}
+
+static void test_scheduler_list(void **state)
+{
+	char names[8][16];
+
+	(void)state;
+	assert_int_equal(sp_parse_scheduler_list("[mq-deadline] kyber bfq none\n", names, 8), 4);
+	assert_string_equal(names[0], "mq-deadline");
+	assert_string_equal(names[3], "none");
+	assert_int_equal(sp_parse_scheduler_list("noop deadline [cfq]", names, 2), 2);
+	assert_string_equal(names[1], "deadline");
+	assert_int_equal(sp_parse_scheduler_list("none", names, 8), 1);
+	assert_int_equal(sp_parse_scheduler_list("", names, 8), 0);
+	assert_string_equal(sp_kernel_scheduler_alias("deadline"), "mq-deadline");
+	assert_string_equal(sp_kernel_scheduler_alias("none"), "noop");
+	assert_null(sp_kernel_scheduler_alias("anticipatory"));
+}
+
 static void test_kernel_rules(void **state)
 {
 	struct sp_kernel old = kernel("2.6.18-128.el5"), k419 = kernel("4.19.0"),
@@ -93,16 +163,16 @@ static void test_kernel_rules(void **state)
 	assert_int_equal(old.major, 2);
 	assert_int_equal(old.minor, 6);
 	assert_int_equal(old.patch, 18);
-	assert_true(sp_kernel_xfs_accepts_barrier_opts(&old));
-	assert_true(sp_kernel_xfs_accepts_barrier_opts(&k418));
-	assert_false(sp_kernel_xfs_accepts_barrier_opts(&k419));
+	assert_int_equal(sp_kernel_xfs_barrier_opts(&old), SP_XFS_BARRIER_EFFECTIVE);
+	assert_int_equal(sp_kernel_xfs_barrier_opts(&k418), SP_XFS_BARRIER_IGNORED);
+	assert_int_equal(sp_kernel_xfs_barrier_opts(&k419), SP_XFS_BARRIER_REJECTED);
 	assert_string_equal(sp_kernel_scheduler_name(&old, "noop"), "noop");
 	assert_string_equal(sp_kernel_scheduler_name(&old, "none"), "noop");
 	assert_string_equal(sp_kernel_scheduler_name(&now, "noop"), "none");
 	assert_string_equal(sp_kernel_scheduler_name(&now, "deadline"), "mq-deadline");
 	assert_string_equal(sp_kernel_scheduler_name(&now, "cfq"), "bfq");
-	assert_string_equal(sp_kernel_scheduler_name(&k418, "mq-deadline"), "deadline");
 	assert_null(sp_kernel_scheduler_name(&now, "anticipatory"));
+	assert_int_equal(now.family, SP_KERNEL_DEBIAN);
 	assert_true(sp_parse_kernel("six", &bad, &err) < 0);
 	assert_true(sp_parse_kernel("6", &bad, &err) < 0);
 	assert_true(sp_parse_kernel("1.0", &bad, &err) < 0);
@@ -139,6 +209,8 @@ int main(void)
 		cmocka_unit_test(test_minimums_and_spans),
 		cmocka_unit_test(test_unknown_level),
 		cmocka_unit_test(test_kernel_rules),
+		cmocka_unit_test(test_kernel_families),
+		cmocka_unit_test(test_scheduler_list),
 		cmocka_unit_test(test_device_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
