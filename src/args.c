@@ -253,6 +253,8 @@ int sp_cli_parse(int argc, char **argv, unsigned allowed, const char *help,
 	int c;
 
 	memset(args, 0, sizeof(*args));
+	args->sysfs.root = getenv("SP_SYSFS_ROOT");
+	args->stop_after = getenv("STRIPEPLAN_TEST_STOP_AFTER");
 	*done = false;
 	for (size_t i = 0; i < N_OPTS; i++)
 		longopts[i] = opt_table[i].opt;
@@ -333,7 +335,7 @@ int sp_cli_make_plan(const struct sp_cli_args *a, struct sp_plan *ret, struct sp
 	else if (a->size_bytes)
 		r = offline_facts(a, &facts, err);
 	else
-		r = sp_probe_facts(a->device, &facts, err);
+		r = sp_probe_facts(&a->sysfs, a->device, &facts, err);
 	if (r < 0)
 		goto out;
 	if (a->facts_file[0] && a->device[0] && strcmp(a->device, facts.path) != 0)

@@ -3,6 +3,7 @@
 #define STRIPEPLAN_CLI_H
 
 #include "stripeplan.h"
+#include "sysfs.h"
 
 enum sp_output_format {
 	SP_FORMAT_TEXT = 0,
@@ -28,6 +29,11 @@ struct sp_cli_args {
 	char output[SP_PATH_MAX];
 	enum sp_output_format format;
 	bool force, dry_run;
+	/* from the environment, for tests only (stripeplan(8), ENVIRONMENT):
+	 * SP_SYSFS_ROOT, a fake sysfs tree; STRIPEPLAN_TEST_STOP_AFTER, a step
+	 * after which apply stops as if killed */
+	struct sp_sysfs sysfs;
+	const char *stop_after;
 };
 
 /* Which options a command takes. */

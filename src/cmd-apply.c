@@ -161,6 +161,8 @@ static int run(int argc, char **argv, bool apply)
 	opts.root = args->root[0] ? args->root : "/";
 	opts.dry_run = args->dry_run;
 	opts.force = args->force;
+	opts.sysfs = &args->sysfs;
+	opts.stop_after = args->stop_after;
 	opts.on_step = print_step;
 	opts.userdata = &progress;
 	rc = apply ? sp_pipeline_apply(plan, &opts, report) : sp_pipeline_check(plan, &opts, report);

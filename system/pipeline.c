@@ -130,8 +130,8 @@ static void describe_usage(const struct sp_usage *u, char *buf, size_t len)
 }
 
 /* Never overridable: someone is using the disk right now. */
-static int refuse_if_in_use(const struct sp_plan *plan, const struct sp_facts *facts,
-			    struct sp_report *r, double started)
+static int refuse_if_in_use(const struct sp_sysfs *sys, const struct sp_plan *plan,
+			    const struct sp_facts *facts, struct sp_report *r, double started)
 {
 	struct sp_usage *u = calloc(1, sizeof(*u));
 	struct sp_error err = { 0 };
@@ -147,7 +147,7 @@ static int refuse_if_in_use(const struct sp_plan *plan, const struct sp_facts *f
 		rc = refuse(r, started, "'%s' is read-only; nothing was attempted", plan->device.path);
 		goto out;
 	}
-	if (sp_probe_usage(facts, u, &err) < 0) {
+	if (sp_probe_usage(sys, facts, u, &err) < 0) {
 		r->error = err;
 		r->error.exit_code = SP_EXIT_REFUSED;
 		rc = finish(r, SP_OUTCOME_REFUSED, started);
@@ -209,6 +209,7 @@ static void init_ctx(const struct sp_plan *plan, const struct sp_run_opts *opts,
 	ctx->dry_run = opts->dry_run;
 	ctx->force = opts->force;
 	ctx->partition_wait_ms = opts->partition_wait_ms;
+	ctx->sysfs = opts->sysfs;
 }
 
 static void report_init(struct sp_report *r, const char *command)
@@ -273,13 +274,11 @@ static int refuse_overwrite(struct sp_ctx *ctx, struct sp_report *r, size_t firs
 	return 0;
 }
 
-/* A test-only hook (issue: fault injection): stop after the named step,
- * as if the run had been killed there. */
-static bool stop_requested_after(const char *name)
+/* The fault-injection tests' hook: stop after the named step, as if the
+ * run had been killed there. */
+static bool stop_requested_after(const struct sp_run_opts *opts, const char *name)
 {
-	const char *stop = getenv("STRIPEPLAN_TEST_STOP_AFTER");
-
-	return stop && !strcmp(stop, name);
+	return opts->stop_after && !strcmp(opts->stop_after, name);
 }
 
 static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct sp_report *r,
@@ -336,7 +335,7 @@ static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct
 				r->steps[j].status = SP_STEP_SKIPPED;
 			return finish(r, SP_OUTCOME_FAILED, started);
 		}
-		if (!ctx->dry_run && stop_requested_after(steps[i]->name)) {
+		if (!ctx->dry_run && stop_requested_after(opts, steps[i]->name)) {
 			for (size_t j = i + 1; j < N_STEPS; j++)
 				r->steps[j].status = SP_STEP_SKIPPED;
 			note(r, "stopped after step '%s' (STRIPEPLAN_TEST_STOP_AFTER)", steps[i]->name);
@@ -357,7 +356,7 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 
 	report_init(r, "apply");
 	init_ctx(plan, opts, &ctx);
-	if (sp_probe_facts(plan->device.path, &facts, &r->error) < 0) {
+	if (sp_probe_facts(opts->sysfs, plan->device.path, &facts, &r->error) < 0) {
 		/* the device vanished or is not a block device: nothing was written */
 		r->error.exit_code = SP_EXIT_REFUSED;
 		return finish(r, SP_OUTCOME_REFUSED, started);
@@ -371,7 +370,7 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 		return refuse(r, started, "%s: the device is not the one the plan was made for",
 			      r->notes[0]);
 	}
-	rc = refuse_if_in_use(plan, &facts, r, started);
+	rc = refuse_if_in_use(opts->sysfs, plan, &facts, r, started);
 	if (rc)
 		return rc;
 	if (lock_disk(plan->device.path, opts->lock_wait_ms ? opts->lock_wait_ms : DEFAULT_LOCK_WAIT_MS,
@@ -415,7 +414,7 @@ int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts
 
 	report_init(r, "check");
 	init_ctx(plan, opts, &ctx);
-	if (sp_probe_facts(plan->device.path, &facts, &r->error) < 0) {
+	if (sp_probe_facts(opts->sysfs, plan->device.path, &facts, &r->error) < 0) {
 		r->error.exit_code = SP_EXIT_FAILED;
 		return finish(r, SP_OUTCOME_FAILED, started);
 	}

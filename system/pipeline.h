@@ -15,6 +15,9 @@ struct sp_run_opts {
 	bool force;
 	unsigned partition_wait_ms; /* 0 = default */
 	unsigned lock_wait_ms;      /* 0 = default (5000) */
+	const struct sp_sysfs *sysfs; /* NULL = the machine's /sys */
+	/* tests only: end the run after this step, as if killed there */
+	const char *stop_after;
 	/* called after each step finishes, so the CLI can print progress */
 	void (*on_step)(const struct sp_step_result *res, size_t index, size_t total, void *userdata);
 	void *userdata;

@@ -6,8 +6,8 @@
  * device, and nothing opens with O_EXCL: probing a disk in use must work
  * so that we can tell the user it is in use.
  *
- * Every sysfs path goes through sysfs_path(), which honours SP_SYSFS_ROOT
- * so tests can point the probe at a fake tree (cciss!c0d0, md, ...).
+ * Every sysfs path starts from sp_sysfs_path() with the caller's struct
+ * sp_sysfs, so tests can point the probe at a fake tree (cciss!c0d0, md, ...).
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -28,6 +28,7 @@
 #include <linux/fs.h>
 
 #include "probe.h"
+#include "sysfs.h"
 
 #define SP_SYSFS_CLIMB_MAX 8
 
@@ -45,27 +46,17 @@ static int copy_string(char *dst, size_t len, const char *src)
 
 /* ---------------------------------------------------------------- sysfs */
 
-/*
- * "<SP_SYSFS_ROOT>/sys/<rel>".  The one place that knows where sysfs is,
- * so a test can substitute a fake tree for the whole probe.
- */
+/* A path below a sysfs directory already found (dir from sp_sysfs_path()). */
 static int __attribute__((format(printf, 3, 4)))
-sysfs_path(char *buf, size_t len, const char *fmt, ...)
+sys_join(char *buf, size_t len, const char *fmt, ...)
 {
-	const char *root = getenv("SP_SYSFS_ROOT");
-	char rel[SP_PATH_MAX];
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(rel, sizeof(rel), fmt, ap);
+	n = vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(rel))
-		return -ENAMETOOLONG;
-	n = snprintf(buf, len, "%s/sys/%s", root ? root : "", rel);
-	if (n < 0 || (size_t)n >= len)
-		return -ENAMETOOLONG;
-	return 0;
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
 static bool path_exists(const char *path)
@@ -73,51 +64,12 @@ static bool path_exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
-static void trim(char *s)
-{
-	size_t n = strlen(s), i = 0;
-
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = '\0';
-	while (isspace((unsigned char)s[i]))
-		i++;
-	memmove(s, s + i, n - i + 1);
-}
-
 /* First line of a sysfs attribute, whitespace trimmed; "" is -ENODATA. */
 static int read_attr(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "re");
-	int r = 0;
+	int r = sp_sysfs_read(path, buf, len);
 
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f))
-		r = ferror(f) ? -EIO : -ENODATA;
-	fclose(f);
-	if (r == 0) {
-		trim(buf);
-		if (!buf[0])
-			r = -ENODATA;
-	}
-	return r;
-}
-
-static int read_attr_u64(const char *path, uint64_t *ret)
-{
-	char buf[64], *end;
-	unsigned long long v;
-	int r;
-
-	r = read_attr(path, buf, sizeof(buf));
-	if (r < 0)
-		return r;
-	errno = 0;
-	v = strtoull(buf, &end, 10);
-	if (errno || *end || buf[0] == '-')
-		return -EINVAL;
-	*ret = v;
-	return 0;
+	return r == 0 && !buf[0] ? -ENODATA : r;
 }
 
 static int link_basename(const char *path, char *buf, size_t len)
@@ -186,8 +138,8 @@ static uint64_t read_diskseq(int fd, const char *sys_dev)
 	char path[SP_PATH_MAX];
 	uint64_t seq = 0;
 
-	if (sysfs_path(path, sizeof(path), "%s/diskseq", sys_dev) == 0 &&
-	    read_attr_u64(path, &seq) == 0)
+	if (sys_join(path, sizeof(path), "%s/diskseq", sys_dev) == 0 &&
+	    sp_sysfs_read_u64(path, &seq) == 0)
 		return seq;
 #ifdef BLKGETDISKSEQ
 	if (ioctl(fd, BLKGETDISKSEQ, &seq) < 0)
@@ -205,7 +157,7 @@ static void read_first_attr(const char *sys_disk, const char *const *names, char
 	char path[SP_PATH_MAX], val[SP_PATH_MAX];
 
 	for (; *names; names++) {
-		if (sysfs_path(path, sizeof(path), "%s/%s", sys_disk, *names) < 0)
+		if (sys_join(path, sizeof(path), "%s/%s", sys_disk, *names) < 0)
 			continue;
 		if (read_attr(path, val, sizeof(val)) == 0 && copy_string(buf, len, val) == 0)
 			return;
@@ -230,7 +182,7 @@ static void read_driver(const char *sys_disk, char *buf, size_t len)
 	size_t n;
 	int i;
 
-	if (sysfs_path(dir, sizeof(dir), "%s/device", sys_disk) < 0)
+	if (sys_join(dir, sizeof(dir), "%s/device", sys_disk) < 0)
 		return;
 	real = realpath(dir, NULL);
 	if (!real)
@@ -257,10 +209,10 @@ static bool is_scsi_device(const char *sys_disk)
 {
 	char path[SP_PATH_MAX];
 
-	if (sysfs_path(path, sizeof(path), "%s/device/scsi_device", sys_disk) == 0 &&
+	if (sys_join(path, sizeof(path), "%s/device/scsi_device", sys_disk) == 0 &&
 	    path_exists(path))
 		return true;
-	return sysfs_path(path, sizeof(path), "%s/device/queue_depth", sys_disk) == 0 &&
+	return sys_join(path, sizeof(path), "%s/device/queue_depth", sys_disk) == 0 &&
 	       path_exists(path);
 }
 
@@ -269,8 +221,8 @@ static int read_rotational(const char *sys_disk)
 	char path[SP_PATH_MAX];
 	uint64_t v;
 
-	if (sysfs_path(path, sizeof(path), "%s/queue/rotational", sys_disk) < 0 ||
-	    read_attr_u64(path, &v) < 0 || v > 1)
+	if (sys_join(path, sizeof(path), "%s/queue/rotational", sys_disk) < 0 ||
+	    sp_sysfs_read_u64(path, &v) < 0 || v > 1)
 		return -1;
 	return (int)v;
 }
@@ -281,7 +233,7 @@ static void read_schedulers(const char *sys_disk, struct sp_facts *f)
 	char path[SP_PATH_MAX], text[256];
 
 	f->n_schedulers = 0;
-	if (sysfs_path(path, sizeof(path), "%s/queue/scheduler", sys_disk) < 0 ||
+	if (sys_join(path, sizeof(path), "%s/queue/scheduler", sys_disk) < 0 ||
 	    read_attr(path, text, sizeof(text)) < 0)
 		return;
 	f->n_schedulers = sp_parse_scheduler_list(text, f->schedulers,
@@ -293,16 +245,17 @@ static void read_schedulers(const char *sys_disk, struct sp_facts *f)
  * the whole disk, so for a partition they are read from its parent
  * directory (the partition's sysfs directory sits inside the disk's).
  */
-static int read_sysfs_facts(int fd, const char *path, struct sp_facts *f,
+static int read_sysfs_facts(const struct sp_sysfs *sys, int fd, const char *path, struct sp_facts *f,
 			    struct sp_error *err)
 {
 	static const char *const wwn_attrs[] = { "wwid", "device/wwid", NULL };
 	static const char *const serial_attrs[] = { "device/serial", "serial", NULL };
-	char sys_dev[64], sys_disk[80], p[SP_PATH_MAX];
+	char sys_dev[SP_PATH_MAX], sys_disk[SP_PATH_MAX + 4], p[SP_PATH_MAX];
 	int r;
 
-	snprintf(sys_dev, sizeof(sys_dev), "dev/block/%u:%u", f->major, f->minor);
-	r = sysfs_path(p, sizeof(p), "%s", sys_dev);
+	r = sp_sysfs_path(sys, sys_dev, sizeof(sys_dev), "dev/block/%u:%u", f->major, f->minor);
+	if (r == 0)
+		r = sys_join(p, sizeof(p), "%s", sys_dev);
 	if (r == 0)
 		r = link_basename(p, f->kernel_name, sizeof(f->kernel_name));
 	if (r < 0) {
@@ -311,7 +264,7 @@ static int read_sysfs_facts(int fd, const char *path, struct sp_facts *f,
 		if (r < 0)
 			return r;
 	}
-	f->is_partition = sysfs_path(p, sizeof(p), "%s/partition", sys_dev) == 0 &&
+	f->is_partition = sys_join(p, sizeof(p), "%s/partition", sys_dev) == 0 &&
 			  path_exists(p);
 	snprintf(sys_disk, sizeof(sys_disk), "%s%s", sys_dev, f->is_partition ? "/.." : "");
 
@@ -325,7 +278,8 @@ static int read_sysfs_facts(int fd, const char *path, struct sp_facts *f,
 	return 0;
 }
 
-int sp_probe_facts(const char *path, struct sp_facts *ret, struct sp_error *err)
+int sp_probe_facts(const struct sp_sysfs *sys, const char *path, struct sp_facts *ret,
+		   struct sp_error *err)
 {
 	struct sp_facts f = { 0 };
 	struct stat st;
@@ -351,7 +305,7 @@ int sp_probe_facts(const char *path, struct sp_facts *ret, struct sp_error *err)
 			    path, strerror(errno));
 	r = read_sizes(fd, path, &f, err);
 	if (r == 0)
-		r = read_sysfs_facts(fd, path, &f, err);
+		r = read_sysfs_facts(sys, fd, path, &f, err);
 	close(fd);
 	if (r < 0)
 		return r;
@@ -402,18 +356,19 @@ static int add_partition(struct devlist *l, const char *sys_dev, const char *nam
 	char p[SP_PATH_MAX], val[32];
 	unsigned ma, mi;
 
-	if (sysfs_path(p, sizeof(p), "%s/%s/partition", sys_dev, name) < 0 || !path_exists(p))
+	if (sys_join(p, sizeof(p), "%s/%s/partition", sys_dev, name) < 0 || !path_exists(p))
 		return 0;
-	if (sysfs_path(p, sizeof(p), "%s/%s/dev", sys_dev, name) < 0 ||
+	if (sys_join(p, sizeof(p), "%s/%s/dev", sys_dev, name) < 0 ||
 	    read_attr(p, val, sizeof(val)) < 0 || parse_devno(val, &ma, &mi) < 0)
 		return 0;
 	return devlist_add(l, name, ma, mi);
 }
 
 /* The disk itself first, then each partition the kernel knows of. */
-static int list_devices(const struct sp_facts *facts, struct devlist *l, size_t *ret_parts)
+static int list_devices(const struct sp_sysfs *sys, const struct sp_facts *facts,
+			struct devlist *l, size_t *ret_parts)
 {
-	char sys_dev[64], dir[SP_PATH_MAX];
+	char sys_dev[SP_PATH_MAX], dir[SP_PATH_MAX];
 	struct dirent *de;
 	DIR *d;
 	int r;
@@ -421,8 +376,9 @@ static int list_devices(const struct sp_facts *facts, struct devlist *l, size_t 
 	r = devlist_add(l, facts->kernel_name, facts->major, facts->minor);
 	if (r < 0)
 		return r;
-	snprintf(sys_dev, sizeof(sys_dev), "dev/block/%u:%u", facts->major, facts->minor);
-	if (sysfs_path(dir, sizeof(dir), "%s", sys_dev) < 0)
+	if (sp_sysfs_path(sys, sys_dev, sizeof(sys_dev), "dev/block/%u:%u", facts->major,
+			  facts->minor) < 0 ||
+	    sys_join(dir, sizeof(dir), "%s", sys_dev) < 0)
 		return -ENAMETOOLONG;
 	d = opendir(dir);
 	if (!d)
@@ -538,13 +494,15 @@ static int scan_swaps(const struct devlist *l, struct sp_usage *u)
 }
 
 /* md, dm and bcache list themselves in holders/ of what they sit on. */
-static void scan_holders(const struct blockdev *bd, struct sp_usage *u)
+static void scan_holders(const struct sp_sysfs *sys, const struct blockdev *bd,
+			 struct sp_usage *u)
 {
 	char dir[SP_PATH_MAX];
 	struct dirent *de;
 	DIR *d;
 
-	if (sysfs_path(dir, sizeof(dir), "dev/block/%u:%u/holders", bd->major, bd->minor) < 0)
+	if (sp_sysfs_path(sys, dir, sizeof(dir), "dev/block/%u:%u/holders", bd->major,
+			  bd->minor) < 0)
 		return;
 	d = opendir(dir);
 	if (!d)
@@ -606,7 +564,8 @@ static int scan_signatures(const char *path, struct sp_usage *u, struct sp_error
 	return 0;
 }
 
-int sp_probe_usage(const struct sp_facts *facts, struct sp_usage *ret, struct sp_error *err)
+int sp_probe_usage(const struct sp_sysfs *sys, const struct sp_facts *facts,
+		   struct sp_usage *ret, struct sp_error *err)
 {
 	struct devlist l = { 0 };
 	struct sp_usage *u;
@@ -622,7 +581,7 @@ int sp_probe_usage(const struct sp_facts *facts, struct sp_usage *ret, struct sp
 		return fail(err, ENOMEM, SP_EXIT_FAILED, "device", facts->path,
 			    "cannot probe usage of '%s': out of memory", facts->path);
 
-	r = list_devices(facts, &l, &parts);
+	r = list_devices(sys, facts, &l, &parts);
 	if (r < 0) {
 		r = fail(err, r, SP_EXIT_FAILED, "device", facts->path,
 			 "cannot list partitions of '%s': %s", facts->path, strerror(-r));
@@ -634,7 +593,7 @@ int sp_probe_usage(const struct sp_facts *facts, struct sp_usage *ret, struct sp
 		goto out;
 	scan_swaps(&l, u);
 	for (i = 0; i < l.n; i++)
-		scan_holders(&l.devs[i], u);
+		scan_holders(sys, &l.devs[i], u);
 	r = scan_signatures(facts->path, u, err);
 	if (r < 0)
 		goto out;

@@ -8,6 +8,7 @@
 #define STRIPEPLAN_PROBE_H
 
 #include "stripeplan.h"
+#include "sysfs.h"
 
 #define SP_USAGE_MAX 16U
 
@@ -41,13 +42,15 @@ struct sp_usage {
  * BLKIOOPT, BLKALIGNOFF), read-only flag, rotational, major:minor,
  * diskseq, wwn/serial (sysfs, udev-free), driver, is_scsi, is_partition.
  * Errors: -ENOENT/-ENOTBLK etc. with err->exit_code = SP_EXIT_INVALID and
- * a message naming the path.
+ * a message naming the path.  sys (may be NULL) says where sysfs is.
  */
-int sp_probe_facts(const char *path, struct sp_facts *ret, struct sp_error *err);
+int sp_probe_facts(const struct sp_sysfs *sys, const char *path, struct sp_facts *ret,
+		   struct sp_error *err);
 
 /* Mounts (by major:minor in /proc/self/mountinfo), swap (/proc/swaps),
  * holders (/sys/class/block/X/holders) for the disk and every partition,
  * and libblkid signatures on the whole disk. */
-int sp_probe_usage(const struct sp_facts *facts, struct sp_usage *ret, struct sp_error *err);
+int sp_probe_usage(const struct sp_sysfs *sys, const struct sp_facts *facts,
+		   struct sp_usage *ret, struct sp_error *err);
 
 #endif

@@ -40,6 +40,7 @@
 
 #include "parted.h"
 #include "steps.h"
+#include "sysfs.h"
 
 #define STEP "partition"
 #define PARTITION_NUMBER 1
@@ -128,51 +129,21 @@ struct kernel_part {
 	size_t n_partitions;          /* all partitions the kernel has on the disk */
 };
 
-static int read_sysfs(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	int r = 0;
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f))
-		r = -EIO;
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return r;
-}
-
-static int read_sysfs_u64(const char *path, uint64_t *ret)
-{
-	char buf[64], *end;
-	unsigned long long v;
-	int r = read_sysfs(path, buf, sizeof(buf));
-
-	if (r < 0)
-		return r;
-	errno = 0;
-	v = strtoull(buf, &end, 10);
-	if (errno || end == buf || *end)
-		return -EINVAL;
-	*ret = v;
-	return 0;
-}
-
 static int read_part_attrs(const char *dir, struct kernel_part *kp)
 {
 	char p[SP_PATH_MAX], buf[64];
 	int r;
 
 	snprintf(p, sizeof(p), "%s/start", dir);
-	r = read_sysfs_u64(p, &kp->start_512);
+	r = sp_sysfs_read_u64(p, &kp->start_512);
 	if (r < 0)
 		return r;
 	snprintf(p, sizeof(p), "%s/size", dir);
-	r = read_sysfs_u64(p, &kp->size_512);
+	r = sp_sysfs_read_u64(p, &kp->size_512);
 	if (r < 0)
 		return r;
 	snprintf(p, sizeof(p), "%s/dev", dir);
-	r = read_sysfs(p, buf, sizeof(buf));
+	r = sp_sysfs_read(p, buf, sizeof(buf));
 	if (r < 0)
 		return r;
 	if (sscanf(buf, "%u:%u", &kp->major, &kp->minor) != 2)
@@ -182,10 +153,11 @@ static int read_part_attrs(const char *dir, struct kernel_part *kp)
 }
 
 /* The kernel's partition `number` of the disk at disk_path, if any. */
-static int kernel_partition(const char *disk_path, unsigned number, struct kernel_part *ret)
+static int kernel_partition(const struct sp_ctx *ctx, const char *disk_path, unsigned number,
+			    struct kernel_part *ret)
 {
 	struct kernel_part kp = { 0 };
-	char dir[64], p[SP_PATH_MAX];
+	char dir[SP_PATH_MAX], p[SP_PATH_MAX];
 	struct dirent *e;
 	struct stat st;
 	uint64_t num;
@@ -196,7 +168,9 @@ static int kernel_partition(const char *disk_path, unsigned number, struct kerne
 		return -errno;
 	if (!S_ISBLK(st.st_mode))
 		return -ENOTBLK;
-	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	if (sp_sysfs_path(ctx->sysfs, dir, sizeof(dir), "dev/block/%u:%u", major(st.st_rdev),
+			  minor(st.st_rdev)) < 0)
+		return -ENAMETOOLONG;
 	d = opendir(dir);
 	if (!d)
 		return -errno;
@@ -204,7 +178,7 @@ static int kernel_partition(const char *disk_path, unsigned number, struct kerne
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(p, sizeof(p), "%s/%s/partition", dir, e->d_name);
-		if (read_sysfs_u64(p, &num) < 0)
+		if (sp_sysfs_read_u64(p, &num) < 0)
 			continue; /* not a partition: queue/, holders/, ... */
 		kp.n_partitions++;
 		if (num != number || kp.found)
@@ -235,16 +209,18 @@ static int by_number(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int list_partitions(dev_t disk, struct kernel_list *list)
+static int list_partitions(const struct sp_ctx *ctx, dev_t disk, struct kernel_list *list)
 {
-	char dir[64], p[SP_PATH_MAX];
+	char dir[SP_PATH_MAX], p[SP_PATH_MAX];
 	struct dirent *e;
 	uint64_t num;
 	DIR *d;
 	int r = 0;
 
 	list->n = 0;
-	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", major(disk), minor(disk));
+	if (sp_sysfs_path(ctx->sysfs, dir, sizeof(dir), "dev/block/%u:%u", major(disk),
+			  minor(disk)) < 0)
+		return -ENAMETOOLONG;
 	d = opendir(dir);
 	if (!d)
 		return -errno;
@@ -252,7 +228,7 @@ static int list_partitions(dev_t disk, struct kernel_list *list)
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(p, sizeof(p), "%s/%s/partition", dir, e->d_name);
-		if (read_sysfs_u64(p, &num) < 0 || num == 0 || num > UINT32_MAX)
+		if (sp_sysfs_read_u64(p, &num) < 0 || num == 0 || num > UINT32_MAX)
 			continue; /* not a partition: queue/, holders/, ... */
 		if (list->n == MAX_KERNEL_PARTITIONS) {
 			r = -E2BIG;
@@ -373,7 +349,7 @@ static void compare_kernel(const struct sp_ctx *ctx, struct sp_step_result *res)
 	const struct sp_plan *plan = ctx->plan;
 	const char *disk = sp_ctx_disk_path(ctx), *part = sp_ctx_partition_path(ctx);
 	struct kernel_part kp;
-	int r = kernel_partition(disk, PARTITION_NUMBER, &kp);
+	int r = kernel_partition(ctx, disk, PARTITION_NUMBER, &kp);
 
 	if (r < 0) {
 		sp_step_line(res, "cannot read the kernel's partitions of %s: %s", disk, strerror(-r));
@@ -669,7 +645,7 @@ static int tell_kernel(const struct sp_ctx *ctx, const char *table, struct sp_st
 		goto out;
 	}
 	/* the disk behind our fd, not whatever the path names by now */
-	r = list_partitions(st.st_rdev, list);
+	r = list_partitions(ctx, st.st_rdev, list);
 	if (r < 0) {
 		r = sp_step_fail(res, -r, STEP, path, "wrote the %s label on '%s' but cannot read "
 				 "the kernel's partitions of it: %s", table, path, strerror(-r));
@@ -813,7 +789,7 @@ static void wait_hint(const struct sp_ctx *ctx, const char *disk, char *buf, siz
 	struct kernel_part kp = { 0 };
 	const char *name = strrchr(disk, '/') ? strrchr(disk, '/') + 1 : disk;
 
-	if (kernel_partition(disk, PARTITION_NUMBER, &kp) < 0 || !kp.found)
+	if (kernel_partition(ctx, disk, PARTITION_NUMBER, &kp) < 0 || !kp.found)
 		snprintf(buf, len, "the kernel has no partition %d on %s; %s", PARTITION_NUMBER,
 			 disk, !strncmp(name, "loop", 4)
 				       ? "is partition scanning off? losetup --partscan"
@@ -842,7 +818,7 @@ static int wait_for_node(const struct sp_ctx *ctx, struct sp_step_result *res)
 	char hint[SP_MSG_MAX];
 
 	for (;;) {
-		if (kernel_partition(disk, PARTITION_NUMBER, &kp) == 0 &&
+		if (kernel_partition(ctx, disk, PARTITION_NUMBER, &kp) == 0 &&
 		    kernel_matches_plan(&kp, ctx->plan) && node_is(part, &kp))
 			return 0;
 		if (sp_now_seconds() >= deadline)

@@ -11,8 +11,8 @@
  * max_sectors_kb, and a device may lack a knob altogether (loop devices
  * have no device/queue_depth).  Both are reported, neither is a failure.
  *
- * Every /sys path honours SP_SYSFS_ROOT, as the probe does, so tests run
- * this step against a copy of a fake tree (fixtures/sysfs/).
+ * Every /sys path is found with the run's struct sp_sysfs, as the probe's
+ * are, so tests run this step against a copy of a fake tree (fixtures/sysfs/).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -28,6 +28,7 @@
 #include "tuning.h"
 #include "fileio.h"
 #include "steps.h"
+#include "sysfs.h"
 
 #define STEP "tuning"
 #define RULES_DIR "etc/udev/rules.d"
@@ -76,59 +77,6 @@ static void say_dropped(struct run *run)
 }
 
 /* ------------------------------------------------------------- sysfs */
-
-/* "<SP_SYSFS_ROOT>/sys/block/sdb/queue/read_ahead_kb" */
-static int sysfs_file(const char *path, char *buf, size_t len)
-{
-	const char *root = getenv("SP_SYSFS_ROOT");
-	int n = snprintf(buf, len, "%s%s", root ? root : "", path);
-
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-/* The whole attribute, trailing whitespace removed. */
-static int read_knob(const char *file, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0) {
-		n = -errno;
-		close(fd);
-		return (int)n;
-	}
-	close(fd);
-	while (n > 0 && isspace((unsigned char)buf[n - 1]))
-		n--;
-	buf[n] = '\0';
-	return 0;
-}
-
-/* sysfs takes one write(); echo's newline is what every store expects */
-static int write_knob(const char *file, const char *value)
-{
-	char line[SP_NAME_MAX + 2];
-	int fd, n = snprintf(line, sizeof(line), "%s\n", value);
-	ssize_t w;
-
-	if (n < 0 || (size_t)n >= sizeof(line))
-		return -EINVAL;
-	fd = open(file, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	w = write(fd, line, (size_t)n);
-	if (w < 0) {
-		w = -errno;
-		close(fd);
-		return (int)w;
-	}
-	if (close(fd) < 0)
-		return -errno;
-	return w == n ? 0 : -EIO;
-}
 
 /* "mq-deadline [none]": the bracketed entry is the active scheduler. */
 static const char *active_value(char *have)
@@ -194,7 +142,8 @@ struct knob {
 	enum knob_state state;
 };
 
-static int knob_init(const struct sp_tuning *t, struct knob *k, struct sp_step_result *res)
+static int knob_init(const struct sp_ctx *ctx, const struct sp_tuning *t, struct knob *k,
+		     struct sp_step_result *res)
 {
 	memset(k, 0, sizeof(*k));
 	k->t = t;
@@ -205,9 +154,10 @@ static int knob_init(const struct sp_tuning *t, struct knob *k, struct sp_step_r
 				    "tuning entry '%s' = '%s' is not a /sys/block or /sys/module "
 				    "path stripeplan writes",
 				    k->path, t->value);
-	if (sysfs_file(k->path, k->file, sizeof(k->file)) < 0)
+	/* k->path is "/sys/...": the same file below the run's sysfs root */
+	if (sp_sysfs_path(ctx->sysfs, k->file, sizeof(k->file), "%s", k->path + strlen("/sys/")) < 0)
 		return sp_step_fail(res, ENAMETOOLONG, STEP, k->path,
-				    "the path of '%s' under SP_SYSFS_ROOT is too long", k->path);
+				    "the path of '%s' under the sysfs root is too long", k->path);
 	return 0;
 }
 
@@ -220,7 +170,7 @@ static int knob_look(struct knob *k, struct sp_step_result *res)
 		k->state = KNOB_MISSING;
 		return 0;
 	}
-	r = read_knob(k->file, k->raw, sizeof(k->raw));
+	r = sp_sysfs_read(k->file, k->raw, sizeof(k->raw));
 	if (r < 0)
 		return sp_step_fail(res, -r, STEP, k->disk, "cannot read '%s' on '%s': %s", k->attr,
 				    k->disk, strerror(-r));
@@ -280,7 +230,7 @@ static int knob_apply(struct run *run, struct knob *k)
 		say(run, "write %s to %s (now %s)", k->t->value, k->path, k->have);
 		return 0;
 	}
-	r = write_knob(k->file, k->t->value);
+	r = sp_sysfs_write(k->file, k->t->value);
 	if (r < 0)
 		return sp_step_fail(run->res, -r, STEP, k->disk,
 				    "cannot set '%s' on '%s' to %s: %s", k->attr, k->disk,
@@ -305,7 +255,7 @@ static void module_note(struct run *run, const struct knob *k, bool applying)
 	if (applying)
 		say(run, "module option %s %s=%s takes effect when the module loads", k->disk,
 		    k->attr, k->t->value);
-	if (read_knob(k->file, raw, sizeof(raw)) < 0)
+	if (sp_sysfs_read(k->file, raw, sizeof(raw)) < 0)
 		return;
 	if (value_matches(k->t->value, raw)) {
 		if (applying)
@@ -323,13 +273,13 @@ static bool is_module(const struct sp_tuning *t)
 }
 
 /* Every entry is checked before the first write: a bad plan touches nothing. */
-static int check_entries(const struct sp_plan *plan, struct sp_step_result *res)
+static int check_entries(const struct sp_ctx *ctx, struct sp_step_result *res)
 {
 	struct knob k;
 	int r;
 
-	for (size_t i = 0; i < plan->n_tuning; i++) {
-		r = knob_init(&plan->tuning[i], &k, res);
+	for (size_t i = 0; i < ctx->plan->n_tuning; i++) {
+		r = knob_init(ctx, &ctx->plan->tuning[i], &k, res);
 		if (r < 0)
 			return r;
 	}
@@ -343,7 +293,7 @@ static int apply_knobs(struct run *run)
 	int r = 0;
 
 	for (size_t i = 0; r == 0 && i < plan->n_tuning; i++) {
-		r = knob_init(&plan->tuning[i], &k, run->res);
+		r = knob_init(run->ctx, &plan->tuning[i], &k, run->res);
 		if (r < 0)
 			break;
 		if (is_module(k.t))
@@ -615,7 +565,7 @@ static int tuning_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 	char files[SP_MSG_MAX];
 	int r;
 
-	r = check_entries(ctx->plan, res);
+	r = check_entries(ctx, res);
 	if (r == 0)
 		r = apply_knobs(&run);
 	if (r == 0)
@@ -665,7 +615,7 @@ static int verify_knobs(struct run *run, bool *ret_drift)
 	int r = 0;
 
 	for (size_t i = 0; r == 0 && i < plan->n_tuning; i++) {
-		r = knob_init(&plan->tuning[i], &k, run->res);
+		r = knob_init(run->ctx, &plan->tuning[i], &k, run->res);
 		if (r < 0)
 			break;
 		if (is_module(k.t))

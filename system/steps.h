@@ -11,6 +11,7 @@
 
 #include "result.h"
 #include "stripeplan.h"
+#include "sysfs.h"
 
 /* What the steps share while a run goes on. */
 struct sp_ctx {
@@ -22,6 +23,7 @@ struct sp_ctx {
 	bool force;                /* apply may replace what is there */
 	char fs_uuid[SP_UUID_MAX]; /* filled by the filesystem step's verify */
 	unsigned partition_wait_ms; /* bound for the partition node to appear (default 10000) */
+	const struct sp_sysfs *sysfs; /* NULL = the machine's /sys */
 };
 
 /*

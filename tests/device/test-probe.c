@@ -29,10 +29,14 @@
 
 #define IMAGE_BYTES (64U * 1024U * 1024U)
 
+/* where the probe finds sysfs: the machine's, or a test's fake tree */
+static struct sp_sysfs sysfs;
+static char fake_root[SP_PATH_MAX];
+
 static int teardown_test(void **state)
 {
 	(void)state;
-	unsetenv("SP_SYSFS_ROOT");
+	sysfs.root = NULL;
 	loop_cleanup();
 	return 0;
 }
@@ -53,7 +57,7 @@ static void probe(const char *dev, struct sp_facts *f)
 {
 	struct sp_error err = { 0 };
 
-	if (sp_probe_facts(dev, f, &err) < 0)
+	if (sp_probe_facts(&sysfs, dev, f, &err) < 0)
 		fail_msg("probe '%s': %s", dev, err.message);
 }
 
@@ -61,7 +65,7 @@ static void usage_of(const struct sp_facts *f, struct sp_usage *u)
 {
 	struct sp_error err = { 0 };
 
-	if (sp_probe_usage(f, u, &err) < 0)
+	if (sp_probe_usage(&sysfs, f, u, &err) < 0)
 		fail_msg("usage of '%s': %s", f->path, err.message);
 }
 
@@ -202,7 +206,7 @@ static void expect_invalid(const char *path, int code, const char *needle)
 	struct sp_facts f;
 
 	memset(&f, 0x5a, sizeof(f));
-	assert_int_equal(sp_probe_facts(path, &f, &err), code);
+	assert_int_equal(sp_probe_facts(&sysfs, path, &f, &err), code);
 	assert_int_equal(err.exit_code, SP_EXIT_INVALID);
 	assert_string_equal(err.subject, path);
 	if (!strstr(err.message, needle))
@@ -229,7 +233,7 @@ static void test_not_block(void **state)
 }
 
 /*
- * A fake sysfs under SP_SYSFS_ROOT gives our loop device the identity of
+ * A fake sysfs (the probe's struct sp_sysfs) gives our loop device the identity of
  * a Smart Array logical drive (cciss!c0d0, driver two levels up) with a
  * holder and one partition; sizes still come from the real device.
  */
@@ -268,7 +272,8 @@ static void fake_sysfs(const char *script, const char *dev, char *root, size_t l
 	assert_int_equal(stat(dev, &st), 0);
 	snprintf(devno, sizeof(devno), "%u:%u", major(st.st_rdev), minor(st.st_rdev));
 	assert_int_equal(RUN("sh", "-c", script, "sh", root, devno), 0);
-	assert_int_equal(setenv("SP_SYSFS_ROOT", root, 1), 0);
+	snprintf(fake_root, sizeof(fake_root), "%s", root);
+	sysfs.root = fake_root;
 }
 
 static void test_fake_sysfs_cciss(void **state)

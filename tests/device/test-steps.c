@@ -117,7 +117,7 @@ static struct sp_plan *plan_for(const char *dev, const struct want *w)
 	spec.chunk_bytes = w->chunk_bytes;
 	spec.fs = w->fs;
 	spec.table = w->table;
-	if (sp_probe_facts(dev, &facts, &err) < 0)
+	if (sp_probe_facts(NULL, dev, &facts, &err) < 0)
 		fail_msg("probe '%s': %s", dev, err.message);
 	free(t.plan);
 	t.plan = calloc(1, sizeof(*t.plan));

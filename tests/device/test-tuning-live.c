@@ -2,7 +2,7 @@
 /*
  * The tuning step against the real kernel: a loop device this test
  * attaches, probed and planned like a P400 LUN, tuned through the real
- * /sys/block/loopN/queue/ (SP_SYSFS_ROOT unset), read back, then tuned
+ * /sys/block/loopN/queue/ (the machine's sysfs), read back, then tuned
  * again by the generated script.  Runs as root.
  *
  * SAFETY: the step is run only on a plan whose every knob lies under
@@ -57,7 +57,7 @@ static void plan_for_loop(struct sp_plan *plan)
 	struct utsname u;
 
 	assert_int_equal(sp_profiles_load(NULL, &profiles, &err), 0);
-	if (sp_probe_facts(dev, &facts, &err) < 0)
+	if (sp_probe_facts(NULL, dev, &facts, &err) < 0)
 		fail_msg("probe: %s", err.message);
 	assert_int_equal(uname(&u), 0);
 	snprintf(spec.controller, sizeof(spec.controller), "hp-p400");
@@ -269,7 +269,6 @@ static int teardown_test(void **state)
 static int group_setup(void **state)
 {
 	(void)state;
-	unsetenv("SP_SYSFS_ROOT");
 	return loop_group_setup("tuning-live");
 }
 

@@ -2,7 +2,7 @@
 /*
  * The tuning step and its persistence files, without root: plans from
  * the real planner, applied to COPIES of the fake sysfs trees in
- * fixtures/sysfs/ (SP_SYSFS_ROOT) with a scratch directory as the target
+ * fixtures/sysfs/ (the step's struct sp_sysfs) with a scratch directory as the target
  * root.  Also renders the tune script, udev rule and modprobe.d file for
  * the seed plans and compares them with tests/cli/golden/tuning-*
  * (UPDATE_GOLDEN=1 rewrites them; tests/cli/tuning-goldens.sh runs
@@ -55,6 +55,9 @@ static int run_argv(const char *const *argv, char *out, size_t len)
 
 #define RUN(...) run_argv((const char *const[]){ __VA_ARGS__, NULL }, NULL, 0)
 
+/* the tree the step reads and writes instead of /sys */
+static struct sp_sysfs fake_sysfs;
+
 static const char *env_dir(const char *name)
 {
 	const char *dir = getenv(name);
@@ -63,7 +66,7 @@ static const char *env_dir(const char *name)
 	return dir;
 }
 
-/* A fresh copy of fixtures/sysfs/<tree> as SP_SYSFS_ROOT, and an empty root. */
+/* A fresh copy of fixtures/sysfs/<tree> as the step's sysfs, and an empty root. */
 static void use_tree(const char *tree)
 {
 	char src[SP_PATH_MAX];
@@ -73,7 +76,7 @@ static void use_tree(const char *tree)
 	snprintf(root, sizeof(root), "%s/root", work);
 	assert_int_equal(RUN("cp", "-R", src, sysfs), 0);
 	assert_int_equal(mkdir(root, 0755), 0);
-	assert_int_equal(setenv("SP_SYSFS_ROOT", sysfs, 1), 0);
+	fake_sysfs.root = sysfs;
 }
 
 static void read_text(const char *path, char *buf, size_t len)
@@ -215,6 +218,7 @@ static void ctx_for(struct sp_ctx *ctx, bool dry_run)
 	ctx->disk_path = plan.device.path;
 	ctx->root = root;
 	ctx->dry_run = dry_run;
+	ctx->sysfs = &fake_sysfs;
 }
 
 static int apply(bool dry_run)
@@ -695,7 +699,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	unsetenv("SP_SYSFS_ROOT");
+	fake_sysfs.root = NULL;
 	sp_step_result_clear(&res);
 	RUN("rm", "-rf", "--one-file-system", work);
 	return 0;
