@@ -272,7 +272,7 @@ static void load_warnings(struct loader *l, json_object *root, struct sp_plan *p
 static int check_consistency(const struct sp_plan *p, struct sp_error *err)
 {
 	char part[SP_PATH_MAX];
-	const char *tool = p->fs == SP_FS_XFS ? "mkfs.xfs" : "mke2fs";
+	const char *tool = sp_mkfs_tool(p->fs);
 	uint64_t sector = p->device.logical_sector_bytes;
 
 	if (sector < 512 || !sp_is_power_of_two(sector) || p->stripe_width_bytes == 0)

@@ -315,7 +315,7 @@ static int plan_xfs(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 	sp_format_size_short(plan->xfs_log_su_bytes, lsu, sizeof(lsu));
 	lowercase(su);
 	lowercase(lsu);
-	r |= argv_add(plan, "mkfs.xfs");
+	r |= argv_add(plan, "%s", sp_mkfs_tool(SP_FS_XFS));
 	r |= argv_add(plan, "-b");
 	r |= argv_add(plan, "size=%u", plan->block_bytes);
 	r |= argv_add(plan, "-d");
@@ -361,7 +361,7 @@ static int plan_ext(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 				    stride, width);
 	plan->ext_stride_blocks = (unsigned)stride;
 	plan->ext_stripe_width_blocks = (unsigned)width;
-	r |= argv_add(plan, "mke2fs");
+	r |= argv_add(plan, "%s", sp_mkfs_tool(spec->fs));
 	r |= argv_add(plan, "-t");
 	r |= argv_add(plan, "%s", sp_fs_name(spec->fs));
 	r |= argv_add(plan, "-b");

@@ -25,6 +25,11 @@ const char *sp_fs_name(enum sp_fs fs)
 	return (size_t)fs < sizeof(fs_names) / sizeof(fs_names[0]) ? fs_names[fs] : "unknown";
 }
 
+const char *sp_mkfs_tool(enum sp_fs fs)
+{
+	return fs == SP_FS_XFS ? "mkfs.xfs" : "mke2fs";
+}
+
 int sp_parse_table(const char *text, enum sp_table *ret, struct sp_error *err)
 {
 	/* "dos" and "mbr" are what sfdisk and fdisk users call it */

@@ -319,6 +319,10 @@ enum sp_barriers {
 
 int sp_parse_fs(const char *text, enum sp_fs *ret, struct sp_error *err);
 const char *sp_fs_name(enum sp_fs fs);
+/* The one program that makes fs: "mkfs.xfs", "mke2fs".  A plan's mkfs argv
+ * must start with it (the planner writes it, the loader and the
+ * filesystem step refuse anything else). */
+const char *sp_mkfs_tool(enum sp_fs fs);
 int sp_parse_table(const char *text, enum sp_table *ret, struct sp_error *err);
 const char *sp_table_name(enum sp_table t);
 

@@ -343,16 +343,9 @@ static int check_is_partition(const char *path, struct sp_step_result *res)
  */
 static int check_argv(const struct sp_plan *plan, const char *path, struct sp_step_result *res)
 {
-	static const char *const ext_tools[] = { "mke2fs", "mkfs.ext3", "mkfs.ext4" };
 	const char *tool = plan->n_mkfs_argv ? plan->mkfs_argv[0] : "";
-	bool tool_ok = false;
-	size_t i;
+	bool tool_ok = !strcmp(tool, sp_mkfs_tool(plan->fs));
 
-	if (plan->fs == SP_FS_XFS)
-		tool_ok = !strcmp(tool, "mkfs.xfs");
-	else
-		for (i = 0; i < sizeof(ext_tools) / sizeof(ext_tools[0]); i++)
-			tool_ok |= !strcmp(tool, ext_tools[i]);
 	if (plan->n_mkfs_argv < 2 || plan->n_mkfs_argv > SP_MAX_ARGV || !tool_ok)
 		return sp_step_fail(res, EINVAL, STEP, path,
 				    "the plan's mkfs command ('%s', %zu arguments) is not one that makes "
