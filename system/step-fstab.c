@@ -20,9 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <libmount/libmount.h>
-
 #include "fstab-file.h"
+#include "mount-options.h"
 #include "steps.h"
 
 #define MAX_MATCHES 4U
@@ -75,40 +74,26 @@ static int unmount_dir(const char *dir)
 }
 
 /*
- * One mount with libmount, with fstab and utab left out of it: the test
- * must use exactly these options, and a utab entry for the userspace
- * ones (nofail, x-systemd.*) would outlive our umount2().  Returns 0 or
- * -errno with libmount's explanation in msg.
+ * One mount(2) with the options split as mount(8) would split them; no
+ * fstab, no helper, no utab entry (one for the userspace options would
+ * outlive our umount2()).  Returns 0 or -errno with what failed in msg.
  */
 static int try_mount(const char *source, const char *fstype, const char *options,
 		     const char *dir, char *msg, size_t len)
 {
-	struct libmnt_context *cxt = mnt_new_context();
-	int rc, ex;
+	char data[OPTIONS_MAX];
+	unsigned long flags;
+	int r = sp_mount_options_split(options, &flags, data, sizeof(data));
 
-	if (!cxt) {
-		snprintf(msg, len, "out of memory");
-		return -ENOMEM;
+	if (r < 0) {
+		snprintf(msg, len, "cannot read the options: %s", strerror(-r));
+		return r;
 	}
-	mnt_context_set_optsmode(cxt, MNT_OMODE_NOTAB);
-	mnt_context_disable_mtab(cxt, 1);
-	mnt_context_disable_helpers(cxt, 1);
-	mnt_context_set_source(cxt, source);
-	mnt_context_set_target(cxt, dir);
-	mnt_context_set_fstype(cxt, fstype);
-	if (options[0])
-		mnt_context_set_options(cxt, options);
-	rc = mnt_context_mount(cxt);
-	ex = mnt_context_get_excode(cxt, rc, msg, len);
-	if (ex != MNT_EX_SUCCESS) {
-		rc = mnt_context_syscall_called(cxt) ? -mnt_context_get_syscall_errno(cxt) : rc;
-		if (rc >= 0)
-			rc = -EINVAL;
-	} else {
-		rc = 0;
-	}
-	mnt_free_context(cxt);
-	return rc;
+	if (mount(source, dir, fstype, flags, data[0] ? data : NULL) == 0)
+		return 0;
+	r = -errno;
+	snprintf(msg, len, "mount(2) said %s", strerror(-r));
+	return r;
 }
 
 /*
