@@ -3,10 +3,10 @@
  * fstab merging: the new text is the old text, byte for byte, with the
  * one block the tool owns (marker comment + entry) replaced or appended.
  *
- * Entries are parsed one line at a time with libmount, so a conflict can
- * be reported by line number and an entry libmount cannot read is still
- * copied through untouched.  libmount never serialises anything here: its
- * writer would normalise spacing and drop what it does not understand.
+ * Entries are parsed one line at a time, as fstab(5) and libmount read
+ * them, so a conflict can be reported by line number and a line that is
+ * no entry is still copied through untouched.  Nothing is re-serialised:
+ * a writer would normalise spacing and drop what it does not understand.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,8 +16,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <libmount/libmount.h>
 
 #include "fstab.h"
 
@@ -45,80 +43,119 @@ enum fate {
 	OURS,  /* the owned entry: our block goes here */
 };
 
-static int libmount_errcb(struct libmnt_table *tb, const char *filename, int line)
-{
-	(void)tb;
-	(void)filename;
-	(void)line;
-	return 1; /* skip the line: it is copied through, just not an entry */
-}
-
 static void copy_field(char *dst, size_t len, const char *src)
 {
-	snprintf(dst, len, "%s", src ? src : "");
+	snprintf(dst, len, "%s", src);
 }
 
-static void entry_from_fs(struct libmnt_fs *fs, struct entry *e)
+/* fstab's field separators: blanks, as fstab(5) and libmount read them */
+static bool is_blank(char c)
 {
-	const char *name = NULL, *value = NULL, *source = mnt_fs_get_source(fs);
-
-	copy_field(e->target, sizeof(e->target), mnt_fs_get_target(fs));
-	copy_field(e->fstype, sizeof(e->fstype), mnt_fs_get_fstype(fs));
-	copy_field(e->options, sizeof(e->options), mnt_fs_get_options(fs));
-	e->passno = mnt_fs_get_passno(fs);
-	e->uuid[0] = '\0';
-	if (mnt_fs_get_tag(fs, &name, &value) == 0 && !strcmp(name, "UUID"))
-		copy_field(e->uuid, sizeof(e->uuid), value);
-	else if (source && !strncmp(source, BY_UUID_PREFIX, strlen(BY_UUID_PREFIX)))
-		copy_field(e->uuid, sizeof(e->uuid), source + strlen(BY_UUID_PREFIX));
+	return c == ' ' || c == '\t';
 }
 
 /*
- * libmount guesses a stream's format from its first line, so a line that
- * starts with two numbers (a mountinfo line pasted into fstab) would be
- * read as mountinfo.  mount(8) forces fstab format; so do we, by putting a
- * line that can only be fstab in front and reading the entry after it.
+ * The next whitespace-separated field of [*pos, end), unescaped the way
+ * fstab(5) escapes (\ and three octal digits: \040 is a space), into buf,
+ * cut to fit (a field that long still is one: libmount reads the line as
+ * an entry, so must we).  Returns false at the end of the line.
  */
-#define FSTAB_FORMAT_LINE "stripeplan-format-probe /stripeplan-format-probe none defaults 0 0\n"
+static bool next_field(const char **pos, const char *end, char *buf, size_t len)
+{
+	const char *p = *pos;
+	size_t o = 0;
+
+	while (p < end && is_blank(*p))
+		p++;
+	if (p >= end)
+		return false;
+	for (; p < end && !is_blank(*p); p++) {
+		char c = *p;
+
+		if (c == '\\' && end - p >= 4 && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' &&
+		    p[2] <= '7' && p[3] >= '0' && p[3] <= '7') {
+			c = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
+			p += 3;
+		}
+		if (o + 1 < len)
+			buf[o++] = c;
+	}
+	buf[o] = '\0';
+	*pos = p;
+	return true;
+}
+
+/* A dump or pass field: an optionally signed decimal number, nothing else. */
+static bool parse_number(const char *text, int *ret)
+{
+	char *endp;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &endp, 10);
+	if (endp == text || *endp || errno)
+		return false;
+	*ret = v > 0x7fffffff ? 0x7fffffff : v < -0x7fffffff ? -0x7fffffff : (int)v;
+	return true;
+}
+
+/* UUID=value, the value possibly quoted; "" when the source names no UUID */
+static void uuid_of(const char *source, char *buf, size_t len)
+{
+	const char *v;
+	size_t n;
+
+	buf[0] = '\0';
+	if (!strncmp(source, BY_UUID_PREFIX, strlen(BY_UUID_PREFIX))) {
+		snprintf(buf, len, "%s", source + strlen(BY_UUID_PREFIX));
+		return;
+	}
+	if (strncmp(source, "UUID=", 5) != 0)
+		return;
+	v = source + 5;
+	n = strlen(v);
+	if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
+		v++;
+		n -= 2;
+	}
+	if (n < len)
+		snprintf(buf, len, "%.*s", (int)n, v);
+}
 
 /*
- * Parses one line with libmount.  Returns 1 for an entry, 0 for a line
- * that is not one (comment, blank, or something libmount rejects), or
- * -ENOMEM.
+ * Parses one line as fstab(5) (and libmount, and so mount(8)) reads it:
+ * source, target and type are required, options, dump and pass optional,
+ * and a dump or pass that is not a number makes the line no entry.
+ * Returns 1 for an entry, 0 for a line that is not one (comment, blank,
+ * malformed, or a field longer than we keep); such lines are copied
+ * through untouched.
  */
 static int parse_entry(const struct line *l, struct entry *e)
 {
-	struct libmnt_table *tb = mnt_new_table();
-	struct libmnt_fs *fs = NULL;
-	size_t lead = strlen(FSTAB_FORMAT_LINE);
-	char *copy = malloc(lead + l->len + 1);
-	FILE *f = NULL;
-	int r = -ENOMEM;
+	const char *nul = memchr(l->start, '\0', l->len);
+	const char *p = l->start, *end = nul ? nul : l->start + l->len;
+	char source[SP_PATH_MAX] = "", number[32] = "";
+	int dump;
 
-	if (!tb || !copy)
-		goto out;
-	memcpy(copy, FSTAB_FORMAT_LINE, lead);
-	memcpy(copy + lead, l->start, l->len);
-	copy[lead + l->len] = '\0';
-	f = fmemopen(copy, lead + l->len, "r");
-	if (!f)
-		goto out;
-	mnt_table_set_parser_errcb(tb, libmount_errcb);
-	r = mnt_table_parse_stream(tb, f, "fstab");
-	if (r < 0)
-		goto out;
-	r = 0;
-	/* the first entry is the format line; the second, if any, is ours */
-	if (mnt_table_get_nents(tb) == 2 && mnt_table_last_fs(tb, &fs) == 0 && fs) {
-		entry_from_fs(fs, e);
-		r = 1;
+	while (p < end && is_blank(*p))
+		p++;
+	if (p >= end || *p == '#')
+		return 0;
+	if (!next_field(&p, end, source, sizeof(source)) ||
+	    !next_field(&p, end, e->target, sizeof(e->target)) ||
+	    !next_field(&p, end, e->fstype, sizeof(e->fstype)))
+		return 0;
+	e->options[0] = '\0';
+	e->passno = 0;
+	if (next_field(&p, end, e->options, sizeof(e->options)) &&
+	    next_field(&p, end, number, sizeof(number))) {
+		if (!parse_number(number, &dump))
+			return 0;
+		if (next_field(&p, end, number, sizeof(number)) && !parse_number(number, &e->passno))
+			return 0;
 	}
-out:
-	if (f)
-		fclose(f);
-	free(copy);
-	mnt_unref_table(tb);
-	return r;
+	uuid_of(source, e->uuid, sizeof(e->uuid));
+	return 1;
 }
 
 static bool is_marker(const struct line *l)
