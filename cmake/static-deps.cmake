@@ -8,7 +8,7 @@
 # their own partitioners link it.
 #
 # The pkg-config targets keep their names; only what they link changes, so
-# every target that uses them (tests included) links the same way.
+# every target that uses them links the same way.
 set(STATIC_ARCHIVE_DIRS ${PARTED_LIBRARY_DIRS} ${BLKID_LIBRARY_DIRS} ${EXT2FS_LIBRARY_DIRS}
     ${JSONC_LIBRARY_DIRS} /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE} /usr/lib /lib)
 
@@ -28,9 +28,16 @@ static_archive(SP_A_E2P e2p)
 static_archive(SP_A_JSONC json-c)
 pkg_check_modules(DEVMAPPER REQUIRED IMPORTED_TARGET devmapper)
 
-# archives after their users: parted needs blkid, uuid and devmapper
-set_target_properties(PkgConfig::PARTED PROPERTIES INTERFACE_LINK_LIBRARIES
-  "${SP_A_PARTED};${SP_A_BLKID};${SP_A_UUID};PkgConfig::DEVMAPPER")
+# libparted is dlopen()ed by system/parted.c, not linked (system/parted.h
+# says why).  Here it is linked whole into the binary, its ped_* functions
+# exported, and parted.c opens the program itself (dlopen(NULL)) instead of
+# libparted.so.2, so the same code finds the same functions.  Its
+# constructor then runs at every start, which an installer does not mind.
+target_compile_definitions(libstripeplan-system PRIVATE SP_LIBPARTED_SONAME=NULL)
+target_link_libraries(stripeplan PRIVATE
+  "-Wl,--whole-archive" "${SP_A_PARTED}" "-Wl,--no-whole-archive"
+  "-Wl,--export-dynamic-symbol=ped_*" "${SP_A_BLKID}" "${SP_A_UUID}" PkgConfig::DEVMAPPER)
+
 set_target_properties(PkgConfig::BLKID PROPERTIES INTERFACE_LINK_LIBRARIES "${SP_A_BLKID}")
 set_target_properties(PkgConfig::EXT2FS PROPERTIES INTERFACE_LINK_LIBRARIES
   "${SP_A_EXT2FS};${SP_A_E2P};${SP_A_COM_ERR}")
