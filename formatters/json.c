@@ -156,6 +156,22 @@ static char *to_string(json_object *root)
 	return out;
 }
 
+/* For the reviewer: the profile's knobs the plan leaves out, and why. */
+static json_object *left_out_json(const struct sp_plan *p)
+{
+	json_object *list = json_object_new_array();
+
+	for (size_t i = 0; i < p->n_left_out; i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "what", json_object_new_string(p->left_out[i].what));
+		json_object_object_add(o, "why", json_object_new_string(p->left_out[i].why));
+		json_object_object_add(o, "reason", json_object_new_string(p->left_out[i].reason));
+		json_object_array_add(list, o);
+	}
+	return list;
+}
+
 char *sp_format_plan_json(const struct sp_plan *p)
 {
 	json_object *root = json_object_new_object(), *advice = json_object_new_array();
@@ -169,6 +185,10 @@ char *sp_format_plan_json(const struct sp_plan *p)
 	json_object_object_add(root, "mount", mount_json(p));
 	json_object_object_add(root, "tuning", tuning_json(p));
 	json_object_object_add(root, "md_stripe_cache_bytes", u64(p->md_stripe_cache_bytes));
+	json_object_object_add(root, "tuning_recipe",
+			       json_object_new_string(sp_tuning_recipe_name(p->tuning_recipe)));
+	json_object_object_add(root, "memory_budget_bytes", u64(p->memory_budget_bytes));
+	json_object_object_add(root, "left_out", left_out_json(p));
 	for (size_t i = 0; i < p->n_advice; i++)
 		json_object_array_add(advice, json_object_new_string(p->advice[i]));
 	json_object_object_add(root, "controller_advice", advice);
@@ -202,6 +222,8 @@ static json_object *profile_json(const struct sp_profile *pr)
 			pr->knobs[i].target == SP_TARGET_DEVICE ? "device" : "members"));
 		json_object_object_add(k, "knob", json_object_new_string(pr->knobs[i].knob));
 		json_object_object_add(k, "value", json_object_new_string(pr->knobs[i].value));
+		json_object_object_add(k, "default", json_object_new_boolean(pr->knobs[i].on_by_default));
+		json_object_object_add(k, "holds", json_object_new_string(pr->knobs[i].holds));
 		json_object_array_add(knobs, k);
 	}
 	json_object_object_add(o, "tuning", knobs);

@@ -156,11 +156,29 @@ static void print_mount(FILE *f, const struct sp_plan *p)
 			p->fstab_line);
 }
 
+/* What the field report did that the default tuning does not, and why. */
+static void print_left_out(FILE *f, const struct sp_plan *p)
+{
+	if (!p->n_left_out)
+		return;
+	fprintf(f, "\nLeft out of the default tuning (the field report set them)\n");
+	for (size_t i = 0; i < p->n_left_out; i++) {
+		const struct sp_left_out *l = &p->left_out[i];
+
+		fprintf(f, "  %s\n      report: %s\n      left out: %s\n", l->what, l->why, l->reason);
+	}
+}
+
 static void print_tuning(FILE *f, const struct sp_plan *p)
 {
-	if (!p->n_tuning)
+	if (!p->n_tuning && !p->n_left_out)
 		return;
-	fprintf(f, "\nTuning\n");
+	if (p->tuning_recipe == SP_TUNING_FIELD_REPORT)
+		fprintf(f, "\nTuning (--tuning field-report: the seed report's whole recipe, as measured then)\n");
+	else if (p->n_left_out)
+		fprintf(f, "\nTuning (default: what holds on current kernels and disks)\n");
+	else
+		fprintf(f, "\nTuning\n");
 	for (size_t i = 0; i < p->n_tuning; i++) {
 		const struct sp_tuning *t = &p->tuning[i];
 		char path[SP_PATH_MAX];
@@ -179,6 +197,7 @@ static void print_tuning(FILE *f, const struct sp_plan *p)
 
 		fprintf(f, "  md stripe cache memory: %s\n", human(p->md_stripe_cache_bytes, a, sizeof(a)));
 	}
+	print_left_out(f, p);
 }
 
 char *sp_format_plan_text(const struct sp_plan *p)
@@ -244,7 +263,8 @@ char *sp_format_profiles_text(const struct sp_profile_set *set)
 			if (pr->scheduler[0])
 				fprintf(f, " scheduler=%s", pr->scheduler);
 			for (size_t k = 0; k < pr->n_knobs; k++)
-				fprintf(f, " %s%s=%s", pr->knobs[k].target == SP_TARGET_MEMBERS ? "members:" : "",
+				fprintf(f, " %s%s%s=%s", pr->knobs[k].on_by_default ? "" : "field-report:",
+					pr->knobs[k].target == SP_TARGET_MEMBERS ? "members:" : "",
 					pr->knobs[k].knob, pr->knobs[k].value);
 			for (size_t k = 0; k < pr->n_module_options; k++)
 				fprintf(f, " %s.%s=%s", pr->module_options[k].module,

@@ -265,6 +265,28 @@ static void load_warnings(struct loader *l, json_object *root, struct sp_plan *p
 	}
 }
 
+/* What the plan left out of its tuning: for the reader, never executed. */
+static void load_left_out(struct loader *l, json_object *root, struct sp_plan *p)
+{
+	json_object *a = member(l, root, "plan", "left_out", json_type_array, false);
+	size_t n = a ? json_object_array_length(a) : 0;
+	char recipe[32] = "";
+
+	for (size_t i = 0; i < n && i < SP_MAX_LEFT_OUT && l->r == 0; i++) {
+		json_object *w = json_object_array_get_idx(a, i);
+		struct sp_left_out *o = &p->left_out[i];
+
+		get_str(l, w, "left_out", "what", true, o->what, sizeof(o->what));
+		get_str(l, w, "left_out", "why", true, o->why, sizeof(o->why));
+		get_str(l, w, "left_out", "reason", true, o->reason, sizeof(o->reason));
+		if (l->r == 0)
+			p->n_left_out = i + 1;
+	}
+	get_str(l, root, "plan", "tuning_recipe", false, recipe, sizeof(recipe));
+	if (l->r == 0 && recipe[0])
+		l->r = sp_parse_tuning_recipe(recipe, &p->tuning_recipe, l->err);
+}
+
 /*
  * A plan file is executed as root: its mkfs command must be the plan's own
  * mkfs on the plan's own partition, and the geometry must be whole sectors.
@@ -329,6 +351,9 @@ int sp_plan_from_json(const char *text, struct sp_plan *ret, struct sp_error *er
 	load_warnings(&l, root, p);
 	if ((v = member(&l, root, "plan", "md_stripe_cache_bytes", json_type_int, false)))
 		p->md_stripe_cache_bytes = (uint64_t)json_object_get_int64(v);
+	if ((v = member(&l, root, "plan", "memory_budget_bytes", json_type_int, false)))
+		p->memory_budget_bytes = (uint64_t)json_object_get_int64(v);
+	load_left_out(&l, root, p);
 	if (l.r == 0)
 		l.r = check_consistency(p, err);
 	if (l.r == 0)

@@ -589,11 +589,78 @@ static const char *choose_scheduler(const struct sp_spec *spec, struct sp_plan *
 	return NULL;
 }
 
+static bool knob_applies(const struct sp_spec *spec, const struct sp_profile_knob *k)
+{
+	return !k->levels_mask || (k->levels_mask & sp_level_bit(spec->level));
+}
+
+/*
+ * Whether the plan sets profile knob i: the default tuning sets the knobs
+ * that are right on current kernels and disks; the field report's recipe
+ * adds the others, each replacing a default knob on the same attribute.
+ */
+static bool knob_planned(const struct sp_spec *spec, const struct sp_profile *profile, size_t i)
+{
+	const struct sp_profile_knob *k = &profile->knobs[i];
+
+	if (!knob_applies(spec, k))
+		return false;
+	if (spec->tuning_recipe == SP_TUNING_DEFAULT)
+		return k->on_by_default;
+	if (!k->on_by_default)
+		return true;
+	for (size_t j = 0; j < profile->n_knobs; j++) {
+		const struct sp_profile_knob *o = &profile->knobs[j];
+
+		if (j != i && !o->on_by_default && o->target == k->target &&
+		    !strcmp(o->knob, k->knob) && knob_applies(spec, o))
+			return false;
+	}
+	return true;
+}
+
+/* A module option equal to the driver's default changes nothing. */
+static bool module_option_planned(const struct sp_spec *spec, const struct sp_profile_module_option *o)
+{
+	return spec->tuning_recipe == SP_TUNING_FIELD_REPORT || !o->driver_default[0] ||
+	       strcmp(o->value, o->driver_default) != 0;
+}
+
+/*
+ * md's stripe cache, sized from the array: one entry is a 4 KiB page on
+ * every member, so a full stripe needs chunk / 4 KiB entries; room for
+ * four full stripes in flight lets md gather whole stripes from
+ * writeback, within the memory budget.  Returns false when the kernel's
+ * default (256) already holds that many.
+ */
+static bool md_stripe_cache_entries(const struct sp_spec *spec, struct sp_plan *plan, char *buf,
+				    size_t len)
+{
+	uint64_t want = 4 * (plan->chunk_bytes / PAGE_BYTES);
+	uint64_t affordable = plan->memory_budget_bytes / (PAGE_BYTES * spec->disks);
+	uint64_t entries = want < affordable ? want : affordable;
+	char a[32], b[32];
+
+	if (entries > 32768)
+		entries = 32768;
+	if (entries <= 256) {
+		if (want > 256)
+			sp_plan_add_warning(plan, "md-stripe-cache-budget",
+					    "four full stripes would take %" PRIu64 " stripe cache entries "
+					    "(%s), more than the %s memory budget affords above the "
+					    "kernel's 256; md/stripe_cache_size is left at its default",
+					    want, size_str(want * PAGE_BYTES * spec->disks, a, sizeof(a)),
+					    size_str(plan->memory_budget_bytes, b, sizeof(b)));
+		return false;
+	}
+	snprintf(buf, len, "%" PRIu64, entries);
+	return true;
+}
+
 static void tune_disk(const struct sp_spec *spec, const struct sp_profile *profile,
 		      struct sp_plan *plan, const char *disk, enum sp_knob_target target)
 {
 	const char *wanted = target == SP_TARGET_DEVICE ? profile->scheduler : profile->member_scheduler;
-	unsigned bit = sp_level_bit(spec->level);
 	char why[SP_MSG_MAX + 96];
 
 	/* md devices have no queue of their own to schedule */
@@ -607,23 +674,27 @@ static void tune_disk(const struct sp_spec *spec, const struct sp_profile *profi
 	}
 	for (size_t i = 0; i < profile->n_knobs; i++) {
 		const struct sp_profile_knob *k = &profile->knobs[i];
+		char value[SP_NAME_MAX];
 
-		if (k->target != target || (k->levels_mask && !(k->levels_mask & bit)))
+		if (k->target != target || !knob_planned(spec, profile, i))
 			continue;
 		snprintf(why, sizeof(why), "%s", k->why);
+		snprintf(value, sizeof(value), "%s", k->value);
 		if (!strcmp(k->knob, "queue/read_ahead_kb")) {
 			unsigned long long kib = strtoull(k->value, NULL, 10);
 
 			snprintf(why, sizeof(why), "%s (read_ahead_kb counts KiB: blockdev --setra %llu, in 512-byte sectors)",
 				 k->why, kib * 2);
 		}
-		tuning_add(plan, SP_TUNING_SYSFS, disk, k->knob, k->value, why);
+		if (!strcmp(k->value, "auto") && !md_stripe_cache_entries(spec, plan, value, sizeof(value)))
+			continue;
+		tuning_add(plan, SP_TUNING_SYSFS, disk, k->knob, value, why);
 	}
 }
 
 static void plan_md_memory(const struct sp_spec *spec, struct sp_plan *plan)
 {
-	char a[32];
+	char a[32], b[32];
 
 	for (size_t i = 0; i < plan->n_tuning; i++) {
 		uint64_t entries;
@@ -635,9 +706,56 @@ static void plan_md_memory(const struct sp_spec *spec, struct sp_plan *plan)
 		sp_plan_add_warning(plan, "md-stripe-cache-memory",
 				    "md/stripe_cache_size %" PRIu64 " costs %" PRIu64
 				    " entries x 4 KiB pages x %u member disks = %s of RAM, held "
-				    "while the array runs (range 17..32768, default 256)",
+				    "while the array runs (range 17..32768, default 256; memory "
+				    "budget %s, --memory-budget)",
 				    entries, entries, spec->disks,
-				    size_str(plan->md_stripe_cache_bytes, a, sizeof(a)));
+				    size_str(plan->md_stripe_cache_bytes, a, sizeof(a)),
+				    size_str(plan->memory_budget_bytes, b, sizeof(b)));
+	}
+}
+
+static void left_out_add(struct sp_plan *plan, const char *what, const char *why,
+			 const char *reason)
+{
+	struct sp_left_out *l;
+
+	if (plan->n_left_out >= SP_MAX_LEFT_OUT)
+		return;
+	l = &plan->left_out[plan->n_left_out++];
+	snprintf(l->what, sizeof(l->what), "%s", what);
+	snprintf(l->why, sizeof(l->why), "%s", why);
+	snprintf(l->reason, sizeof(l->reason), "%s", reason);
+}
+
+/* The field report's knobs the default tuning leaves out, with why. */
+static void plan_left_out(const struct sp_spec *spec, const struct sp_profile *profile,
+			  struct sp_plan *plan)
+{
+	char what[2 * SP_NAME_MAX], reason[SP_MSG_MAX];
+
+	for (size_t i = 0; i < profile->n_knobs; i++) {
+		const struct sp_profile_knob *k = &profile->knobs[i];
+
+		if (!knob_applies(spec, k) || knob_planned(spec, profile, i))
+			continue;
+		if (k->on_by_default)
+			continue; /* replaced by the field report's own value */
+		snprintf(what, sizeof(what), "%s%s = %s", k->target == SP_TARGET_MEMBERS ? "members: " : "",
+			 k->knob, k->value);
+		snprintf(reason, sizeof(reason), "%s%s--tuning field-report sets it", k->holds,
+			 k->holds[0] ? "; " : "");
+		left_out_add(plan, what, k->why, reason);
+	}
+	for (size_t i = 0; i < profile->n_module_options; i++) {
+		const struct sp_profile_module_option *o = &profile->module_options[i];
+
+		if (module_option_planned(spec, o))
+			continue;
+		snprintf(what, sizeof(what), "options %s %s=%s", o->module, o->param, o->value);
+		snprintf(reason, sizeof(reason), "the driver's default is %s already: the line would "
+			 "change nothing; --tuning field-report writes it as the report did",
+			 o->driver_default);
+		left_out_add(plan, what, o->why, reason);
 	}
 }
 
@@ -646,6 +764,9 @@ static int plan_tuning(const struct sp_spec *spec, const struct sp_profile *prof
 {
 	const char *disk = plan->device.kernel_name;
 
+	plan->tuning_recipe = spec->tuning_recipe;
+	plan->memory_budget_bytes = spec->memory_budget_bytes ? spec->memory_budget_bytes :
+				    SP_MEMORY_BUDGET_DEFAULT;
 	if (spec->n_members && !profile->is_md)
 		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "members",
 				    "members: --members applies to md arrays, not to %s", profile->name);
@@ -659,9 +780,11 @@ static int plan_tuning(const struct sp_spec *spec, const struct sp_profile *prof
 	for (size_t i = 0; i < profile->n_module_options; i++) {
 		const struct sp_profile_module_option *o = &profile->module_options[i];
 
-		tuning_add(plan, SP_TUNING_MODULE, o->module, o->param, o->value, o->why);
+		if (module_option_planned(spec, o))
+			tuning_add(plan, SP_TUNING_MODULE, o->module, o->param, o->value, o->why);
 	}
 	plan_md_memory(spec, plan);
+	plan_left_out(spec, profile, plan);
 	return 0;
 }
 

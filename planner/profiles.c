@@ -123,12 +123,14 @@ static int check_keys(struct parse_ctx *ctx, json_object *obj, const char *const
 
 static int parse_knob(struct parse_ctx *ctx, json_object *e, struct sp_profile_knob *knob)
 {
-	static const char *const keys[] = { "target", "knob", "value", "why", "levels", NULL };
+	static const char *const keys[] = { "target", "knob", "value", "why", "levels", "holds",
+					    "default", NULL };
 	const struct knob_rule *rule = NULL;
 	char target[16] = "";
 	uint64_t value;
 	int r;
 
+	knob->on_by_default = true;
 	if (!json_object_is_type(e, json_type_object))
 		return bad(ctx, "tuning", "entries must be objects");
 	if ((r = check_keys(ctx, e, keys)) < 0 ||
@@ -136,7 +138,9 @@ static int parse_knob(struct parse_ctx *ctx, json_object *e, struct sp_profile_k
 	    (r = get_string(ctx, e, "knob", true, knob->knob, sizeof(knob->knob))) < 0 ||
 	    (r = get_string(ctx, e, "value", true, knob->value, sizeof(knob->value))) < 0 ||
 	    (r = get_string(ctx, e, "why", true, knob->why, sizeof(knob->why))) < 0 ||
-	    (r = get_levels(ctx, e, "levels", &knob->levels_mask)) < 0)
+	    (r = get_levels(ctx, e, "levels", &knob->levels_mask)) < 0 ||
+	    (r = get_string(ctx, e, "holds", false, knob->holds, sizeof(knob->holds))) < 0 ||
+	    (r = get_bool(ctx, e, "default", &knob->on_by_default)) < 0)
 		return r;
 	if (!strcmp(target, "device"))
 		knob->target = SP_TARGET_DEVICE;
@@ -152,6 +156,9 @@ static int parse_knob(struct parse_ctx *ctx, json_object *e, struct sp_profile_k
 			   "is not a knob stripeplan sets (queue/read_ahead_kb, queue/max_sectors_kb, "
 			   "queue/nr_requests, device/queue_depth, md/stripe_cache_size, "
 			   "md/sync_speed_min, md/sync_speed_max; the scheduler has its own key)");
+	/* the planner sizes md's stripe cache from the array and a memory budget */
+	if (!strcmp(knob->value, "auto"))
+		return strcmp(knob->knob, "md/stripe_cache_size") ? bad(ctx, knob->knob, "cannot be \"auto\"") : 0;
 	if (sp_parse_count(knob->value, knob->knob, rule->min, rule->max, &value, ctx->err) < 0)
 		return bad(ctx, knob->knob, "has a value out of the kernel's range");
 	return 0;
@@ -160,7 +167,8 @@ static int parse_knob(struct parse_ctx *ctx, json_object *e, struct sp_profile_k
 static int parse_module_option(struct parse_ctx *ctx, json_object *e,
 			       struct sp_profile_module_option *opt)
 {
-	static const char *const keys[] = { "module", "param", "value", "why", NULL };
+	static const char *const keys[] = { "module", "param", "value", "why", "holds",
+					    "driver_default", NULL };
 	int r;
 
 	if (!json_object_is_type(e, json_type_object))
@@ -169,7 +177,10 @@ static int parse_module_option(struct parse_ctx *ctx, json_object *e,
 	    (r = get_string(ctx, e, "module", true, opt->module, sizeof(opt->module))) < 0 ||
 	    (r = get_string(ctx, e, "param", true, opt->param, sizeof(opt->param))) < 0 ||
 	    (r = get_string(ctx, e, "value", true, opt->value, sizeof(opt->value))) < 0 ||
-	    (r = get_string(ctx, e, "why", true, opt->why, sizeof(opt->why))) < 0)
+	    (r = get_string(ctx, e, "why", true, opt->why, sizeof(opt->why))) < 0 ||
+	    (r = get_string(ctx, e, "holds", false, opt->holds, sizeof(opt->holds))) < 0 ||
+	    (r = get_string(ctx, e, "driver_default", false, opt->driver_default,
+			    sizeof(opt->driver_default))) < 0)
 		return r;
 	/* these end up in modprobe.d and a shell script: keep them to safe characters */
 	for (const char *p = opt->module; *p; p++)

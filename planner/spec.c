@@ -49,3 +49,22 @@ const char *sp_table_name(enum sp_table t)
 {
 	return (size_t)t < sizeof(table_names) / sizeof(table_names[0]) ? table_names[t] : "unknown";
 }
+
+int sp_parse_tuning_recipe(const char *text, enum sp_tuning_recipe *ret, struct sp_error *err)
+{
+	if (!strcmp(text, "default")) {
+		*ret = SP_TUNING_DEFAULT;
+		return 0;
+	}
+	if (!strcmp(text, "field-report")) {
+		*ret = SP_TUNING_FIELD_REPORT;
+		return 0;
+	}
+	return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "tuning",
+			    "tuning: unknown recipe '%s' (known: default, field-report)", text);
+}
+
+const char *sp_tuning_recipe_name(enum sp_tuning_recipe r)
+{
+	return r == SP_TUNING_FIELD_REPORT ? "field-report" : "default";
+}

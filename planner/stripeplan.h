@@ -162,20 +162,39 @@ enum sp_knob_target {
 	SP_TARGET_MEMBERS,    /* each md member disk */
 };
 
+/*
+ * A knob carries the measurement it comes from (why), where that holds
+ * (holds: kernels, hardware) and whether the default tuning sets it
+ * (on_by_default); the others belong to the field report's full recipe
+ * (--tuning field-report).  A field-report knob replaces a default one on
+ * the same target and attribute.
+ */
 struct sp_profile_knob {
 	enum sp_knob_target target;
 	char knob[SP_NAME_MAX]; /* relative sysfs path: "queue/read_ahead_kb" */
-	char value[SP_NAME_MAX];
+	char value[SP_NAME_MAX]; /* a count, or "auto" (md/stripe_cache_size: sized by the planner) */
 	unsigned levels_mask; /* 0 = every level */
 	char why[SP_MSG_MAX];
+	char holds[SP_MSG_MAX];
+	bool on_by_default;
 };
 
 struct sp_profile_module_option {
 	char module[SP_NAME_MAX];
 	char param[SP_NAME_MAX];
 	char value[SP_NAME_MAX];
+	char driver_default[SP_NAME_MAX]; /* "" unknown; equal to value: nothing to write */
 	char why[SP_MSG_MAX];
+	char holds[SP_MSG_MAX];
 };
+
+enum sp_tuning_recipe {
+	SP_TUNING_DEFAULT = 0,  /* what is right on current kernels and disks */
+	SP_TUNING_FIELD_REPORT, /* the seed report's whole recipe, as measured then */
+};
+
+int sp_parse_tuning_recipe(const char *text, enum sp_tuning_recipe *ret, struct sp_error *err);
+const char *sp_tuning_recipe_name(enum sp_tuning_recipe r); /* "default", "field-report" */
 
 struct sp_profile_warning {
 	char code[SP_NAME_MAX];
@@ -340,6 +359,8 @@ struct sp_spec {
 	char label[SP_NAME_MAX];      /* "" = none */
 	struct sp_kernel kernel;
 	bool kernel_is_running; /* kernel is uname -r: probed facts tell what it offers */
+	enum sp_tuning_recipe tuning_recipe;
+	uint64_t memory_budget_bytes; /* for md's stripe cache; 0 = SP_MEMORY_BUDGET_DEFAULT */
 	size_t n_members;
 	char members[SP_MAX_MEMBERS][SP_NAME_MAX]; /* md member kernel names */
 };
@@ -359,6 +380,16 @@ struct sp_tuning {
 	char value[SP_NAME_MAX];
 	char why[SP_MSG_MAX];
 };
+
+/* A profile knob the plan does not set, and why (the text plan lists them). */
+struct sp_left_out {
+	char what[2 * SP_NAME_MAX]; /* "md/sync_speed_min = 30000", "options megaraid_mbox max_sectors=128" */
+	char why[SP_MSG_MAX];       /* the measurement it comes from */
+	char reason[SP_MSG_MAX];    /* why the plan leaves it out, and how to have it */
+};
+
+#define SP_MAX_LEFT_OUT 16U
+#define SP_MEMORY_BUDGET_DEFAULT (256ULL * SP_MIB)
 
 struct sp_warning {
 	char code[SP_NAME_MAX];
@@ -406,6 +437,10 @@ struct sp_plan {
 	size_t n_tuning;
 	struct sp_tuning tuning[SP_MAX_TUNING];
 	uint64_t md_stripe_cache_bytes; /* memory cost, 0 when not md */
+	enum sp_tuning_recipe tuning_recipe;
+	uint64_t memory_budget_bytes;
+	size_t n_left_out;
+	struct sp_left_out left_out[SP_MAX_LEFT_OUT];
 
 	/* advice for settings stripeplan cannot set (controller BIOS) */
 	size_t n_advice;

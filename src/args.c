@@ -14,7 +14,7 @@ enum {
 	OPT_CONTROLLER = 256, OPT_LEVEL, OPT_DISKS, OPT_CHUNK, OPT_SPANS, OPT_FS, OPT_DEVICE,
 	OPT_SIZE, OPT_SECTOR_SIZE, OPT_MOUNTPOINT, OPT_KERNEL, OPT_FORMAT, OPT_TABLE,
 	OPT_MEMBERS, OPT_PROFILES, OPT_LABEL, OPT_BARRIERS, OPT_FACTS, OPT_PLAN, OPT_ROOT,
-	OPT_FORCE, OPT_DRY_RUN,
+	OPT_FORCE, OPT_DRY_RUN, OPT_TUNING, OPT_MEMORY_BUDGET,
 };
 
 struct opt_info {
@@ -39,6 +39,8 @@ static const struct opt_info opt_table[] = {
 	{ { "profiles", required_argument, NULL, OPT_PROFILES }, 0 },
 	{ { "label", required_argument, NULL, OPT_LABEL }, SP_OPT_PLAN_FLAGS },
 	{ { "barriers", required_argument, NULL, OPT_BARRIERS }, SP_OPT_PLAN_FLAGS },
+	{ { "tuning", required_argument, NULL, OPT_TUNING }, SP_OPT_PLAN_FLAGS },
+	{ { "memory-budget", required_argument, NULL, OPT_MEMORY_BUDGET }, SP_OPT_PLAN_FLAGS },
 	{ { "facts", required_argument, NULL, OPT_FACTS }, SP_OPT_PLAN_FLAGS },
 	{ { "format", required_argument, NULL, OPT_FORMAT }, 0 },
 	{ { "output", required_argument, NULL, 'o' }, SP_OPT_OUTPUT },
@@ -185,6 +187,14 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 		else
 			r = sp_error_set(err, EINVAL, SP_EXIT_INVALID, "barriers",
 					 "barriers: '%s' is not on or off", arg);
+		return r;
+	case OPT_TUNING:
+		return sp_parse_tuning_recipe(arg, &s->tuning_recipe, err);
+	case OPT_MEMORY_BUDGET:
+		r = sp_parse_size(arg, "memory-budget", &s->memory_budget_bytes, err);
+		if (r == 0 && (s->memory_budget_bytes < SP_MIB || s->memory_budget_bytes > 64 * SP_GIB))
+			r = sp_error_set(err, ERANGE, SP_EXIT_INVALID, "memory-budget",
+					 "memory-budget: '%s' is outside 1M..64G", arg);
 		return r;
 	case OPT_FACTS:
 		return copy_arg(a->facts_file, sizeof(a->facts_file), arg, "facts", err);
@@ -404,6 +414,12 @@ int sp_cli_apply_command(const struct sp_cli_args *a, char *buf, size_t len)
 		cmd_flag(&c, "--label", s->label);
 	if (s->barriers == SP_BARRIERS_OFF)
 		cmd_flag(&c, "--barriers", "off");
+	if (s->tuning_recipe != SP_TUNING_DEFAULT)
+		cmd_flag(&c, "--tuning", sp_tuning_recipe_name(s->tuning_recipe));
+	if (s->memory_budget_bytes) {
+		sp_format_size_short(s->memory_budget_bytes, num, sizeof(num));
+		cmd_flag(&c, "--memory-budget", num);
+	}
 	for (size_t i = 0; i < s->n_members && used < sizeof(members); i++)
 		used += (size_t)snprintf(members + used, sizeof(members) - used, "%s%s", i ? "," : "",
 					 s->members[i]);

@@ -24,6 +24,8 @@ done
 golden p400-rhel5.txt "$STRIPEPLAN" plan --controller hp-p400 --level 10 --disks 8 --chunk 256K \
 	--fs xfs --device /dev/cciss/c0d0 --size 2398G --mountpoint /data --kernel 2.6.18-128.el5 \
 	--barriers off
+# the field report's whole md recipe, one flag away from the default
+golden md-field-report.txt "$STRIPEPLAN" "${md[@]}" --tuning field-report
 # one artifact at a time, and installer snippets that re-plan on the target
 golden p400.fstab "$STRIPEPLAN" "${p400[@]}" --format fstab
 golden p400.ks "$STRIPEPLAN" "${p400[@]}" --format kickstart

@@ -45,6 +45,8 @@ struct req {
 	enum sp_barriers barriers;
 	bool running;              /* the kernel is the running one */
 	const char *schedulers;    /* what its queue/scheduler offers */
+	enum sp_tuning_recipe tuning_recipe;
+	uint64_t memory_budget;
 };
 
 static int make(const struct req *q, struct sp_plan *plan, struct sp_error *err)
@@ -71,6 +73,8 @@ static int make(const struct req *q, struct sp_plan *plan, struct sp_error *err)
 	facts.physical_sector_bytes = q->physical ? q->physical : facts.logical_sector_bytes;
 	facts.optimal_io_bytes = q->optimal_io;
 	spec.kernel_is_running = q->running;
+	spec.tuning_recipe = q->tuning_recipe;
+	spec.memory_budget_bytes = q->memory_budget;
 	if (q->schedulers)
 		facts.n_schedulers = sp_parse_scheduler_list(q->schedulers, facts.schedulers, 8);
 	return sp_plan_make(&spec, profile, &facts, plan, err);
@@ -124,6 +128,14 @@ static const char *tuning_value(const struct sp_plan *p, const char *path)
 		if (sp_tuning_path(&p->tuning[i], have, sizeof(have)) == 0 && !strcmp(have, path))
 			return p->tuning[i].value;
 	return NULL;
+}
+
+static bool left_out(const struct sp_plan *p, const char *what)
+{
+	for (size_t i = 0; i < p->n_left_out; i++)
+		if (!strcmp(p->left_out[i].what, what))
+			return true;
+	return false;
 }
 
 static bool has_option(const struct sp_plan *p, const char *opt)
@@ -326,11 +338,33 @@ static void test_md_raid5_seed(void **state)
 	assert_false(has_warning(p, "topology-mismatch"));
 	assert_null(tuning_value(p, "/sys/block/md3/queue/scheduler")); /* md has none */
 	assert_string_equal(tuning_value(p, "/sys/block/md3/queue/read_ahead_kb"), "32768");
+	/* the default: a stripe cache of four 1 MiB-chunk stripes (4 x 256
+	 * entries, 40 MiB on 10 disks), resync not pinned */
+	assert_string_equal(tuning_value(p, "/sys/block/md3/md/stripe_cache_size"), "1024");
+	assert_null(tuning_value(p, "/sys/block/md3/md/sync_speed_min"));
+	assert_null(tuning_value(p, "/sys/block/md3/md/sync_speed_max"));
+	assert_int_equal(p->md_stripe_cache_bytes, 40 * MiB);
+	assert_true(has_warning(p, "md-stripe-cache-memory"));
+	assert_true(has_warning(p, "md-members-unknown"));
+	assert_true(left_out(p, "md/sync_speed_min = 30000"));
+	assert_true(left_out(p, "md/stripe_cache_size = 16384"));
+	assert_true(left_out(p, "members: device/queue_depth = 1"));
+	/* the field report's recipe, one flag away */
+	q.tuning_recipe = SP_TUNING_FIELD_REPORT;
+	p = plan_ok(&q);
 	assert_string_equal(tuning_value(p, "/sys/block/md3/md/stripe_cache_size"), "16384");
 	assert_string_equal(tuning_value(p, "/sys/block/md3/md/sync_speed_min"), "30000");
 	assert_int_equal(p->md_stripe_cache_bytes, 640 * MiB);
-	assert_true(has_warning(p, "md-stripe-cache-memory"));
-	assert_true(has_warning(p, "md-members-unknown"));
+	assert_int_equal(p->n_left_out, 0);
+	/* a memory budget below four stripes: the most it affords */
+	q.tuning_recipe = SP_TUNING_DEFAULT;
+	q.memory_budget = 20 * MiB;
+	p = plan_ok(&q);
+	assert_string_equal(tuning_value(p, "/sys/block/md3/md/stripe_cache_size"), "512");
+	q.memory_budget = 8 * MiB; /* not even the kernel's 256 entries more: left alone */
+	p = plan_ok(&q);
+	assert_null(tuning_value(p, "/sys/block/md3/md/stripe_cache_size"));
+	assert_true(has_warning(p, "md-stripe-cache-budget"));
 }
 
 static void test_md_members_and_raid10_without_stripe_cache(void **state)
@@ -353,8 +387,13 @@ static void test_md_members_and_raid10_without_stripe_cache(void **state)
 	snprintf(spec.members[1], SP_NAME_MAX, "cciss!c0d1");
 	assert_int_equal(sp_plan_make(&spec, sp_profiles_find(profiles, "md"), &facts, p, &err), 0);
 	assert_null(tuning_value(p, "/sys/block/md0/md/stripe_cache_size")); /* raid4/5/6 only */
-	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/max_sectors_kb"), "128");
+	/* NCQ stays on and requests stay large by default */
+	assert_null(tuning_value(p, "/sys/block/sdb/queue/max_sectors_kb"));
 	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/nr_requests"), "512");
+	assert_null(tuning_value(p, "/sys/block/sdb/device/queue_depth"));
+	spec.tuning_recipe = SP_TUNING_FIELD_REPORT;
+	assert_int_equal(sp_plan_make(&spec, sp_profiles_find(profiles, "md"), &facts, p, &err), 0);
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/max_sectors_kb"), "128");
 	assert_string_equal(tuning_value(p, "/sys/block/sdb/device/queue_depth"), "1");
 	assert_string_equal(tuning_value(p, "/sys/block/cciss!c0d1/queue/scheduler"), "mq-deadline");
 	assert_int_equal(p->md_stripe_cache_bytes, 0);
@@ -372,8 +411,14 @@ static void test_lsi_seed(void **state)
 	assert_int_equal(p->stripe_width_bytes, 128 * KiB);
 	assert_int_equal(p->start_bytes, 1 * MiB);
 	assert_string_equal(tuning_value(p, "/sys/block/sda/queue/scheduler"), "mq-deadline");
-	assert_string_equal(tuning_value(p, "/sys/module/megaraid_mbox/parameters/max_sectors"), "128");
+	/* 128 is megaraid_mbox's own default: nothing to write */
+	assert_null(tuning_value(p, "/sys/module/megaraid_mbox/parameters/max_sectors"));
+	assert_true(left_out(p, "options megaraid_mbox max_sectors=128"));
 	assert_true(has_warning(p, "megaraid-max-sectors"));
+	q.tuning_recipe = SP_TUNING_FIELD_REPORT;
+	p = plan_ok(&q);
+	assert_string_equal(tuning_value(p, "/sys/module/megaraid_mbox/parameters/max_sectors"), "128");
+	q.tuning_recipe = SP_TUNING_DEFAULT;
 	q.barriers = SP_BARRIERS_OFF; /* no battery on this profile */
 	assert_non_null(strstr(plan_error(&q), "no battery"));
 }

@@ -41,13 +41,22 @@ static void test_embedded_profiles(void **state)
 	p = sp_profiles_find(set, "md");
 	assert_true(p->is_md);
 	assert_string_equal(knob(p, "queue/read_ahead_kb"), "32768"); /* setra 65536 */
-	assert_string_equal(knob(p, "md/stripe_cache_size"), "16384");
+	assert_string_equal(knob(p, "md/stripe_cache_size"), "auto"); /* sized by the planner */
 	assert_string_equal(knob(p, "md/sync_speed_min"), "30000");
 	assert_string_equal(knob(p, "queue/nr_requests"), "512");
 	assert_string_equal(knob(p, "device/queue_depth"), "1");
+	/* every shipped knob says where it holds; the 2007 workarounds are
+	 * the field report's, not the default */
+	for (size_t i = 0; i < p->n_knobs; i++) {
+		assert_true(p->knobs[i].holds[0] != '\0');
+		if (!strcmp(p->knobs[i].knob, "md/sync_speed_min") ||
+		    !strcmp(p->knobs[i].knob, "device/queue_depth"))
+			assert_false(p->knobs[i].on_by_default);
+	}
 	p = sp_profiles_find(set, "lsi-megaraid-475");
 	assert_string_equal(p->module_options[0].module, "megaraid_mbox");
 	assert_string_equal(p->module_options[0].value, "128");
+	assert_string_equal(p->module_options[0].driver_default, "128");
 	assert_int_equal(p->chunk_max_bytes, 128 * 1024);
 	assert_false(p->protected_write_cache);
 	sp_profiles_free(set);

@@ -196,6 +196,9 @@ static void make_plan(const struct req *q, struct sp_plan *out)
 	spec.disks = q->disks;
 	assert_int_equal(sp_parse_size(q->chunk, "chunk", &spec.chunk_bytes, &err), 0);
 	snprintf(spec.mountpoint, sizeof(spec.mountpoint), "/data");
+	/* the field report's whole recipe: every kind of knob (module options,
+	 * md sync speeds, queue_depth) goes through the renderers */
+	spec.tuning_recipe = SP_TUNING_FIELD_REPORT;
 	if (q->members)
 		add_members(&spec, q->members);
 	snprintf(facts.path, sizeof(facts.path), "%s", q->path);

@@ -86,7 +86,7 @@ tune '/sys/block/sdb/queue/scheduler' 'mq-deadline'
 tune '/sys/block/sdb/queue/max_sectors_kb' '128'
 # seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
 tune '/sys/block/sdb/queue/nr_requests' '512'
-# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors; measure before keeping it on other disks
+# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
 tune '/sys/block/sdb/device/queue_depth' '1'
 # member disks of an md array: deadline keeps reads from starving behind resync and writeback
 tune '/sys/block/sdc/queue/scheduler' 'mq-deadline'
@@ -94,7 +94,7 @@ tune '/sys/block/sdc/queue/scheduler' 'mq-deadline'
 tune '/sys/block/sdc/queue/max_sectors_kb' '128'
 # seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
 tune '/sys/block/sdc/queue/nr_requests' '512'
-# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors; measure before keeping it on other disks
+# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
 tune '/sys/block/sdc/device/queue_depth' '1'
 # member disks of an md array: deadline keeps reads from starving behind resync and writeback
 tune '/sys/block/sdd/queue/scheduler' 'mq-deadline'
@@ -102,7 +102,7 @@ tune '/sys/block/sdd/queue/scheduler' 'mq-deadline'
 tune '/sys/block/sdd/queue/max_sectors_kb' '128'
 # seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
 tune '/sys/block/sdd/queue/nr_requests' '512'
-# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors; measure before keeping it on other disks
+# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
 tune '/sys/block/sdd/device/queue_depth' '1'
 # member disks of an md array: deadline keeps reads from starving behind resync and writeback
 tune '/sys/block/sde/queue/scheduler' 'mq-deadline'
@@ -110,7 +110,7 @@ tune '/sys/block/sde/queue/scheduler' 'mq-deadline'
 tune '/sys/block/sde/queue/max_sectors_kb' '128'
 # seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
 tune '/sys/block/sde/queue/nr_requests' '512'
-# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors; measure before keeping it on other disks
+# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
 tune '/sys/block/sde/device/queue_depth' '1'
 # member disks of an md array: deadline keeps reads from starving behind resync and writeback
 tune '/sys/block/sdf/queue/scheduler' 'mq-deadline'
@@ -118,7 +118,7 @@ tune '/sys/block/sdf/queue/scheduler' 'mq-deadline'
 tune '/sys/block/sdf/queue/max_sectors_kb' '128'
 # seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
 tune '/sys/block/sdf/queue/nr_requests' '512'
-# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors; measure before keeping it on other disks
+# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
 tune '/sys/block/sdf/device/queue_depth' '1'
 # member disks of an md array: deadline keeps reads from starving behind resync and writeback
 tune '/sys/block/sdg/queue/scheduler' 'mq-deadline'
@@ -126,7 +126,7 @@ tune '/sys/block/sdg/queue/scheduler' 'mq-deadline'
 tune '/sys/block/sdg/queue/max_sectors_kb' '128'
 # seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
 tune '/sys/block/sdg/queue/nr_requests' '512'
-# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors; measure before keeping it on other disks
+# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
 tune '/sys/block/sdg/device/queue_depth' '1'
 # member disks of an md array: deadline keeps reads from starving behind resync and writeback
 tune '/sys/block/sdh/queue/scheduler' 'mq-deadline'
@@ -134,7 +134,7 @@ tune '/sys/block/sdh/queue/scheduler' 'mq-deadline'
 tune '/sys/block/sdh/queue/max_sectors_kb' '128'
 # seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
 tune '/sys/block/sdh/queue/nr_requests' '512'
-# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors; measure before keeping it on other disks
+# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
 tune '/sys/block/sdh/device/queue_depth' '1'
 # member disks of an md array: deadline keeps reads from starving behind resync and writeback
 tune '/sys/block/sdi/queue/scheduler' 'mq-deadline'
@@ -142,7 +142,7 @@ tune '/sys/block/sdi/queue/scheduler' 'mq-deadline'
 tune '/sys/block/sdi/queue/max_sectors_kb' '128'
 # seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
 tune '/sys/block/sdi/queue/nr_requests' '512'
-# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors; measure before keeping it on other disks
+# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
 tune '/sys/block/sdi/device/queue_depth' '1'
 # member disks of an md array: deadline keeps reads from starving behind resync and writeback
 tune '/sys/block/sdj/queue/scheduler' 'mq-deadline'
@@ -150,7 +150,7 @@ tune '/sys/block/sdj/queue/scheduler' 'mq-deadline'
 tune '/sys/block/sdj/queue/max_sectors_kb' '128'
 # seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
 tune '/sys/block/sdj/queue/nr_requests' '512'
-# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors; measure before keeping it on other disks
+# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
 tune '/sys/block/sdj/device/queue_depth' '1'
 # member disks of an md array: deadline keeps reads from starving behind resync and writeback
 tune '/sys/block/sdk/queue/scheduler' 'mq-deadline'
@@ -158,7 +158,7 @@ tune '/sys/block/sdk/queue/scheduler' 'mq-deadline'
 tune '/sys/block/sdk/queue/max_sectors_kb' '128'
 # seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
 tune '/sys/block/sdk/queue/nr_requests' '512'
-# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors; measure before keeping it on other disks
+# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
 tune '/sys/block/sdk/device/queue_depth' '1'
 
 exit "$status"
