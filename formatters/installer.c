@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Installer snippets: the same apply, run by Anaconda's %post --nochroot
- * against /mnt/sysimage or by debian-installer's late_command against
- * /target.  The device is probed again on the machine being installed,
+ * against /mnt/sysimage (the installer binary, from an updates image), or
+ * by debian-installer's late_command with in-target inside /target (the
+ * package, installed there by pkgsel).  The device is probed again on the machine being installed,
  * so an offline plan's --size is never carried into the snippet.
  */
 #include <errno.h>
@@ -55,7 +56,6 @@ static void header(FILE *f, const struct sp_plan *p)
 	fprintf(f, "# stripeplan: %s %s, %u disks, %s chunk on %s -> %s%s%s\n", p->controller,
 		sp_level_name(p->level), p->disks, chunk, p->device.path, sp_fs_name(p->fs),
 		p->mountpoint[0] ? " on " : "", p->mountpoint);
-	fprintf(f, "# The stripeplan binary must be in the installer environment (README: Installers).\n");
 }
 
 char *sp_format_kickstart(const struct sp_plan *p, const char *apply_command)
@@ -67,6 +67,10 @@ char *sp_format_kickstart(const struct sp_plan *p, const char *apply_command)
 	if (!f)
 		return NULL;
 	header(f, p);
+	fprintf(f, "# Anaconda has no stripeplan: give it one in an updates image, booting with\n");
+	fprintf(f, "#   inst.updates=http://YOUR-SERVER/stripeplan-updates.img\n");
+	fprintf(f, "# that holds usr/sbin/stripeplan built with -DSTRIPEPLAN_STATIC_DEPS=ON on the\n");
+	fprintf(f, "# target release (README: Installers).\n");
 	fprintf(f, "# Keep Anaconda off the array (put this in the main section):\n");
 	if (!strncmp(p->device.kernel_name, "md", 2))
 		fprintf(f, "#   ignoredisk --drives=<the member disks of %s>\n", p->device.kernel_name);
@@ -93,11 +97,16 @@ char *sp_format_preseed(const struct sp_plan *p, const char *apply_command)
 	if (!f)
 		return NULL;
 	header(f, p);
+	fprintf(f, "# The stripeplan package goes into the new system from a repository that\n");
+	fprintf(f, "# carries it (add one with d-i apt-setup/local0/repository); d-i keeps the\n");
+	fprintf(f, "# last pkgsel/include, so list your other packages on this line too.\n");
+	fprintf(f, "d-i pkgsel/include string stripeplan\n");
 	fprintf(f, "# Keep partman off the array: name only the system disk, e.g.\n");
 	fprintf(f, "#   d-i partman-auto/disk string /dev/sda\n");
-	fprintf(f, "# late_command runs in the installer with the new system at /target;\n");
+	fprintf(f, "# late_command runs after pkgsel; in-target runs stripeplan in /target with\n");
+	fprintf(f, "# the installer's /dev, /proc and /sys, writing the new system's own /etc.\n");
 	fprintf(f, "# d-i takes one late_command: chain others with ';'.\n");
-	fprintf(f, "d-i preseed/late_command string %s --root /target\n", apply_command);
+	fprintf(f, "d-i preseed/late_command string in-target %s --root /\n", apply_command);
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;

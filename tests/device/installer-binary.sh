@@ -9,6 +9,8 @@
 # /dev, /proc and /sys are bind-mounted; fixtures/loop.sh's trap unmounts
 # them (newest first) and detaches the device on every way out.
 . "$SRCDIR/tests/device/lib.bash"
+# shellcheck source=installer-root.bash
+. "$SRCDIR/tests/device/installer-root.bash"
 
 # the libraries the installer binary may load (sonames, as ldd lists them)
 EXPECTED_LIBS="ld-linux-x86-64.so.2
@@ -24,18 +26,15 @@ if [ "$(uname -m)" != x86_64 ]; then
 	exit 1
 fi
 
-# --- build it, out of the tree's own build directories ---------------------
-build="$WORK/build-static"
+# --- build it (in the build directory, beside the normal build) -----------
 start=$(date +%s)
 checks=$((checks + 1))
-if ! { cmake -S "$SRCDIR" -B "$build" -DSTRIPEPLAN_STATIC_DEPS=ON -DBUILD_TESTING=OFF &&
-	cmake --build "$build" --target stripeplan -j "$(nproc)"; } >"$WORK/build.log" 2>&1; then
-	fail "the static build failed: $(tail -20 "$WORK/build.log")"
+if ! bin=$(installer_binary); then
+	fail "the static build failed: $(tail -20 "$WORK/static-build.log")"
 	device_finish
 	exit 1
 fi
 echo "static build: $(($(date +%s) - start)) s"
-bin="$build/stripeplan"
 
 # --- exactly these libraries -----------------------------------------------
 ldd "$bin" | awk '$1 != "linux-vdso.so.1" { n = $1; sub(".*/", "", n); print n }' | sort >"$WORK/libs"
@@ -44,31 +43,10 @@ diff -u <(echo "$EXPECTED_LIBS") "$WORK/libs" >&2 || fail "ldd lists other libra
 
 # --- a chroot with busybox, those libraries, and mkfs.xfs ----------------
 chroot="$WORK/chroot"
-mkdir -p "$chroot"/{bin,sbin,usr/sbin,etc,run,tmp,target/etc,dev,proc,sys,opt/xfsprogs/lib}
-cp /bin/busybox "$chroot/bin/busybox"
-for applet in sh ls cat mkdir mount umount; do
-	ln -s busybox "$chroot/bin/$applet"
-done
-cp "$bin" "$chroot/usr/sbin/stripeplan"
-# each library at the path the loader found it at
-ldd "$bin" | awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }' | while read -r lib; do
-	mkdir -p "$chroot$(dirname "$lib")"
-	cp -L "$lib" "$chroot$lib"
-done
-# mkfs.xfs as xfsprogs would bring it, its libraries beside it, not on the loader's path
-mkfs=$(command -v mkfs.xfs)
-cp "$mkfs" "$chroot/opt/xfsprogs/mkfs.xfs"
-ldd "$mkfs" | awk '/=> \// { print $3 }' | while read -r lib; do
-	cp -L "$lib" "$chroot/opt/xfsprogs/lib/"
-done
-printf '#!/bin/sh\nLD_LIBRARY_PATH=/opt/xfsprogs/lib exec /opt/xfsprogs/mkfs.xfs "$@"\n' >"$chroot/sbin/mkfs.xfs"
-chmod +x "$chroot/sbin/mkfs.xfs"
-printf '# the target system'"'"'s fstab\n' >"$chroot/target/etc/fstab"
-
 dev=$(sp_loop_create 1G) || exit 1
-for fs in dev proc sys; do
-	sp_loop_mount "/$fs" "$chroot/$fs" bind
-done
+installer_root "$chroot" "$bin"
+mkdir -p "$chroot/target/etc"
+printf '# the target system'"'"'s fstab\n' >"$chroot/target/etc/fstab"
 
 # in_chroot CMD...: CMD inside, with an installer's PATH and nothing else
 in_chroot() {

@@ -1,12 +1,19 @@
 #!/bin/bash
 # The kickstart %post body and the preseed late_command, run as the
-# installers would, against loop devices and scratch target roots: they
-# must leave a correct fstab line, udev rule and tuning script there, and
-# check must then find no drift — and must find it once a knob changes.
+# installers would, against loop devices: they must leave a correct fstab
+# line, udev rule and tuning script in the new system, and check must then
+# find no drift — and must find it once a knob changes.
+# - Anaconda runs %post --nochroot in its own environment, the new system
+#   at /mnt/sysimage: here a root of busybox, the installer binary at
+#   /usr/sbin/stripeplan (where an updates image puts it) and mkfs.xfs.
+# - debian-installer runs late_command in the installer, and in-target runs
+#   a command chrooted into /target, where pkgsel installed the package;
+#   /dev is bound there by base-installer, /proc and /sys mounted by
+#   chroot_setup.  Here /target is a root holding the package's binary with
+#   its libraries and mkfs.xfs (xfsprogs, which the package recommends).
 . "$SRCDIR/tests/device/lib.bash"
-
-# the snippets call "stripeplan" by name, as an installer image would
-PATH="$(dirname "$STRIPEPLAN"):$PATH"
+# shellcheck source=installer-root.bash
+. "$SRCDIR/tests/device/installer-root.bash"
 ARRAY=(--controller hp-p400 --level 10 --disks 8 --chunk 256K --fs xfs --mountpoint /data)
 
 # installed_ok DEV ROOT NAME: what the snippet left in ROOT is right
@@ -45,31 +52,59 @@ new_root() {
 	printf '# existing line kept\nproc /proc proc defaults 0 0\n' >"$1/etc/fstab"
 }
 
-# --- kickstart: %post --nochroot with /mnt/sysimage -----------------------
+# --- kickstart: %post --nochroot in Anaconda's environment ------------------
+checks=$((checks + 1))
+static=$(installer_binary) || fail "the installer binary did not build: $(tail -20 "$WORK/static-build.log")"
 dev=$(sp_loop_create 1G) || exit 1
 ks="$WORK/ks.cfg"
 expect_ok "kickstart snippet" sp plan "${ARRAY[@]}" --device "$dev" --format kickstart -o "$ks"
-sysimage="$WORK/sysimage"
-new_root "$sysimage"
-# the %post body, with the installed system where this test keeps it
-sed -n '/^%post --nochroot/,/^%end/{/^%/d;p}' "$ks" | sed "s|/mnt/sysimage|$sysimage|g" >"$WORK/post.sh"
 checks=$((checks + 1))
-[ -s "$WORK/post.sh" ] || fail "no %post --nochroot body in the kickstart snippet"
-expect_ok "kickstart %post" sh -e "$WORK/post.sh"
+grep -q '^#   inst.updates=' "$ks" || fail "the kickstart snippet does not say how stripeplan reaches Anaconda"
+anaconda="$WORK/anaconda"
+installer_root "$anaconda" "$static"
+sysimage="$anaconda/mnt/sysimage"
+new_root "$sysimage"
+mkdir -p "$sysimage/var/log"
+sed -n '/^%post --nochroot/,/^%end/{/^%/d;p}' "$ks" >"$anaconda/tmp/post.sh"
+checks=$((checks + 1))
+[ -s "$anaconda/tmp/post.sh" ] || fail "no %post --nochroot body in the kickstart snippet"
+checks=$((checks + 1))
+log=$(sed -n 's|^%post --nochroot.*--log=\([^ ]*\).*|\1|p' "$ks")
+[ "$log" = /mnt/sysimage/var/log/stripeplan.log ] || fail "the %post logs to '$log'"
+# Anaconda runs the body with its shell, output to --log
+expect_ok "kickstart %post" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C \
+	chroot "$anaconda" sh -e -c "sh -e /tmp/post.sh >$log 2>&1"
+checks=$((checks + 1))
+grep -q 'done: the device now matches the plan' "$sysimage/var/log/stripeplan.log" ||
+	fail "the %post log does not report apply: $(cat "$sysimage/var/log/stripeplan.log")"
 installed_ok "$dev" "$sysimage" kickstart
 
-# --- preseed: late_command with /target ------------------------------------
+# --- preseed: late_command, in-target into /target --------------------------
 dev2=$(sp_loop_create 1G) || exit 1
 expect_ok "preseed snippet" sp plan "${ARRAY[@]}" --device "$dev2" --format preseed -o "$WORK/preseed.cfg"
+checks=$((checks + 1))
+grep -qx 'd-i pkgsel/include string stripeplan' "$WORK/preseed.cfg" ||
+	fail "the preseed snippet does not install the package: $(cat "$WORK/preseed.cfg")"
 target="$WORK/target"
+installer_root "$target" "$STRIPEPLAN"
+# the package depends on libparted2, which the partition step dlopen()s
+libparted=$(ldconfig -p | awk '$1 == "libparted.so.2" { print $NF; exit }')
+copy_with_libs "$libparted" "$target" "$libparted"
 new_root "$target"
-sed -n 's|^d-i preseed/late_command string ||p' "$WORK/preseed.cfg" | sed "s|/target|$target|g" >"$WORK/late.sh"
-expect_ok "preseed late_command" sh -e "$WORK/late.sh"
+mkdir "$WORK/d-i"
+printf '#!/bin/sh\nexec env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C chroot %s "$@"\n' "$target" \
+	>"$WORK/d-i/in-target"
+chmod +x "$WORK/d-i/in-target"
+sed -n 's|^d-i preseed/late_command string ||p' "$WORK/preseed.cfg" >"$WORK/late.sh"
+checks=$((checks + 1))
+grep -q '^in-target stripeplan apply .* --root /$' "$WORK/late.sh" ||
+	fail "late_command is not 'in-target stripeplan apply ... --root /': $(cat "$WORK/late.sh")"
+expect_ok "preseed late_command" env PATH="$WORK/d-i:$PATH" sh -e "$WORK/late.sh"
 installed_ok "$dev2" "$target" preseed
 
 # an installer run again (a retried install) converges: nothing changes
 before=$(digest "$dev2")
-expect_ok "preseed again" sh -e "$WORK/late.sh"
+expect_ok "preseed again" env PATH="$WORK/d-i:$PATH" sh -e "$WORK/late.sh"
 expect_out 'unchanged: the device already matched the plan'
 unchanged "$dev2" "$before" "second late_command"
 checks=$((checks + 1))
