@@ -91,9 +91,19 @@ installer_root "$target" "$STRIPEPLAN"
 libparted=$(ldconfig -p | awk '$1 == "libparted.so.2" { print $NF; exit }')
 copy_with_libs "$libparted" "$target" "$libparted"
 new_root "$target"
+# the sanitizer build's options (and suppressions) go into the chroot with it
+sanitizer_env=""
+for var in ASAN_OPTIONS UBSAN_OPTIONS; do
+	[ -z "${!var:-}" ] || sanitizer_env="$sanitizer_env $var=$(printf '%q' "${!var}")"
+done
+supp=$(sed -n 's/.*suppressions=\([^:]*\).*/\1/p' <<<"${ASAN_OPTIONS:-}")
+if [ -n "$supp" ]; then
+	mkdir -p "$target$(dirname "$supp")"
+	cp "$supp" "$target$supp"
+fi
 mkdir "$WORK/d-i"
-printf '#!/bin/sh\nexec env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C chroot %s "$@"\n' "$target" \
-	>"$WORK/d-i/in-target"
+printf '#!/bin/sh\nexec env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C%s chroot %s "$@"\n' \
+	"$sanitizer_env" "$target" >"$WORK/d-i/in-target"
 chmod +x "$WORK/d-i/in-target"
 sed -n 's|^d-i preseed/late_command string ||p' "$WORK/preseed.cfg" >"$WORK/late.sh"
 checks=$((checks + 1))
