@@ -62,12 +62,32 @@ static const char *outcome_sentence(const struct sp_report *r)
 	case SP_OUTCOME_MATCH:
 		return "match: the device matches the plan";
 	case SP_OUTCOME_DRIFT:
-		return "drift: the device differs from the plan";
+		return r->strict || r->worst < 0 ?
+			       "drift: the device differs from the plan" :
+			       "drift: the device loses performance or will not boot as it is";
+	case SP_OUTCOME_HARMLESS:
+		return "differs harmlessly: every difference from the plan costs nothing";
 	case SP_OUTCOME_REFUSED:
 		return "refused: nothing was written";
 	default:
 		return "failed";
 	}
+}
+
+/* "findings: 1 costly, 0 suboptimal, 2 differs" (check only) */
+static void count_findings(const struct sp_report *r, FILE *f)
+{
+	size_t n[3] = { 0 };
+
+	if (strcmp(r->command, "check") || r->outcome == SP_OUTCOME_FAILED)
+		return;
+	for (size_t i = 0; i < r->n_steps; i++)
+		for (size_t j = 0; j < r->steps[i].findings.n; j++)
+			n[r->steps[i].findings.f[j].severity]++;
+	if (n[0] + n[1] + n[2])
+		fprintf(f, "findings: %zu costly, %zu suboptimal, %zu differs%s\n",
+			n[SP_SEVERITY_COSTLY], n[SP_SEVERITY_SUBOPTIMAL], n[SP_SEVERITY_DIFFERS],
+			r->strict ? " (--strict: any difference is drift)" : "");
 }
 
 char *sp_format_report_text(const struct sp_report *r, const struct sp_plan *plan)
@@ -87,6 +107,7 @@ char *sp_format_report_text(const struct sp_report *r, const struct sp_plan *pla
 	}
 	fprintf(f, "%s %s: %s (%.2f s)\n", r->command, plan->device.path, outcome_sentence(r),
 		r->seconds);
+	count_findings(r, f);
 	if (r->fs_uuid[0] && (r->outcome == SP_OUTCOME_DONE || r->outcome == SP_OUTCOME_UNCHANGED ||
 			      r->outcome == SP_OUTCOME_MATCH))
 		fprintf(f, "filesystem %s on %s, UUID=%s\n", sp_fs_name(plan->fs), plan->partition_path,
@@ -116,6 +137,34 @@ static json_object *step_json(const struct sp_step_result *res)
 	return o;
 }
 
+static json_object *finding_json(const char *step, const struct sp_finding *fd)
+{
+	json_object *o = json_object_new_object(), *cost = NULL;
+
+	json_object_object_add(o, "step", json_object_new_string(step));
+	json_object_object_add(o, "severity", json_object_new_string(sp_severity_name(fd->severity)));
+	json_object_object_add(o, "code", json_object_new_string(fd->code));
+	json_object_object_add(o, "message", json_object_new_string(fd->message));
+	if (fd->cost.known) {
+		cost = json_object_new_object();
+		json_object_object_add(cost, "write_ratio", json_object_new_double(fd->cost.write_ratio));
+		json_object_object_add(cost, "read_ratio", json_object_new_double(fd->cost.read_ratio));
+	}
+	json_object_object_add(o, "cost", cost);
+	return o;
+}
+
+static json_object *findings_json(const struct sp_report *r)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < r->n_steps; i++)
+		for (size_t j = 0; j < r->steps[i].findings.n; j++)
+			json_object_array_add(a, finding_json(r->steps[i].name,
+							      &r->steps[i].findings.f[j]));
+	return a;
+}
+
 char *sp_format_report_json(const struct sp_report *r, const struct sp_plan *plan)
 {
 	json_object *root = json_object_new_object(), *steps = json_object_new_array();
@@ -133,6 +182,13 @@ char *sp_format_report_json(const struct sp_report *r, const struct sp_plan *pla
 	for (size_t i = 0; i < r->n_notes; i++)
 		json_object_array_add(notes, json_object_new_string(r->notes[i]));
 	json_object_object_add(root, "notes", notes);
+	if (!strcmp(r->command, "check")) {
+		json_object_object_add(root, "findings", findings_json(r));
+		json_object_object_add(root, "strict", json_object_new_boolean(r->strict));
+		json_object_object_add(root, "worst", r->worst >= 0 ?
+				       json_object_new_string(sp_severity_name((enum sp_severity)r->worst)) :
+				       NULL);
+	}
 	if (r->error.message[0] && (r->outcome == SP_OUTCOME_FAILED || r->outcome == SP_OUTCOME_REFUSED))
 		json_object_object_add(root, "error", json_object_new_string(r->error.message));
 	json_object_object_add(root, "fs_uuid", r->fs_uuid[0] ? json_object_new_string(r->fs_uuid) : NULL);

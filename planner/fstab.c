@@ -29,6 +29,9 @@ struct entry {
 	char fstype[SP_NAME_MAX];
 	char options[SP_PATH_MAX];
 	int passno;
+	char source[SP_PATH_MAX]; /* as written (unescaped) */
+	char tag[SP_NAME_MAX];    /* "LABEL" of LABEL=data; "" for a path */
+	char tag_value[SP_PATH_MAX];
 };
 
 /* One line of the text, without its '\n'. */
@@ -122,6 +125,31 @@ static void uuid_of(const char *source, char *buf, size_t len)
 		snprintf(buf, len, "%.*s", (int)n, v);
 }
 
+/* LABEL=data, PARTUUID="..." -> tag and value (unquoted); "" for a path */
+static void tag_of(const char *source, struct entry *e)
+{
+	static const char *const tags[] = { "UUID", "LABEL", "PARTUUID", "PARTLABEL", "ID" };
+	const char *eq = strchr(source, '='), *v;
+	size_t n;
+
+	e->tag[0] = e->tag_value[0] = '\0';
+	if (!eq || source[0] == '/')
+		return;
+	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+		if (strlen(tags[i]) != (size_t)(eq - source) || strncmp(source, tags[i], strlen(tags[i])))
+			continue;
+		v = eq + 1;
+		n = strlen(v);
+		if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
+			v++;
+			n -= 2;
+		}
+		snprintf(e->tag, sizeof(e->tag), "%s", tags[i]);
+		snprintf(e->tag_value, sizeof(e->tag_value), "%.*s", (int)n, v);
+		return;
+	}
+}
+
 /*
  * Parses one line as fstab(5) (and libmount, and so mount(8)) reads it:
  * source, target and type are required, options, dump and pass optional,
@@ -155,6 +183,8 @@ static int parse_entry(const struct line *l, struct entry *e)
 			return 0;
 	}
 	uuid_of(source, e->uuid, sizeof(e->uuid));
+	copy_field(e->source, sizeof(e->source), source);
+	tag_of(source, e);
 	return 1;
 }
 
@@ -457,8 +487,8 @@ int sp_fstab_line_render(const struct sp_plan *plan, const char *uuid, char *buf
 	return 0;
 }
 
-int sp_fstab_find_uuid(const char *text, const char *uuid, struct sp_fstab_entry *ret, size_t max,
-		       size_t *ret_n, struct sp_error *err)
+int sp_fstab_find(const char *text, sp_fstab_match_fn match, void *userdata,
+		  struct sp_fstab_entry *ret, size_t max, size_t *ret_n, struct sp_error *err)
 {
 	struct line *v = NULL;
 	struct entry *e = malloc(sizeof(*e));
@@ -471,13 +501,14 @@ int sp_fstab_find_uuid(const char *text, const char *uuid, struct sp_fstab_entry
 		r = parse_entry(&v[i], e);
 		if (r < 0)
 			goto out;
-		if (r == 0 || !same_uuid(e->uuid, uuid))
+		if (r == 0 || !match(e->tag, e->tag_value, e->source, userdata))
 			continue;
 		if (found < max) {
 			struct sp_fstab_entry *f = &ret[found];
 
 			f->line = (unsigned)(i + 1);
 			f->owned = i > 0 && is_marker(&v[i - 1]);
+			copy_field(f->source, sizeof(f->source), e->source);
 			copy_field(f->target, sizeof(f->target), e->target);
 			copy_field(f->fstype, sizeof(f->fstype), e->fstype);
 			copy_field(f->options, sizeof(f->options), e->options);
@@ -493,4 +524,20 @@ out:
 	free(v);
 	free(e);
 	return r;
+}
+
+static bool matches_uuid(const char *tag, const char *value, const char *source, void *userdata)
+{
+	const char *uuid = userdata;
+
+	if (!strcmp(tag, "UUID"))
+		return same_uuid(value, uuid);
+	return !strncmp(source, BY_UUID_PREFIX, strlen(BY_UUID_PREFIX)) &&
+	       same_uuid(source + strlen(BY_UUID_PREFIX), uuid);
+}
+
+int sp_fstab_find_uuid(const char *text, const char *uuid, struct sp_fstab_entry *ret, size_t max,
+		       size_t *ret_n, struct sp_error *err)
+{
+	return sp_fstab_find(text, matches_uuid, (void *)uuid, ret, max, ret_n, err);
 }

@@ -61,6 +61,7 @@ int sp_fstab_line_render(const struct sp_plan *plan, const char *uuid, char *buf
 struct sp_fstab_entry {
 	unsigned line; /* 1-based */
 	bool owned;    /* directly below a marker */
+	char source[SP_PATH_MAX]; /* as written: "UUID=...", "/dev/disk/by-id/..." */
 	char target[SP_PATH_MAX]; /* unescaped */
 	char fstype[SP_NAME_MAX];
 	char options[SP_PATH_MAX];
@@ -73,5 +74,14 @@ struct sp_fstab_entry {
  */
 int sp_fstab_find_uuid(const char *text, const char *uuid, struct sp_fstab_entry *ret, size_t max,
 		       size_t *ret_n, struct sp_error *err);
+/*
+ * The same for any way of naming a filesystem: match() sees the source's
+ * tag and value ("LABEL", "data"; "" and "" for a path) and the source as
+ * written, and says whether it names the one looked for.
+ */
+typedef bool (*sp_fstab_match_fn)(const char *tag, const char *value, const char *source,
+				  void *userdata);
+int sp_fstab_find(const char *text, sp_fstab_match_fn match, void *userdata,
+		  struct sp_fstab_entry *ret, size_t max, size_t *ret_n, struct sp_error *err);
 
 #endif

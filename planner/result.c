@@ -30,13 +30,23 @@ void sp_step_result_clear(struct sp_step_result *res)
 	res->name = name;
 }
 
+void sp_step_take_findings(struct sp_step_result *res)
+{
+	for (size_t i = 0; i < res->findings.n; i++)
+		sp_step_line(res, "%s: %s", sp_severity_name(res->findings.f[i].severity),
+			     res->findings.f[i].message);
+	if (res->findings.dropped)
+		sp_step_line(res, "... and %zu more findings", res->findings.dropped);
+	res->status = res->findings.n ? SP_STEP_DRIFT : SP_STEP_UNCHANGED;
+}
+
 const char *sp_outcome_name(enum sp_outcome o)
 {
 	static const char *const names[] = {
 		[SP_OUTCOME_DONE] = "done",       [SP_OUTCOME_UNCHANGED] = "unchanged",
 		[SP_OUTCOME_DRY_RUN] = "dry-run", [SP_OUTCOME_MATCH] = "match",
 		[SP_OUTCOME_DRIFT] = "drift",     [SP_OUTCOME_REFUSED] = "refused",
-		[SP_OUTCOME_FAILED] = "failed",
+		[SP_OUTCOME_FAILED] = "failed",   [SP_OUTCOME_HARMLESS] = "differs",
 	};
 
 	return (size_t)o < sizeof(names) / sizeof(names[0]) ? names[o] : "unknown";

@@ -7,6 +7,7 @@
 #ifndef STRIPEPLAN_RESULT_H
 #define STRIPEPLAN_RESULT_H
 
+#include "audit.h"
 #include "stripeplan.h"
 
 #define SP_STEP_MAX_LINES 24U
@@ -30,6 +31,7 @@ struct sp_step_result {
 	char summary[SP_MSG_MAX];  /* one line: "gpt, 1 partition at 1 MiB, 2.34 TiB" */
 	size_t n_lines;            /* differences (verify), actions (dry run), warnings */
 	char lines[SP_STEP_MAX_LINES][SP_MSG_MAX];
+	struct sp_findings findings; /* verify: what differs, judged (audit.h) */
 	char *tool_output;         /* malloc'd: what mkfs and friends printed */
 	double seconds;
 	struct sp_error error;     /* when FAILED */
@@ -43,6 +45,7 @@ enum sp_outcome {
 	SP_OUTCOME_DRIFT,      /* check: differences listed */
 	SP_OUTCOME_REFUSED,    /* safety: nothing touched */
 	SP_OUTCOME_FAILED,     /* a step failed; steps say what was left */
+	SP_OUTCOME_HARMLESS,   /* check: findings, every one of them costs nothing (exit 0) */
 };
 
 struct sp_report {
@@ -56,12 +59,17 @@ struct sp_report {
 	struct sp_error error; /* for REFUSED and FAILED */
 	char fs_uuid[SP_UUID_MAX];
 	double seconds;
+	bool strict;           /* check --strict */
+	int worst;             /* check: worst enum sp_severity found, -1 none */
 };
 
 /* Adds a line to res (silently drops past SP_STEP_MAX_LINES). */
 void sp_step_line(struct sp_step_result *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sp_step_result_clear(struct sp_step_result *res);
+/* After a judge filled res->findings: one line per finding ("costly:
+ * ..."), status DRIFT when there is any, else UNCHANGED. */
+void sp_step_take_findings(struct sp_step_result *res);
 void sp_report_free(struct sp_report *report);
 const char *sp_outcome_name(enum sp_outcome o);
 const char *sp_step_status_name(enum sp_step_status s);

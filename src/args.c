@@ -14,7 +14,7 @@ enum {
 	OPT_CONTROLLER = 256, OPT_LEVEL, OPT_DISKS, OPT_CHUNK, OPT_SPANS, OPT_FS, OPT_DEVICE,
 	OPT_SIZE, OPT_SECTOR_SIZE, OPT_MOUNTPOINT, OPT_KERNEL, OPT_FORMAT, OPT_TABLE,
 	OPT_MEMBERS, OPT_PROFILES, OPT_LABEL, OPT_BARRIERS, OPT_FACTS, OPT_PLAN, OPT_ROOT,
-	OPT_FORCE, OPT_DRY_RUN, OPT_TUNING, OPT_MEMORY_BUDGET,
+	OPT_FORCE, OPT_DRY_RUN, OPT_TUNING, OPT_MEMORY_BUDGET, OPT_STRICT,
 };
 
 struct opt_info {
@@ -48,6 +48,7 @@ static const struct opt_info opt_table[] = {
 	{ { "root", required_argument, NULL, OPT_ROOT }, SP_OPT_ROOT },
 	{ { "force", no_argument, NULL, OPT_FORCE }, SP_OPT_APPLY },
 	{ { "dry-run", no_argument, NULL, OPT_DRY_RUN }, SP_OPT_APPLY },
+	{ { "strict", no_argument, NULL, OPT_STRICT }, SP_OPT_CHECK },
 	{ { "help", no_argument, NULL, 'h' }, 0 },
 };
 
@@ -212,15 +213,19 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 	case OPT_DRY_RUN:
 		a->dry_run = true;
 		return 0;
+	case OPT_STRICT:
+		a->strict = true;
+		return 0;
 	}
 	return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "usage", "unexpected option");
 }
 
-static int check_required(const struct sp_cli_args *a, struct sp_error *err)
+static int check_required(const struct sp_cli_args *a, unsigned allowed, struct sp_error *err)
 {
 	static const char *const names[] = { "--controller", "--level", "--disks", "--chunk", "--fs" };
+	/* check finds the filesystem on the device when --fs is not given */
 	const bool have[] = { a->have_controller, a->have_level, a->have_disks, a->have_chunk,
-			      a->have_fs };
+			      a->have_fs || (allowed & SP_OPT_CHECK) };
 
 	for (size_t i = 0; i < sizeof(have) / sizeof(have[0]); i++)
 		if (!have[i])
@@ -291,7 +296,7 @@ int sp_cli_parse(int argc, char **argv, unsigned allowed, const char *help,
 	if (optind < argc)
 		return sp_cli_usage_error("unexpected argument '%s'", argv[optind]);
 	if ((allowed & SP_OPT_PLAN_FLAGS) && !args->plan_file[0]) {
-		if (check_required(args, &err) < 0)
+		if (check_required(args, allowed, &err) < 0)
 			return sp_cli_fail(&err);
 		if (plan_for_running_kernel(args, &err) < 0)
 			return sp_cli_fail(&err);

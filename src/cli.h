@@ -34,6 +34,7 @@ struct sp_cli_args {
 	 * after which apply stops as if killed */
 	struct sp_sysfs sysfs;
 	const char *stop_after;
+	bool strict;                /* check: any difference is drift */
 };
 
 /* Which options a command takes. */
@@ -43,6 +44,7 @@ enum {
 	SP_OPT_PLAN_FILE = 1 << 2,  /* --plan FILE */
 	SP_OPT_APPLY = 1 << 3,      /* --force, --dry-run */
 	SP_OPT_ROOT = 1 << 4,       /* --root DIR */
+	SP_OPT_CHECK = 1 << 5,      /* --strict; --fs may be left to the device */
 };
 
 /* Parses argv into args; prints help and returns 0 with *done set for

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "format.h"
 #include "pipeline.h"
+#include "probe.h"
 
 #define PLAN_FILE_MAX_BYTES (1024 * 1024)
 
@@ -36,21 +37,34 @@ static const char usage_apply[] =
 	"Exit status: 0 done or unchanged, 2 invalid input, 3 refused, 4 a step failed.\n";
 
 static const char usage_check[] =
-	"Usage: stripeplan check (--plan FILE | PLAN OPTIONS) --device PATH [OPTIONS]\n"
+	"Usage: stripeplan check (--plan FILE | ARRAY OPTIONS) --device PATH [OPTIONS]\n"
 	"\n"
-	"Read the device back and compare it with the plan: partition table, start,\n"
-	"size and stripe alignment, filesystem type and geometry.  Works on arrays\n"
-	"made by other tools too.  Nothing is written.\n"
+	"Read the device, the kernel and the target root back and judge what is\n"
+	"there: partition table, start and alignment, filesystem geometry, the fstab\n"
+	"line that mounts it (by UUID, LABEL, PARTUUID or device path), live tuning\n"
+	"and its udev rule and script.  Works on arrays made by other tools: only\n"
+	"--controller, --level, --disks and --chunk are needed; the filesystem\n"
+	"(--fs) is taken from the device when not given.  Nothing is written.\n"
+	"\n"
+	"Every finding has a severity: costly (loses performance or stops the boot;\n"
+	"misalignment comes with its cost from the array model), suboptimal (what\n"
+	"the plan improves without breaking alignment) or differs (another choice\n"
+	"than the plan's that costs nothing).  Each message names the device, the\n"
+	"value found and the fix.\n"
 	"\n"
 	"      --plan FILE         compare with this plan\n"
-	"      PLAN OPTIONS        or plan now: see 'stripeplan plan --help'\n"
+	"      ARRAY OPTIONS       or plan now: see 'stripeplan plan --help'\n"
 	"      --device PATH       the whole disk or array to check\n"
 	"      --root DIR          target root for files (fstab, udev rules); default /\n"
+	"      --strict            exit 1 on any difference from the plan, even a harmless\n"
+	"                          one (what tests of idempotency want)\n"
 	"      --format text|json  report format\n"
 	"  -h, --help              show this help\n"
 	"\n"
-	"Exit status: 0 everything matches, 1 differences found (each listed),\n"
-	"2 invalid input, 4 the device could not be read.\n";
+	"Exit status: 0 nothing costly or suboptimal (harmless differences are still\n"
+	"listed; with --strict: everything matches), 1 a costly or suboptimal finding\n"
+	"(with --strict: any difference), 2 invalid input, 4 the device could not be\n"
+	"read.\n";
 
 static int read_plan_file(const char *path, struct sp_plan *plan, struct sp_error *err)
 {
@@ -126,6 +140,26 @@ static int load_plan(const struct sp_cli_args *args, struct sp_plan *plan, struc
 	return sp_cli_make_plan(args, plan, err);
 }
 
+/*
+ * check without --fs judges the filesystem that is there: the one on
+ * partition 1, else on the whole disk; xfs when there is none.
+ */
+static int fs_from_device(struct sp_cli_args *args, struct sp_error *err)
+{
+	char part[SP_PATH_MAX], type[SP_NAME_MAX] = "";
+	enum sp_fs fs;
+
+	args->spec.fs = SP_FS_XFS;
+	if (sp_partition_path(args->device, 1, part, sizeof(part)) < 0 ||
+	    sp_probe_fs_type(part, type, sizeof(type)) <= 0)
+		if (sp_probe_fs_type(args->device, type, sizeof(type)) <= 0)
+			return 0;
+	if (sp_parse_fs(type, &fs, NULL) == 0)
+		args->spec.fs = fs;
+	(void)err;
+	return 0;
+}
+
 static int run(int argc, char **argv, bool apply)
 {
 	struct sp_cli_args *args = calloc(1, sizeof(*args));
@@ -134,7 +168,8 @@ static int run(int argc, char **argv, bool apply)
 	struct sp_error err = { 0 };
 	struct progress progress;
 	struct sp_run_opts opts = { 0 };
-	unsigned allowed = SP_OPT_PLAN_FLAGS | SP_OPT_PLAN_FILE | SP_OPT_ROOT | (apply ? SP_OPT_APPLY : 0);
+	unsigned allowed = SP_OPT_PLAN_FLAGS | SP_OPT_PLAN_FILE | SP_OPT_ROOT |
+			   (apply ? SP_OPT_APPLY : SP_OPT_CHECK);
 	char *text = NULL;
 	bool done = false;
 	int rc;
@@ -153,6 +188,8 @@ static int run(int argc, char **argv, bool apply)
 		rc = sp_cli_fail(&err);
 		goto out;
 	}
+	if (!apply && !args->plan_file[0] && !args->have_fs && args->device[0])
+		fs_from_device(args, &err);
 	if (load_plan(args, plan, &err) < 0) {
 		rc = sp_cli_fail(&err);
 		goto out;
@@ -163,6 +200,7 @@ static int run(int argc, char **argv, bool apply)
 	opts.force = args->force;
 	opts.sysfs = &args->sysfs;
 	opts.stop_after = args->stop_after;
+	opts.strict = args->strict;
 	opts.on_step = print_step;
 	opts.userdata = &progress;
 	rc = apply ? sp_pipeline_apply(plan, &opts, report) : sp_pipeline_check(plan, &opts, report);

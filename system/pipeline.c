@@ -56,7 +56,7 @@ static int finish(struct sp_report *r, enum sp_outcome outcome, double started)
 		[SP_OUTCOME_DONE] = SP_EXIT_OK,       [SP_OUTCOME_UNCHANGED] = SP_EXIT_OK,
 		[SP_OUTCOME_DRY_RUN] = SP_EXIT_OK,    [SP_OUTCOME_MATCH] = SP_EXIT_OK,
 		[SP_OUTCOME_DRIFT] = SP_EXIT_DRIFT,   [SP_OUTCOME_REFUSED] = SP_EXIT_REFUSED,
-		[SP_OUTCOME_FAILED] = SP_EXIT_FAILED,
+		[SP_OUTCOME_FAILED] = SP_EXIT_FAILED, [SP_OUTCOME_HARMLESS] = SP_EXIT_OK,
 	};
 
 	r->outcome = outcome;
@@ -403,37 +403,97 @@ out:
 	return rc;
 }
 
+static struct sp_step_result *step_named(struct sp_report *r, const char *name)
+{
+	for (size_t i = 0; i < r->n_steps; i++)
+		if (!strcmp(r->steps[i].name, name))
+			return &r->steps[i];
+	return NULL;
+}
+
+/* The model's cost on the alignment and geometry findings, from what the
+ * partition and filesystem verifies read; their lines are re-rendered. */
+static void add_costs(const struct sp_ctx *ctx, struct sp_report *r)
+{
+	static const char *const costed[] = { "partition", "filesystem" };
+
+	for (size_t i = 0; i < sizeof(costed) / sizeof(costed[0]); i++) {
+		struct sp_step_result *res = step_named(r, costed[i]);
+
+		if (!res || res->status != SP_STEP_DRIFT)
+			continue;
+		sp_audit_costs(ctx->plan, ctx->have_found_partition ? &ctx->found_partition : NULL,
+			       ctx->have_found_fs ? &ctx->found_fs : NULL, &res->findings);
+		res->n_lines = 0;
+		sp_step_take_findings(res);
+	}
+}
+
+/* costly or suboptimal, or with --strict anything at all, is drift */
+static enum sp_outcome judge_outcome(struct sp_report *r, bool identity_drift)
+{
+	bool any = identity_drift;
+
+	r->worst = identity_drift ? SP_SEVERITY_COSTLY : -1;
+	for (size_t i = 0; i < r->n_steps; i++) {
+		int w = sp_findings_worst(&r->steps[i].findings);
+
+		if (w > r->worst)
+			r->worst = w;
+		any = any || r->steps[i].status == SP_STEP_DRIFT;
+	}
+	if (!any)
+		return SP_OUTCOME_MATCH;
+	if (r->strict || r->worst > SP_SEVERITY_DIFFERS)
+		return SP_OUTCOME_DRIFT;
+	return SP_OUTCOME_HARMLESS;
+}
+
 int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts,
 		      struct sp_report *r)
 {
 	double started = sp_now_seconds();
-	bool drift = false, failed = false;
+	bool failed = false;
 	struct sp_facts facts;
-	struct sp_ctx ctx;
+	struct sp_ctx *ctx = calloc(1, sizeof(*ctx));
+	enum sp_outcome outcome;
 	size_t n;
+	int rc;
 
 	report_init(r, "check");
-	init_ctx(plan, opts, &ctx);
+	r->strict = opts->strict;
+	r->worst = -1;
+	if (!ctx) {
+		r->error.exit_code = SP_EXIT_FAILED;
+		snprintf(r->error.message, sizeof(r->error.message), "out of memory");
+		return finish(r, SP_OUTCOME_FAILED, started);
+	}
+	init_ctx(plan, opts, ctx);
+	ctx->auditing = true;
 	if (sp_probe_facts(opts->sysfs, plan->device.path, &facts, &r->error) < 0) {
+		free(ctx);
 		r->error.exit_code = SP_EXIT_FAILED;
 		return finish(r, SP_OUTCOME_FAILED, started);
 	}
 	n = identity_differences(&plan->device, &facts, r->notes, SP_STEP_MAX_LINES);
 	r->n_notes = n < SP_STEP_MAX_LINES ? n : SP_STEP_MAX_LINES;
-	drift = n > 0;
 	for (size_t i = 0; i < N_STEPS; i++) {
-		if (run_verify(i, &ctx, &r->steps[i]) < 0) {
+		if (run_verify(i, ctx, &r->steps[i]) < 0) {
 			failed = true;
 			r->error = r->steps[i].error;
 		}
-		drift = drift || r->steps[i].status == SP_STEP_DRIFT;
-		step_done(opts, r, i);
 	}
-	snprintf(r->fs_uuid, sizeof(r->fs_uuid), "%s", ctx.fs_uuid);
+	add_costs(ctx, r);
+	for (size_t i = 0; i < N_STEPS; i++)
+		step_done(opts, r, i);
+	snprintf(r->fs_uuid, sizeof(r->fs_uuid), "%s", ctx->fs_uuid);
+	free(ctx);
 	if (failed) {
 		if (!r->error.exit_code)
 			r->error.exit_code = SP_EXIT_FAILED;
 		return finish(r, SP_OUTCOME_FAILED, started);
 	}
-	return finish(r, drift ? SP_OUTCOME_DRIFT : SP_OUTCOME_MATCH, started);
+	outcome = judge_outcome(r, n > 0);
+	rc = finish(r, outcome, started);
+	return rc;
 }

@@ -18,6 +18,7 @@ struct sp_run_opts {
 	const struct sp_sysfs *sysfs; /* NULL = the machine's /sys */
 	/* tests only: end the run after this step, as if killed there */
 	const char *stop_after;
+	bool strict;                /* check: any finding is drift, even one that costs nothing */
 	/* called after each step finishes, so the CLI can print progress */
 	void (*on_step)(const struct sp_step_result *res, size_t index, size_t total, void *userdata);
 	void *userdata;

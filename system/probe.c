@@ -603,3 +603,24 @@ out:
 	free(u);
 	return r;
 }
+
+int sp_probe_fs_type(const char *path, char *type, size_t len)
+{
+	const char *v = NULL;
+	blkid_probe pr;
+	int rc, found = 0;
+
+	errno = 0;
+	pr = blkid_new_probe_from_filename(path);
+	if (!pr)
+		return errno ? -errno : -EIO;
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
+	rc = blkid_do_safeprobe(pr);
+	if (rc == 0 && blkid_probe_lookup_value(pr, "TYPE", &v, NULL) == 0 && v) {
+		snprintf(type, len, "%s", v);
+		found = 1;
+	}
+	blkid_free_probe(pr);
+	return rc < 0 && rc != -2 ? -EIO : found;
+}

@@ -53,4 +53,11 @@ int sp_probe_facts(const struct sp_sysfs *sys, const char *path, struct sp_facts
 int sp_probe_usage(const struct sp_sysfs *sys, const struct sp_facts *facts,
 		   struct sp_usage *ret, struct sp_error *err);
 
+/*
+ * The filesystem type libblkid finds on path ("xfs"), read-only: 1 with
+ * type filled, 0 when there is none (or it is ambivalent), -errno when
+ * path cannot be read.  check uses it when no --fs is given.
+ */
+int sp_probe_fs_type(const char *path, char *type, size_t len);
+
 #endif

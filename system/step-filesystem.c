@@ -80,9 +80,14 @@ static void summarize(const struct sp_plan *plan, const char *uuid, struct sp_st
 
 /* --------------------------------------------------------------- verify */
 
-static int find_fs(const char *path, struct fs_found *ret, struct sp_step_result *res)
+/*
+ * verify only reads: libblkid says what is there, the superblock says
+ * its geometry; both go into a struct sp_found_fs, and
+ * sp_judge_filesystem() in the core says what it means.
+ */
+
+static int find_fs(const char *path, struct sp_found_fs *f, struct sp_step_result *res)
 {
-	struct fs_found f = { 0 };
 	const char *v;
 	blkid_probe pr;
 	int rc;
@@ -94,20 +99,22 @@ static int find_fs(const char *path, struct fs_found *ret, struct sp_step_result
 				    "cannot open '%s' to look for a filesystem: %s", path,
 				    strerror(errno ? errno : EIO));
 	blkid_probe_enable_superblocks(pr, 1);
-	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_UUID);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_UUID |
+						      BLKID_SUBLKS_LABEL);
 	rc = blkid_do_safeprobe(pr);
 	if (rc == 0) {
 		if (blkid_probe_lookup_value(pr, "TYPE", &v, NULL) == 0)
-			snprintf(f.type, sizeof(f.type), "%s", v);
+			snprintf(f->type, sizeof(f->type), "%s", v);
 		if (blkid_probe_lookup_value(pr, "UUID", &v, NULL) == 0)
-			snprintf(f.uuid, sizeof(f.uuid), "%s", v);
+			snprintf(f->uuid, sizeof(f->uuid), "%s", v);
+		if (blkid_probe_lookup_value(pr, "LABEL", &v, NULL) == 0)
+			snprintf(f->label, sizeof(f->label), "%s", v);
 	}
 	blkid_free_probe(pr);
 	if (rc == -1)
 		return sp_step_fail(res, EIO, STEP, path, "cannot read '%s': libblkid failed", path);
-	f.blank = rc == 1;
-	f.ambivalent = rc == -2;
-	*ret = f;
+	f->blank = rc == 1;
+	f->ambivalent = rc == -2;
 	return 0;
 }
 
@@ -130,46 +137,26 @@ static int read_xfs_sb(const char *path, struct xfs_dsb *sb, struct sp_step_resu
 	return 0;
 }
 
-static int verify_xfs(const struct sp_plan *plan, const char *path, struct sp_step_result *res)
+static int read_xfs(const char *path, struct sp_found_fs *f, struct sp_step_result *res)
 {
-	uint64_t block, unit_bytes, width_bytes, want_width;
-	uint32_t unit, width, log_su;
 	struct xfs_dsb sb;
 	int r = read_xfs_sb(path, &sb, res);
 
 	if (r < 0)
 		return r;
 	if (be32toh(sb.sb_magicnum) != XFS_SB_MAGIC) {
-		sp_step_line(res, "no xfs superblock magic (XFSB) at the start of %s", path);
+		f->sb_unreadable = true;
+		snprintf(f->sb_error, sizeof(f->sb_error),
+			 "no xfs superblock magic (XFSB) at its start");
 		return 0;
 	}
-	block = be32toh(sb.sb_blocksize);
-	unit = be32toh(sb.sb_unit);
-	width = be32toh(sb.sb_width);
-	log_su = be32toh(sb.sb_logsunit);
-	/* sb_unit and sb_width count filesystem blocks; compare bytes */
-	unit_bytes = unit * block;
-	width_bytes = width * block;
-	want_width = plan->xfs_su_bytes * plan->xfs_sw;
-	if (block != plan->block_bytes)
-		sp_step_line(res, "xfs block size is %" PRIu64 " B, the plan says %u B", block,
-			     plan->block_bytes);
-	if (unit_bytes != plan->xfs_su_bytes)
-		sp_step_line(res, "xfs stripe unit is %" PRIu64 " B (sb_unit %u blocks), the plan "
-			     "says %" PRIu64 " B", unit_bytes, unit, plan->xfs_su_bytes);
-	if (width_bytes != want_width)
-		sp_step_line(res, "xfs stripe width is %" PRIu64 " B (sb_width %u blocks), the plan "
-			     "says %" PRIu64 " B (sw=%u)", width_bytes, width, want_width,
-			     plan->xfs_sw);
-	if (plan->xfs_agsize_bytes &&
-	    (uint64_t)be32toh(sb.sb_agblocks) * block != plan->xfs_agsize_bytes)
-		sp_step_line(res, "xfs allocation groups are %" PRIu64 " B (sb_agblocks %u), the plan "
-			     "says %" PRIu64 " B (whole stripes)",
-			     (uint64_t)be32toh(sb.sb_agblocks) * block, be32toh(sb.sb_agblocks),
-			     plan->xfs_agsize_bytes);
-	if (log_su != plan->xfs_log_su_bytes)
-		sp_step_line(res, "xfs log stripe unit is %u B, the plan says %" PRIu64 " B", log_su,
-			     plan->xfs_log_su_bytes);
+	/* sb_unit and sb_width count filesystem blocks, sb_logsunit bytes */
+	f->block_bytes = be32toh(sb.sb_blocksize);
+	f->xfs_unit_blocks = be32toh(sb.sb_unit);
+	f->xfs_width_blocks = be32toh(sb.sb_width);
+	f->xfs_agblocks = be32toh(sb.sb_agblocks);
+	f->xfs_agcount = be32toh(sb.sb_agcount);
+	f->xfs_logsunit_bytes = be32toh(sb.sb_logsunit);
 	return 0;
 }
 
@@ -200,43 +187,28 @@ static const char *ext2fs_said(errcode_t e)
 	}
 }
 
-static int verify_ext(const struct sp_plan *plan, const char *path, struct sp_step_result *res)
+static void read_ext(const char *path, struct sp_found_fs *f)
 {
 	ext2_filsys fs = NULL;
-	unsigned block, stride, width;
 	errcode_t e;
 
 	/* read-only (no EXT2_FLAG_RW); 64BITS or a 64bit filesystem is refused */
 	e = ext2fs_open(path, EXT2_FLAG_64BITS, 0, 0, unix_io_manager, &fs);
 	if (e) {
-		sp_step_line(res, "cannot read the %s superblock on %s: libext2fs said: %s (%ld)",
-			     sp_fs_name(plan->fs), path, ext2fs_said(e), (long)e);
-		return 0;
+		f->sb_unreadable = true;
+		snprintf(f->sb_error, sizeof(f->sb_error), "libext2fs said: %s (%ld)",
+			 ext2fs_said(e), (long)e);
+		return;
 	}
-	block = EXT2_BLOCK_SIZE(fs->super);
-	stride = fs->super->s_raid_stride;
-	width = fs->super->s_raid_stripe_width;
+	f->block_bytes = EXT2_BLOCK_SIZE(fs->super);
+	f->ext_stride_blocks = fs->super->s_raid_stride;
+	f->ext_stripe_width_blocks = fs->super->s_raid_stripe_width;
 	ext2fs_close_free(&fs);
-	if (block != plan->block_bytes)
-		sp_step_line(res, "%s block size is %u B, the plan says %u B", sp_fs_name(plan->fs),
-			     block, plan->block_bytes);
-	if (stride != plan->ext_stride_blocks)
-		sp_step_line(res, "%s stride is %u blocks (%" PRIu64 " B), the plan says %u blocks",
-			     sp_fs_name(plan->fs), stride, (uint64_t)stride * block,
-			     plan->ext_stride_blocks);
-	if (width != plan->ext_stripe_width_blocks)
-		sp_step_line(res, "%s stripe width is %u blocks (%" PRIu64 " B), the plan says %u "
-			     "blocks", sp_fs_name(plan->fs), width, (uint64_t)width * block,
-			     plan->ext_stripe_width_blocks);
-	return 0;
 }
 
-/* Differences become lines; returns <0 only when it cannot look. */
-static int compare_fs(struct sp_ctx *ctx, const char *path, struct sp_step_result *res)
+/* Fills f; returns <0 only when it cannot look. */
+static int read_fs(const char *path, struct sp_found_fs *f, struct sp_step_result *res)
 {
-	const struct sp_plan *plan = ctx->plan;
-	const char *want = sp_fs_name(plan->fs);
-	struct fs_found f;
 	struct stat st;
 	int r;
 
@@ -244,47 +216,45 @@ static int compare_fs(struct sp_ctx *ctx, const char *path, struct sp_step_resul
 		if (errno != ENOENT)
 			return sp_step_fail(res, errno, STEP, path, "cannot stat '%s': %s", path,
 					    strerror(errno));
-		sp_step_line(res, "no partition node %s", path);
+		f->no_node = true;
 		return 0;
 	}
 	if (!S_ISBLK(st.st_mode)) {
-		sp_step_line(res, "%s is not a block device", path);
+		f->not_block = true;
 		return 0;
 	}
-	r = find_fs(path, &f, res);
-	if (r < 0)
+	r = find_fs(path, f, res);
+	if (r < 0 || f->blank || f->ambivalent)
 		return r;
-	if (f.blank) {
-		sp_step_line(res, "no filesystem on %s", path);
-		return 0;
-	}
-	if (f.ambivalent) {
-		sp_step_line(res, "%s holds conflicting signatures (libblkid cannot tell which "
-			     "filesystem it is)", path);
-		return 0;
-	}
-	if (strcmp(f.type, want)) {
-		sp_step_line(res, "%s holds %s, the plan says %s", path, f.type[0] ? f.type : "?",
-			     want);
-		return 0;
-	}
-	snprintf(ctx->fs_uuid, sizeof(ctx->fs_uuid), "%s", f.uuid);
-	summarize(plan, f.uuid, res);
-	return plan->fs == SP_FS_XFS ? verify_xfs(plan, path, res) : verify_ext(plan, path, res);
+	if (!strcmp(f->type, "xfs"))
+		return read_xfs(path, f, res);
+	if (!strcmp(f->type, "ext3") || !strcmp(f->type, "ext4") || !strcmp(f->type, "ext2"))
+		read_ext(path, f);
+	return 0;
 }
 
 static int filesystem_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 {
+	struct sp_found_fs *f;
 	int r;
 
 	if (!ctx || !ctx->plan)
 		return sp_step_fail(res, EINVAL, STEP, "", "no plan to verify against");
 	ctx->fs_uuid[0] = '\0';
+	f = &ctx->found_fs;
+	memset(f, 0, sizeof(*f));
+	snprintf(f->path, sizeof(f->path), "%s", sp_ctx_partition_path(ctx));
 	summarize(ctx->plan, NULL, res);
-	r = compare_fs(ctx, sp_ctx_partition_path(ctx), res);
+	r = read_fs(f->path, f, res);
 	if (r < 0)
 		return r;
-	res->status = res->n_lines ? SP_STEP_DRIFT : SP_STEP_UNCHANGED;
+	ctx->have_found_fs = true;
+	if (f->uuid[0] && !f->blank && !f->ambivalent) {
+		snprintf(ctx->fs_uuid, sizeof(ctx->fs_uuid), "%s", f->uuid);
+		summarize(ctx->plan, f->uuid, res);
+	}
+	sp_judge_filesystem(ctx->plan, f, &res->findings);
+	sp_step_take_findings(res);
 	return 0;
 }
 

@@ -16,9 +16,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <blkid/blkid.h>
 
 #include "fstab-file.h"
 #include "mount-options.h"
@@ -211,119 +214,203 @@ static int mkdir_p(const char *path, mode_t mode, struct sp_step_result *res)
 
 /* ---------------------------------------------------------------- verify */
 
+/*
+ * verify reads <root>/etc/fstab and collects every line that mounts the
+ * filesystem, however it is named, into a struct sp_found_fstab;
+ * sp_judge_fstab() in the core judges them.
+ */
+
 static void no_mountpoint(struct sp_step_result *res)
 {
 	res->status = SP_STEP_UNCHANGED;
 	snprintf(res->summary, sizeof(res->summary), "no mount point planned");
 }
 
-static void drift(struct sp_step_result *res)
+/* How the filesystem can be named in fstab. */
+struct names {
+	const char *uuid, *label;
+	char partuuid[SP_NAME_MAX], partlabel[SP_NAME_MAX];
+	dev_t rdev;
+	bool have_rdev;
+	bool uuid_only; /* apply: only the lines it may own or must not duplicate */
+};
+
+/* PARTUUID and PARTLABEL of the partition node, from its table entry. */
+static void partition_names(const char *path, struct names *n)
 {
-	res->status = SP_STEP_DRIFT;
+	blkid_probe pr = blkid_new_probe_from_filename(path);
+	const char *v;
+
+	if (!pr)
+		return;
+	blkid_probe_enable_superblocks(pr, 0);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
+	if (blkid_do_safeprobe(pr) == 0) {
+		if (blkid_probe_lookup_value(pr, "PART_ENTRY_UUID", &v, NULL) == 0)
+			snprintf(n->partuuid, sizeof(n->partuuid), "%s", v);
+		if (blkid_probe_lookup_value(pr, "PART_ENTRY_NAME", &v, NULL) == 0)
+			snprintf(n->partlabel, sizeof(n->partlabel), "%s", v);
+	}
+	blkid_free_probe(pr);
 }
 
-/* The entry the plan wants, parsed the same way as the file's. */
-static int wanted_entry(const struct sp_ctx *ctx, char *line, size_t len,
-			struct sp_fstab_entry *ret, struct sp_step_result *res)
+static bool same(const char *a, const char *b)
 {
+	return a && b && a[0] && !strcasecmp(a, b);
+}
+
+/* /dev/sdb1, /dev/disk/by-id/..., /dev/mapper/... all lead to the node. */
+static bool names_match(const char *tag, const char *value, const char *source, void *userdata)
+{
+	const struct names *n = userdata;
+	struct stat st;
+
+	if (!strcmp(tag, "UUID"))
+		return same(value, n->uuid);
+	if (n->uuid_only)
+		return !strncmp(source, "/dev/disk/by-uuid/", 18) && same(source + 18, n->uuid);
+	if (!strcmp(tag, "LABEL"))
+		return n->label && n->label[0] && !strcmp(value, n->label);
+	if (!strcmp(tag, "PARTUUID"))
+		return same(value, n->partuuid);
+	if (!strcmp(tag, "PARTLABEL"))
+		return n->partlabel[0] && !strcmp(value, n->partlabel);
+	if (tag[0] || source[0] != '/')
+		return false;
+	return n->have_rdev && stat(source, &st) == 0 && S_ISBLK(st.st_mode) &&
+	       st.st_rdev == n->rdev;
+}
+
+static void copy_line(const struct sp_fstab_entry *e, struct sp_found_mount_line *l)
+{
+	l->line = e->line;
+	l->owned = e->owned;
+	snprintf(l->source, sizeof(l->source), "%s", e->source);
+	snprintf(l->target, sizeof(l->target), "%s", e->target);
+	snprintf(l->fstype, sizeof(l->fstype), "%s", e->fstype);
+	snprintf(l->options, sizeof(l->options), "%s", e->options);
+	l->passno = e->passno;
+}
+
+/* The plan's line for this UUID, parsed the way the file's lines are. */
+static int planned_entry(const struct sp_ctx *ctx, struct sp_found_fstab *f,
+			 struct sp_step_result *res)
+{
+	struct sp_fstab_entry want;
 	struct sp_error err = { 0 };
 	size_t n = 0;
 
-	if (sp_fstab_line_render(ctx->plan, ctx->fs_uuid, line, len) < 0)
+	if (!ctx->plan->mountpoint[0] || !ctx->fs_uuid[0])
+		return 0;
+	if (sp_fstab_line_render(ctx->plan, ctx->fs_uuid, f->planned_line,
+				 sizeof(f->planned_line)) < 0)
 		return fail(res, EINVAL, SP_EXIT_FAILED, "fstab",
 			    "cannot render the planned fstab line '%s' for UUID '%s'",
 			    ctx->plan->fstab_line, ctx->fs_uuid);
-	if (sp_fstab_find_uuid(line, ctx->fs_uuid, ret, 1, &n, &err) < 0)
+	if (sp_fstab_find_uuid(f->planned_line, ctx->fs_uuid, &want, 1, &n, &err) < 0)
 		return fail_with(res, &err, "fstab");
 	if (n != 1)
 		return fail(res, EINVAL, SP_EXIT_FAILED, "fstab",
-			    "the planned fstab line '%s' does not parse as one entry", line);
+			    "the planned fstab line '%s' does not parse as one entry",
+			    f->planned_line);
+	copy_line(&want, &f->planned);
+	f->have_planned = true;
 	return 0;
 }
 
-static void compare_entry(const struct sp_fstab_entry *have, const struct sp_fstab_entry *want,
-			  const char *path, struct sp_step_result *res)
+static int find_lines(const struct sp_ctx *ctx, struct sp_found_fstab *f,
+		      struct sp_step_result *res)
 {
-	if (strcmp(have->target, want->target)) {
-		drift(res);
-		sp_step_line(res, "%s line %u mounts on '%s', the plan has '%s'", path, have->line,
-			     have->target, want->target);
+	struct sp_fstab_entry *have = calloc(SP_FOUND_MAX_MOUNT_LINES, sizeof(*have));
+	struct names names = { .uuid = ctx->fs_uuid, .label = ctx->found_fs.label,
+				.uuid_only = !ctx->auditing };
+	struct sp_fstab_file file;
+	struct sp_error err = { 0 };
+	struct stat st;
+	char *text = NULL;
+	int r = 0;
+
+	if (!have)
+		return fail(res, ENOMEM, SP_EXIT_FAILED, f->path, "out of memory");
+	if (stat(f->fs_path, &st) == 0 && S_ISBLK(st.st_mode)) {
+		names.rdev = st.st_rdev;
+		names.have_rdev = true;
+		partition_names(f->fs_path, &names);
 	}
-	if (strcmp(have->fstype, want->fstype)) {
-		drift(res);
-		sp_step_line(res, "%s line %u has type '%s', the plan has '%s'", path, have->line,
-			     have->fstype, want->fstype);
-	}
-	if (strcmp(have->options, want->options)) {
-		drift(res);
-		sp_step_line(res, "%s line %u has options '%s', the plan has '%s'", path,
-			     have->line, have->options, want->options);
-	}
-	if (have->passno != want->passno) {
-		drift(res);
-		sp_step_line(res, "%s line %u has fsck pass %d, the plan has %d", path, have->line,
-			     have->passno, want->passno);
-	}
+	if (sp_fstab_read(f->path, &text, &file, &err) < 0 ||
+	    sp_fstab_find(text, names_match, &names, have, SP_FOUND_MAX_MOUNT_LINES, &f->n_lines,
+			  &err) < 0)
+		r = fail_with(res, &err, f->path);
+	for (size_t i = 0; r == 0 && i < f->n_lines && i < SP_FOUND_MAX_MOUNT_LINES; i++)
+		copy_line(&have[i], &f->lines[i]);
+	free(text);
+	free(have);
+	return r;
 }
 
-static void compare_matches(const struct sp_fstab_entry *have, size_t n,
-			    const struct sp_fstab_entry *want, const char *uuid, const char *path,
-			    struct sp_step_result *res)
+static void check_mountpoint(const struct sp_ctx *ctx, struct sp_found_fstab *f)
 {
-	if (n == 0) {
-		drift(res);
-		sp_step_line(res, "no fstab line for UUID=%s in %s", uuid, path);
-	} else if (n > 1) {
-		drift(res);
-		sp_step_line(res, "%zu lines for UUID=%s in %s (lines %u and %u%s); expected one",
-			     n, uuid, path, have[0].line, have[1].line, n > 2 ? ", ..." : "");
-	} else {
-		compare_entry(&have[0], want, path, res);
+	const char *target = ctx->plan->mountpoint[0] ? ctx->plan->mountpoint :
+			     f->n_lines	       ? f->lines[0].target :
+						 "";
+
+	if (target[0] != '/' ||
+	    under_root(ctx, target, f->mountpoint_dir, sizeof(f->mountpoint_dir)) < 0)
+		return;
+	f->mountpoint_checked = true;
+	f->mountpoint_is_dir = is_dir(f->mountpoint_dir);
+}
+
+static int read_fstab(struct sp_ctx *ctx, struct sp_found_fstab *f, struct sp_step_result *res)
+{
+	int r;
+
+	if (under_root(ctx, "/etc/fstab", f->path, sizeof(f->path)) < 0)
+		return fail(res, ENAMETOOLONG, SP_EXIT_FAILED, ctx->root, "'%s': path too long",
+			    ctx->root);
+	snprintf(f->fs_path, sizeof(f->fs_path), "%s", sp_ctx_partition_path(ctx));
+	if (ctx->have_found_fs && !ctx->found_fs.blank && !ctx->found_fs.ambivalent) {
+		snprintf(f->fs_type, sizeof(f->fs_type), "%s", ctx->found_fs.type);
+		f->fs_log_su_bytes = ctx->found_fs.xfs_logsunit_bytes;
+	} else if (!ctx->have_found_fs && ctx->fs_uuid[0]) {
+		/* run alone (tests): the filesystem is the plan's */
+		snprintf(f->fs_type, sizeof(f->fs_type), "%s", sp_fs_name(ctx->plan->fs));
 	}
+	snprintf(f->fs_uuid, sizeof(f->fs_uuid), "%s", ctx->fs_uuid);
+	if (!f->fs_type[0] || (!ctx->auditing && !ctx->plan->mountpoint[0]))
+		return 0;
+	r = planned_entry(ctx, f, res);
+	if (r == 0)
+		r = find_lines(ctx, f, res);
+	if (r == 0)
+		check_mountpoint(ctx, f);
+	return r;
 }
 
 static int verify(struct sp_ctx *ctx, struct sp_step_result *res)
 {
-	struct sp_fstab_entry want, have[MAX_MATCHES];
-	char path[SP_PATH_MAX], mnt[SP_PATH_MAX], line[sizeof(ctx->plan->fstab_line) + SP_UUID_MAX];
-	struct sp_fstab_file file;
-	struct sp_error err = { 0 };
-	char *text = NULL;
-	size_t n = 0;
+	struct sp_found_fstab *f = calloc(1, sizeof(*f));
 	int r;
 
-	if (!ctx->plan->mountpoint[0]) {
-		no_mountpoint(res);
-		return 0;
+	if (!f)
+		return fail(res, ENOMEM, SP_EXIT_FAILED, "fstab", "out of memory");
+	r = read_fstab(ctx, f, res);
+	if (r == 0) {
+		sp_judge_fstab(ctx->plan, f, &res->findings);
+		sp_step_take_findings(res);
+		if (!ctx->plan->mountpoint[0] && !f->n_lines)
+			snprintf(res->summary, sizeof(res->summary), "no mount point planned");
+		else if (res->status == SP_STEP_UNCHANGED && f->planned_line[0])
+			snprintf(res->summary, sizeof(res->summary), "%s in %s", f->planned_line,
+				 f->path);
+		else if (f->n_lines)
+			snprintf(res->summary, sizeof(res->summary), "%s line %u: %s %s %s",
+				 f->path, f->lines[0].line, f->lines[0].source, f->lines[0].target,
+				 f->lines[0].options);
 	}
-	res->status = SP_STEP_UNCHANGED;
-	if (!ctx->fs_uuid[0]) {
-		drift(res);
-		sp_step_line(res,
-			     "filesystem UUID unknown: no filesystem to write an fstab line for");
-		return 0;
-	}
-	if (under_root(ctx, "/etc/fstab", path, sizeof(path)) < 0 ||
-	    under_root(ctx, ctx->plan->mountpoint, mnt, sizeof(mnt)) < 0)
-		return fail(res, ENAMETOOLONG, SP_EXIT_FAILED, ctx->root, "'%s': path too long",
-			    ctx->root);
-	r = wanted_entry(ctx, line, sizeof(line), &want, res);
-	if (r < 0)
-		return r;
-	if (sp_fstab_read(path, &text, &file, &err) < 0 ||
-	    sp_fstab_find_uuid(text, ctx->fs_uuid, have, MAX_MATCHES, &n, &err) < 0) {
-		free(text);
-		return fail_with(res, &err, path);
-	}
-	free(text);
-	compare_matches(have, n, &want, ctx->fs_uuid, path, res);
-	if (!is_dir(mnt)) {
-		drift(res);
-		sp_step_line(res, "mount point '%s' is not a directory", mnt);
-	}
-	if (res->status == SP_STEP_UNCHANGED)
-		snprintf(res->summary, sizeof(res->summary), "%s in %s", line, path);
-	return 0;
+	free(f);
+	return r;
 }
 
 /* ----------------------------------------------------------------- apply */

@@ -290,95 +290,58 @@ static void summarize(const struct sp_plan *plan, struct sp_step_result *res)
 
 /* --------------------------------------------------------------- verify */
 
-static PedPartition *only_partition(const PedDisk *disk, int *ret_count)
+/*
+ * verify only reads: the label (libparted) and the kernel's partitions
+ * (sysfs) into a struct sp_found_partition; what they mean is judged by
+ * sp_judge_partition() in the core.
+ */
+
+static void count_partitions(const PedDisk *disk, struct sp_found_partition *f)
 {
-	PedPartition *p, *first = NULL;
-	int count = 0;
+	PedPartition *p;
 
 	for (p = ped_disk_next_partition(disk, NULL); p; p = ped_disk_next_partition(disk, p)) {
 		if (!ped_partition_is_active(p))
 			continue; /* free space and label metadata */
-		count++;
-		if (p->num == PARTITION_NUMBER)
-			first = p;
+		/* an extended partition's logical ones are partitions too */
+		f->n_partitions++;
+		if (p->num != PARTITION_NUMBER || f->has_first)
+			continue;
+		f->has_first = true;
+		f->first_is_primary = p->type == PED_PARTITION_NORMAL;
+		f->first_is_extended = (p->type & PED_PARTITION_EXTENDED) != 0;
+		f->start_bytes = (uint64_t)p->geom.start * f->sector_bytes;
+		f->size_bytes = (uint64_t)p->geom.length * f->sector_bytes;
 	}
-	*ret_count = count;
-	return first;
 }
 
-static void compare_label(const struct sp_plan *plan, const PedDevice *dev, const PedDisk *disk,
-			  struct sp_step_result *res)
+static void read_kernel(const struct sp_ctx *ctx, struct sp_found_partition *f)
 {
-	uint64_t sector = (uint64_t)dev->sector_size, start, length;
-	PedPartition *p;
-	int count;
-
-	if (sector != plan->device.logical_sector_bytes)
-		sp_step_line(res, "%s has %" PRIu64 "-byte sectors, the plan was made for %u-byte "
-			     "sectors", dev->path, sector, plan->device.logical_sector_bytes);
-	p = only_partition(disk, &count);
-	if (count != 1)
-		sp_step_line(res, "%s has %d partitions, the plan has 1", dev->path, count);
-	if (!p) {
-		sp_step_line(res, "%s has no partition %d", dev->path, PARTITION_NUMBER);
-		return;
-	}
-	if (p->type != PED_PARTITION_NORMAL)
-		sp_step_line(res, "partition %d on %s is %s partition, not a primary one",
-			     PARTITION_NUMBER, dev->path,
-			     p->type & PED_PARTITION_EXTENDED ? "an extended" : "a logical");
-	start = (uint64_t)p->geom.start * sector;
-	length = (uint64_t)p->geom.length * sector;
-	if (start != plan->start_bytes)
-		sp_step_line(res, "partition %d starts at %" PRIu64 " B (sector %lld), the plan says "
-			     "%" PRIu64 " B", PARTITION_NUMBER, start, (long long)p->geom.start,
-			     plan->start_bytes);
-	if (plan->stripe_width_bytes && start % plan->stripe_width_bytes)
-		sp_step_line(res, "partition %d starts at %" PRIu64 " B, not a multiple of the "
-			     "%" PRIu64 " B stripe width", PARTITION_NUMBER, start,
-			     plan->stripe_width_bytes);
-	if (length != plan->size_bytes)
-		sp_step_line(res, "partition %d is %" PRIu64 " B long (%lld sectors), the plan says "
-			     "%" PRIu64 " B", PARTITION_NUMBER, length, (long long)p->geom.length,
-			     plan->size_bytes);
-}
-
-/* What the kernel uses is what counts: a label it has not read is drift. */
-static void compare_kernel(const struct sp_ctx *ctx, struct sp_step_result *res)
-{
-	const struct sp_plan *plan = ctx->plan;
-	const char *disk = sp_ctx_disk_path(ctx), *part = sp_ctx_partition_path(ctx);
 	struct kernel_part kp;
-	int r = kernel_partition(ctx, disk, PARTITION_NUMBER, &kp);
+	int r = kernel_partition(ctx, sp_ctx_disk_path(ctx), PARTITION_NUMBER, &kp);
 
 	if (r < 0) {
-		sp_step_line(res, "cannot read the kernel's partitions of %s: %s", disk, strerror(-r));
+		f->kernel_unreadable = true;
+		snprintf(f->kernel_error, sizeof(f->kernel_error), "%s", strerror(-r));
 		return;
 	}
-	if (!kp.found) {
-		sp_step_line(res, "the kernel has no partition %d on %s; run partprobe %s",
-			     PARTITION_NUMBER, disk, disk);
+	f->kernel_n_partitions = (unsigned)kp.n_partitions;
+	if (!kp.found)
 		return;
-	}
-	if (!kernel_matches_plan(&kp, plan))
-		sp_step_line(res, "the kernel sees partition %d at sector %" PRIu64 ", %" PRIu64
-			     " sectors long (512-byte units), the plan says sector %" PRIu64 ", %"
-			     PRIu64 " sectors; run partprobe %s", PARTITION_NUMBER, kp.start_512,
-			     kp.size_512, plan->start_bytes / KERNEL_SECTOR_BYTES,
-			     plan->size_bytes / KERNEL_SECTOR_BYTES, disk);
-	if (kp.n_partitions != 1)
-		sp_step_line(res, "the kernel sees %zu partitions on %s, the plan has 1; run "
-			     "partprobe %s", kp.n_partitions, disk, disk);
-	if (!node_is(part, &kp))
-		sp_step_line(res, "no partition node %s for the kernel's %s (%u:%u)", part, kp.name,
-			     kp.major, kp.minor);
+	f->kernel_has_first = true;
+	f->kernel_start_bytes = kp.start_512 * KERNEL_SECTOR_BYTES;
+	f->kernel_size_bytes = kp.size_512 * KERNEL_SECTOR_BYTES;
+	snprintf(f->kernel_name, sizeof(f->kernel_name), "%s", kp.name);
+	f->kernel_major = kp.major;
+	f->kernel_minor = kp.minor;
+	f->node_matches = node_is(sp_ctx_partition_path(ctx), &kp);
 }
 
-/* Reads the label; differences become lines, only "cannot look" fails. */
-static int read_label(const struct sp_ctx *ctx, struct sp_step_result *res)
+/* Reads the label into f; returns <0 (res failed) only when it cannot look. */
+static int read_label(const struct sp_ctx *ctx, struct sp_found_partition *f,
+		      struct sp_step_result *res)
 {
-	const struct sp_plan *plan = ctx->plan;
-	const char *path = sp_ctx_disk_path(ctx), *want = sp_table_name(plan->table);
+	const char *path = sp_ctx_disk_path(ctx);
 	PedDevice *dev = NULL;
 	PedDisk *disk = NULL;
 	const PedDiskType *type;
@@ -396,36 +359,28 @@ static int read_label(const struct sp_ctx *ctx, struct sp_step_result *res)
 				 path, said_or(&said, "no such device"));
 		goto out;
 	}
+	f->sector_bytes = (unsigned)dev->sector_size;
+	f->disk_bytes = (uint64_t)dev->length * (uint64_t)dev->sector_size;
 	type = ped_disk_probe(dev);
 	if (!type && said.count) {
 		r = sp_step_fail(res, EIO, STEP, path, "cannot read '%s': libparted said: %s", path,
 				 said.text);
 		goto out;
 	}
-	if (!type) {
-		sp_step_line(res, "no partition table on %s", path);
-		goto out;
-	}
-	/* libparted calls a filesystem on the whole disk a "loop" label */
-	if (!strcmp(type->name, "loop")) {
-		sp_step_line(res, "no partition table on %s (a filesystem covers the whole disk)",
-			     path);
-		goto out;
-	}
-	if (strcmp(type->name, want)) {
-		sp_step_line(res, "%s has a %s label, the plan says %s", path, type->name, want);
-		goto out;
-	}
+	if (!type)
+		goto out; /* no label */
+	snprintf(f->label, sizeof(f->label), "%s", type->name);
+	if (!strcmp(type->name, "loop"))
+		goto out; /* libparted's name for a filesystem on the whole disk */
 	disk = ped_disk_new(dev);
 	if (!disk) {
-		sp_step_line(res, "cannot read the %s label on %s: libparted said: %s", want, path,
-			     said_or(&said, "nothing"));
+		f->label_unreadable = true;
+		snprintf(f->said, sizeof(f->said), "%s", said_or(&said, "nothing"));
 		goto out;
 	}
-	compare_label(plan, dev, disk, res);
+	count_partitions(disk, f);
 	if (said.count)
-		sp_step_line(res, "libparted complained about %s: %s", path, said.text);
-	compare_kernel(ctx, res);
+		snprintf(f->said, sizeof(f->said), "%s", said.text);
 out:
 	if (disk)
 		ped_disk_destroy(disk);
@@ -437,15 +392,24 @@ out:
 
 static int partition_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 {
+	struct sp_found_partition *f;
 	int r;
 
 	if (!ctx || !ctx->plan)
 		return sp_step_fail(res, EINVAL, STEP, "", "no plan to verify against");
+	f = &ctx->found_partition;
+	memset(f, 0, sizeof(*f));
+	snprintf(f->disk, sizeof(f->disk), "%s", sp_ctx_disk_path(ctx));
+	snprintf(f->partition, sizeof(f->partition), "%s", sp_ctx_partition_path(ctx));
 	summarize(ctx->plan, res);
-	r = read_label(ctx, res);
+	r = read_label(ctx, f, res);
 	if (r < 0)
 		return r;
-	res->status = res->n_lines ? SP_STEP_DRIFT : SP_STEP_UNCHANGED;
+	if (f->label[0] && strcmp(f->label, "loop") && !f->label_unreadable)
+		read_kernel(ctx, f);
+	ctx->have_found_partition = true;
+	sp_judge_partition(ctx->plan, f, &res->findings);
+	sp_step_take_findings(res);
 	return 0;
 }
 

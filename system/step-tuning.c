@@ -51,6 +51,7 @@ struct run {
 	struct sp_ctx *ctx;
 	struct sp_step_result *res;
 	bool verifying;
+	struct sp_found_tuning *found; /* verify: what is live and on disk, for the judge */
 	size_t dropped;
 	unsigned set, same, missing, lowered;
 };
@@ -583,6 +584,35 @@ static int tuning_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 
 /* ------------------------------------------------------------ verify */
 
+static void found_knob(struct sp_found_tuning *f, const struct knob *k)
+{
+	struct sp_found_knob *fk;
+
+	if (f->n_knobs >= SP_MAX_TUNING)
+		return;
+	fk = &f->knobs[f->n_knobs++];
+	snprintf(fk->disk, sizeof(fk->disk), "%s", k->disk);
+	snprintf(fk->attr, sizeof(fk->attr), "%s", k->attr);
+	snprintf(fk->file, sizeof(fk->file), "%s", k->file);
+	snprintf(fk->want, sizeof(fk->want), "%s", k->t->value);
+	snprintf(fk->have, sizeof(fk->have), "%s", k->have ? k->have : "");
+	fk->state = SP_KNOB_DIFFERS;
+}
+
+static void found_artifact(struct sp_found_tuning *f, const struct artifact *a,
+			   enum sp_artifact_state state, mode_t mode)
+{
+	struct sp_found_artifact *fa;
+
+	if (f->n_artifacts >= SP_FOUND_MAX_ARTIFACTS)
+		return;
+	fa = &f->artifacts[f->n_artifacts++];
+	snprintf(fa->path, sizeof(fa->path), "%s", a->path);
+	fa->state = state;
+	fa->mode = (unsigned)mode;
+	fa->want_mode = (unsigned)a->mode;
+}
+
 static int verify_knob(struct run *run, struct knob *k, bool *ret_drift)
 {
 	int r = knob_look(k, run->res);
@@ -601,8 +631,7 @@ static int verify_knob(struct run *run, struct knob *k, bool *ret_drift)
 		break;
 	case KNOB_DIFFERS:
 		*ret_drift = true;
-		say(run, "%s on %s is %s, the plan says %s", k->attr, k->disk, k->have,
-		    k->t->value);
+		found_knob(run->found, k);
 		break;
 	}
 	return 0;
@@ -634,13 +663,13 @@ static void verify_artifact(struct run *run, const struct artifact *a, bool *ret
 	case ARTIFACT_MATCHES:
 		return;
 	case ARTIFACT_MISSING:
-		say(run, "%s is missing", a->path);
+		found_artifact(run->found, a, SP_ARTIFACT_MISSING, mode);
 		break;
 	case ARTIFACT_DIFFERS:
-		say(run, "%s differs from what the plan renders", a->path);
+		found_artifact(run->found, a, SP_ARTIFACT_DIFFERS, mode);
 		break;
 	case ARTIFACT_WRONG_MODE:
-		say(run, "%s has mode %04o, not %04o", a->path, (unsigned)mode, (unsigned)a->mode);
+		found_artifact(run->found, a, SP_ARTIFACT_WRONG_MODE, mode);
 		break;
 	}
 	*ret_drift = true;
@@ -655,17 +684,24 @@ static int tuning_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 	bool differs = false;
 	int r;
 
+	run.found = calloc(1, sizeof(*run.found));
+	if (!run.found)
+		return sp_step_fail(res, ENOMEM, STEP, ctx->disk_path, "out of memory");
 	r = verify_knobs(&run, &differs);
 	if (r == 0)
 		r = render_artifacts(ctx, &as, res);
 	if (r < 0) {
 		say_dropped(&run);
+		free(run.found);
 		return r;
 	}
 	for (size_t i = 0; i < as.n; i++)
 		verify_artifact(&run, &as.a[i], &differs);
 	artifacts_free(&as);
 	say_dropped(&run);
+	sp_judge_tuning(ctx->plan, run.found, &res->findings);
+	free(run.found);
+	sp_step_take_findings(res);
 	describe_artifacts(ctx->plan, root, files, sizeof(files));
 	if (run.missing)
 		snprintf(res->summary, sizeof(res->summary), "%u knobs live, %u not present; %s",
@@ -673,7 +709,7 @@ static int tuning_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 	else
 		snprintf(res->summary, sizeof(res->summary), "%u knobs live; %s",
 			 run.same + run.lowered, files);
-	res->status = differs ? SP_STEP_DRIFT : SP_STEP_UNCHANGED;
+	res->status = differs || res->findings.n ? SP_STEP_DRIFT : SP_STEP_UNCHANGED;
 	return 0;
 }
 

@@ -21,9 +21,14 @@ struct sp_ctx {
 	const char *root;          /* target root for fstab and persistence ("/" default) */
 	bool dry_run;
 	bool force;                /* apply may replace what is there */
+	bool auditing;             /* check: fstab lines are found however they name the fs */
 	char fs_uuid[SP_UUID_MAX]; /* filled by the filesystem step's verify */
 	unsigned partition_wait_ms; /* bound for the partition node to appear (default 10000) */
 	const struct sp_sysfs *sysfs; /* NULL = the machine's /sys */
+	/* what the partition and filesystem verifies read, for the costs */
+	bool have_found_partition, have_found_fs;
+	struct sp_found_partition found_partition;
+	struct sp_found_fs found_fs;
 };
 
 /*

@@ -38,7 +38,7 @@ checks=$((checks + 1))
 expect_ok "re-run after the stop" sp apply "${P400[@]}" --device "$dev2"
 expect_out '^\[1/[0-9]\] partition .*already matches'
 expect_out '^\[2/[0-9]\] filesystem .*done, verified'
-expect_ok "check after convergence" sp check "${P400[@]}" --device "$dev2"
+expect_ok "check after convergence" sp check --strict "${P400[@]}" --device "$dev2"
 
 # --- mkfs fails: exit 4 and mkfs's own words; the state is reported --------
 dev3=$(sp_loop_create 1G) || exit 1

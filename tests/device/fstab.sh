@@ -82,7 +82,7 @@ checks=$((checks + 1))
 findmnt -n -o OPTIONS "$root/data" | grep -q noatime || fail "mounted without noatime"
 umount "$root/data"
 
-expect_ok "check" sp check "${P400[@]}" --fs xfs --device "$dev" --mountpoint /data --root "$root"
+expect_ok "check" sp check --strict "${P400[@]}" --fs xfs --device "$dev" --mountpoint /data --root "$root"
 expect_out 'match: the device matches the plan'
 
 # a second apply changes nothing: no new line, the file not even rewritten
@@ -94,7 +94,7 @@ checks=$((checks + 1))
 
 # a line removed by hand is drift, and apply puts it back
 printf '%s\n' "$awkward" >"$root/etc/fstab"
-expect_rc 1 "no fstab line for UUID=$uuid" \
+expect_rc 1 "costly: no line in $root/etc/fstab mounts ${dev}p1 \\(UUID=$uuid" \
 	sp check "${P400[@]}" --fs xfs --device "$dev" --mountpoint /data --root "$root"
 expect_ok "apply restores" sp apply "${P400[@]}" --fs xfs --device "$dev" --mountpoint /data \
 	--root "$root"

@@ -36,11 +36,11 @@ installed_ok() {
 	knob="/sys/block/$(basename "$dev")/queue/read_ahead_kb"
 	checks=$((checks + 1))
 	[ "$(cat "$knob")" = 4096 ] || fail "$name: read_ahead_kb is $(cat "$knob"), not 4096"
-	expect_ok "$name: check" sp check "${ARRAY[@]}" --device "$dev" --root "$root"
+	expect_ok "$name: check" sp check --strict "${ARRAY[@]}" --device "$dev" --root "$root"
 	expect_out 'match: the device matches the plan'
 	# drift: someone lowers the read-ahead; check names it, the script restores it
 	echo 128 >"$knob"
-	expect_rc 1 "read_ahead_kb on $(basename "$dev") is 128, the plan says 4096" \
+	expect_rc 1 "suboptimal: queue/read_ahead_kb on $(basename "$dev") is 128 KiB \(blockdev --setra 256\), the plan says 4096 KiB; fix: echo 4096 > /sys/block/$(basename "$dev")/queue/read_ahead_kb" \
 		sp check "${ARRAY[@]}" --device "$dev" --root "$root"
 	expect_ok "$name: tune script" "$root/usr/local/sbin/stripeplan-tune-$(basename "$dev")"
 	checks=$((checks + 1))

@@ -300,7 +300,7 @@ static void test_rerun_replaces(void **state)
 	apply_ok(f);
 	set_options(f, "noatime,nofail");
 	assert_int_equal(verify(f), SP_STEP_DRIFT);
-	assert_contains(f->res.lines[0], "has options '" OPTS "', the plan has 'noatime,nofail'");
+	assert_contains(f->res.lines[0], "has options '" OPTS "', the plan says 'noatime,nofail'");
 	apply_ok(f);
 	snprintf(expected, sizeof(expected), "# mine\n# stripeplan: /data\n%s\n", f->line);
 	text = slurp(f->fstab);

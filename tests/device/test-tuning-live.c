@@ -178,7 +178,7 @@ static void test_live_tuning(void **state)
 	assert_int_equal(loop_queue_write(dev, "read_ahead_kb", "128"), 0);
 	assert_int_equal(run_step(false), 0);
 	assert_int_equal(res.status, SP_STEP_DRIFT);
-	snprintf(want, sizeof(want), "queue/read_ahead_kb on %s is 128, the plan says 4096",
+	snprintf(want, sizeof(want), "queue/read_ahead_kb on %s is 128 KiB (blockdev --setra 256), the plan says 4096 KiB",
 		 kernel_name());
 	assert_true(has_line(want));
 

@@ -513,7 +513,8 @@ static void test_step_verify(void **state)
 	(void)state;
 	assert_int_equal(verify(f), 0);
 	assert_int_equal(f->res.status, SP_STEP_DRIFT);
-	assert_line(&f->res, "no fstab line for UUID=" UUID);
+	assert_line(&f->res, "costly: no line in");
+	assert_line(&f->res, "mounts /dev/loop99p1 (UUID=" UUID);
 
 	spit(f->fstab, "# x\n# stripeplan: /data\n" LINE "\n");
 	snprintf(mnt, sizeof(mnt), "%s/data", f->root);
@@ -529,23 +530,26 @@ static void test_step_verify(void **state)
 	spit(f->fstab, "UUID=" UUID " /data xfs noatime,nobarrier 0 0\n");
 	assert_int_equal(verify(f), 0);
 	assert_int_equal(f->res.status, SP_STEP_DRIFT);
-	assert_line(&f->res, "line 1 has options 'noatime,nobarrier', the plan has '" OPTS "'");
+	assert_line(&f->res, "differs: " );
+	assert_line(&f->res, "line 1 (UUID=" UUID " on /data) has options 'noatime,nobarrier', "
+			     "the plan says '" OPTS "'");
 
 	spit(f->fstab, LINE "\nUUID=" UUID " /srv ext4 " OPTS " 0 2\n");
 	assert_int_equal(verify(f), 0);
 	assert_int_equal(f->res.status, SP_STEP_DRIFT);
-	assert_line(&f->res, "2 lines for UUID=" UUID);
+	assert_line(&f->res, "2 lines in");
 
 	spit(f->fstab, "UUID=" UUID " /srv ext4 " OPTS " 0 2\n");
 	assert_int_equal(verify(f), 0);
-	assert_line(&f->res, "mounts on '/srv', the plan has '/data'");
-	assert_line(&f->res, "has type 'ext4', the plan has 'xfs'");
-	assert_line(&f->res, "has fsck pass 2, the plan has 0");
+	assert_line(&f->res, "mounts on '/srv', the plan says '/data'");
+	assert_line(&f->res, "costly: ");
+	assert_line(&f->res, "says type 'ext4', the filesystem on /dev/loop99p1 is xfs");
+	assert_line(&f->res, "has fsck pass 2, the plan says 0");
 
 	f->ctx.fs_uuid[0] = '\0';
 	assert_int_equal(verify(f), 0);
 	assert_int_equal(f->res.status, SP_STEP_DRIFT);
-	assert_line(&f->res, "filesystem UUID unknown");
+	assert_line(&f->res, "no filesystem on /dev/loop99p1 to mount on /data");
 
 	f->plan.mountpoint[0] = '\0';
 	assert_int_equal(verify(f), 0);

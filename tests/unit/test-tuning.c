@@ -295,7 +295,7 @@ static void test_md_apply_verify_drift(void **state)
 	make_plan(&md_two, &plan);
 	use_tree("md");
 	assert_int_equal(verify(), SP_STEP_DRIFT);
-	expect_line(&res, "queue/read_ahead_kb on md3 is 6144, the plan says 32768");
+	expect_line(&res, "suboptimal: queue/read_ahead_kb on md3 is 6144 KiB (blockdev --setra 12288), the plan says 32768 KiB");
 
 	apply_ok();
 	assert_string_equal(knob("md3/queue/read_ahead_kb"), "32768");
@@ -330,7 +330,7 @@ static void test_md_verify_names_drift(void **state)
 
 	set_knob("md3/queue/read_ahead_kb", "128");
 	assert_int_equal(verify(), SP_STEP_DRIFT);
-	expect_line(&res, "queue/read_ahead_kb on md3 is 128, the plan says 32768");
+	expect_line(&res, "suboptimal: queue/read_ahead_kb on md3 is 128 KiB (blockdev --setra 256), the plan says 32768 KiB");
 	assert_int_equal(res.n_lines, 1);
 
 	/* a lower nr_requests is the kernel's clamp: noted, not drift */
@@ -343,8 +343,8 @@ static void test_md_verify_names_drift(void **state)
 	set_knob("sdb/queue/nr_requests", "1024");
 	set_knob("sdc/queue/scheduler", "mq-deadline kyber [bfq] none");
 	assert_int_equal(verify(), SP_STEP_DRIFT);
-	expect_line(&res, "queue/nr_requests on sdb is 1024, the plan says 512");
-	expect_line(&res, "queue/scheduler on sdc is bfq, the plan says mq-deadline");
+	expect_line(&res, "costly: queue/nr_requests on sdb is 1024, the plan says 512; fix: echo 512 > ");
+	expect_line(&res, "costly: queue/scheduler on sdc is bfq, the plan says mq-deadline; fix: echo mq-deadline > ");
 
 	/* persistence files: missing, edited, wrong mode */
 	snprintf(path, sizeof(path), "%s/etc/udev/rules.d/60-stripeplan-md3.rules", root);

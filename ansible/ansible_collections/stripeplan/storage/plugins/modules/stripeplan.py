@@ -357,7 +357,8 @@ class Runner(object):
         return ['--force'] if self.p['force'] else []
 
     def check_mode(self, plan_file, plan):
-        rc, check, err = self.command('check', plan_file)
+        # --strict: "would apply change anything" means any difference, even a harmless one
+        rc, check, err = self.command('check', plan_file, ['--strict'])
         if rc not in (0, 1):
             self.failure('check', rc, check, err)
         self.result['check'] = check
