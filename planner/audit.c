@@ -5,6 +5,7 @@
  * <the command>", so sp_audit_costs() can put the model's figure before
  * the fix.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -628,14 +629,22 @@ static bool is_read_ahead(const char *attr)
 	return !strcmp(attr, "queue/read_ahead_kb");
 }
 
+static bool parse_kib(const char *s, unsigned long long *ret)
+{
+	char *end;
+
+	errno = 0;
+	*ret = strtoull(s, &end, 10);
+	return !errno && end != s && !*end;
+}
+
 static void judge_knob(const struct sp_found_knob *k, struct sp_findings *out)
 {
 	unsigned long long have, want;
 
 	if (k->state != SP_KNOB_DIFFERS)
 		return; /* missing knobs and kernel clamps are notes, not findings */
-	if (is_read_ahead(k->attr) && sscanf(k->have, "%llu", &have) == 1 &&
-	    sscanf(k->want, "%llu", &want) == 1) {
+	if (is_read_ahead(k->attr) && parse_kib(k->have, &have) && parse_kib(k->want, &want)) {
 		if (have < want)
 			sp_findings_add(out, SP_SEVERITY_SUBOPTIMAL, "read-ahead-below-plan",
 					"%s on %s is %s KiB (blockdev --setra %llu), the plan says %s "
