@@ -344,6 +344,14 @@ static void judge_xfs_ags(const struct sp_plan *plan, const struct sp_found_fs *
 				human(stripe, b, sizeof(b)), RECREATE,
 				short_size(plan->xfs_agsize_bytes ? plan->xfs_agsize_bytes : stripe, c,
 					   sizeof(c)));
+	else if (plan->xfs_ag.rotation_period && (ag / stripe) % plan->xfs_ag.rotation_period == 0)
+		sp_findings_add(out, SP_SEVERITY_SUBOPTIMAL, "xfs-ag-headers-one-member",
+				"xfs allocation groups on %s are %" PRIu64 " stripes each, a multiple "
+				"of the %u disks parity rotates over: every group's header starts on "
+				"the same member; fix: %s (agsize=%s)",
+				f->path, ag / stripe, plan->xfs_ag.rotation_period, RECREATE,
+				short_size(plan->xfs_agsize_bytes ? plan->xfs_agsize_bytes : stripe, c,
+					   sizeof(c)));
 	else if (plan->fs == SP_FS_XFS && plan->xfs_agsize_bytes && ag != plan->xfs_agsize_bytes)
 		sp_findings_add(out, SP_SEVERITY_DIFFERS, "xfs-agsize",
 				"xfs allocation groups on %s are %s, the plan says %s; both are whole "

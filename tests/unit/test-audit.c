@@ -165,8 +165,9 @@ static void test_aligned_elsewhere(void **state)
 {
 	struct sp_plan *plan = raid5_plan("6.1", SP_FS_XFS, "");
 	struct sp_found_partition p = parted("gpt", 6 * MiB, 512 * MiB);
-	/* 48 stripes of 192 KiB = 9 MiB = 2304 blocks */
-	struct sp_found_fs fs = xfs(64 * KiB, 3, 2304, 64 * KiB);
+	/* 49 stripes of 192 KiB (48 blocks each) = 2352 blocks; 49 is not a
+	 * multiple of the 4 disks parity rotates over */
+	struct sp_found_fs fs = xfs(64 * KiB, 3, 2352, 64 * KiB);
 	struct sp_findings out = { 0 };
 
 	(void)state;
@@ -178,6 +179,17 @@ static void test_aligned_elsewhere(void **state)
 	assert_non_null(find(&out, "size"));
 	assert_non_null(find(&out, "xfs-agsize"));
 	assert_int_equal(sp_findings_worst(&out), SP_SEVERITY_DIFFERS);
+
+	/* 48 stripes a group is a multiple of the 4 disks parity rotates over:
+	 * every group header on one member */
+	assert_int_equal(plan->xfs_ag.rotation_period, 4);
+	{
+		memset(&out, 0, sizeof(out));
+		fs.xfs_agblocks = 48 * 48;
+		sp_judge_filesystem(plan, &fs, &out);
+		assert_int_equal(find(&out, "xfs-ag-headers-one-member")->severity,
+				 SP_SEVERITY_SUBOPTIMAL);
+	}
 }
 
 /* The kernel has an old view of the label: then, and only then, partprobe. */
