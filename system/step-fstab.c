@@ -23,6 +23,7 @@
 
 #include <blkid/blkid.h>
 
+#include "fileio.h"
 #include "fstab-file.h"
 #include "mount-options.h"
 #include "steps.h"
@@ -182,34 +183,22 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* mkdir -p; directories it creates get mode exactly, whatever the umask. */
+/* mkdir -p (sp_mkdir_p), failures named for the user. */
 static int mkdir_p(const char *path, mode_t mode, struct sp_step_result *res)
 {
-	char buf[SP_PATH_MAX];
+	char at[SP_PATH_MAX];
+	const char *what;
+	int r = sp_mkdir_p(path, mode, at, sizeof(at), &what);
 
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+	if (r == -ENAMETOOLONG)
 		return fail(res, ENAMETOOLONG, SP_EXIT_FAILED, path, "'%s': path too long", path);
-	for (char *p = buf + 1;; p++) {
-		bool last = *p == '\0';
-
-		if (*p != '/' && !last)
-			continue;
-		*p = '\0';
-		if (mkdir(buf, mode) == 0) {
-			if (chmod(buf, mode) < 0)
-				return fail(res, errno, SP_EXIT_FAILED, buf, "cannot chmod '%s': %s",
-					    buf, strerror(errno));
-		} else if (errno != EEXIST) {
-			return fail(res, errno, SP_EXIT_FAILED, buf, "cannot create directory '%s': %s",
-				    buf, strerror(errno));
-		} else if (!is_dir(buf)) {
-			return fail(res, ENOTDIR, SP_EXIT_FAILED, buf,
-				    "cannot create directory '%s': something else is in the way", buf);
-		}
-		if (last)
-			return 0;
-		*p = '/';
-	}
+	if (r == -ENOTDIR)
+		return fail(res, ENOTDIR, SP_EXIT_FAILED, at,
+			    "cannot create directory '%s': something else is in the way", at);
+	if (r < 0)
+		return fail(res, -r, SP_EXIT_FAILED, at, "cannot %s '%s': %s", what, at,
+			    strerror(-r));
+	return 0;
 }
 
 /* ---------------------------------------------------------------- verify */

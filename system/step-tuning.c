@@ -461,31 +461,6 @@ static enum artifact_state artifact_look(const struct artifact *a, mode_t *ret_m
 	return s;
 }
 
-static int make_dir(const char *path)
-{
-	if (mkdir(path, 0755) == 0)
-		return chmod(path, 0755) < 0 ? -errno : 0; /* whatever the umask */
-	return errno == EEXIST ? 0 : -errno;
-}
-
-/* mkdir -p below the target root, which must exist already. */
-static int make_parents(const char *root, const char *dir)
-{
-	char path[SP_PATH_MAX];
-	int r, n = snprintf(path, sizeof(path), "%s", dir);
-
-	if (n < 0 || (size_t)n >= sizeof(path))
-		return -ENAMETOOLONG;
-	for (char *p = strchr(path + strlen(root), '/'); p; p = strchr(p + 1, '/')) {
-		*p = '\0';
-		r = make_dir(path);
-		*p = '/';
-		if (r < 0)
-			return r;
-	}
-	return make_dir(path);
-}
-
 /* A crash leaves the old file or the new one, never half of one. */
 static int write_atomic(const struct artifact *a)
 {
@@ -496,8 +471,8 @@ static int write_atomic(const struct artifact *a)
 
 static int install_artifact(struct run *run, const struct artifact *a)
 {
-	const char *root = run->ctx->root ? run->ctx->root : "/";
-	char dir[SP_PATH_MAX];
+	char dir[SP_PATH_MAX], at[SP_PATH_MAX];
+	const char *what;
 	mode_t mode = 0;
 	int r;
 
@@ -509,7 +484,8 @@ static int install_artifact(struct run *run, const struct artifact *a)
 	}
 	snprintf(dir, sizeof(dir), "%s", a->path);
 	*strrchr(dir, '/') = '\0';
-	r = make_parents(root, dir);
+	/* the target root exists (check_root), so only folders below it are made */
+	r = sp_mkdir_p(dir, 0755, at, sizeof(at), &what);
 	if (r == 0)
 		r = write_atomic(a);
 	if (r < 0)
