@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "exec.h"
 
 #define SP_EXEC_OUTPUT_MAX_BYTES (1024U * 1024U)
@@ -32,14 +33,6 @@ struct sp_capture {
 	size_t len;
 	size_t cap;
 };
-
-static double monotonic_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /*
  * The child's environment: ours without any LC_* override, plus LC_ALL=C
@@ -219,7 +212,7 @@ int sp_exec(const char *const *argv, struct sp_exec_result *result, struct sp_er
 		goto out;
 	}
 
-	start = monotonic_seconds();
+	start = sp_now_seconds();
 	pid = fork();
 	if (pid < 0) {
 		r = sp_error_set(err, errno, SP_EXIT_FAILED, "argv", "cannot run '%s': fork: %s",
@@ -259,7 +252,7 @@ int sp_exec(const char *const *argv, struct sp_exec_result *result, struct sp_er
 	result->exit_status = status;
 	result->output = cap.buf;
 	result->output_len = cap.len;
-	result->seconds = monotonic_seconds() - start;
+	result->seconds = sp_now_seconds() - start;
 	cap.buf = NULL;
 	r = 0;
 out:

@@ -177,14 +177,6 @@ out:
 	return r;
 }
 
-double sp_now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 const char *sp_ctx_disk_path(const struct sp_ctx *ctx)
 {
 	return ctx->disk_path ? ctx->disk_path : ctx->plan->device.path;

@@ -9,6 +9,7 @@
 #ifndef STRIPEPLAN_STEPS_H
 #define STRIPEPLAN_STEPS_H
 
+#include "clock.h"
 #include "result.h"
 #include "stripeplan.h"
 #include "sysfs.h"
@@ -81,8 +82,6 @@ int sp_step_probe_signature(const char *path, char *what, size_t len);
  */
 int sp_step_wipe_signatures(const char *path, const char *field, struct sp_step_result *res);
 
-/* CLOCK_MONOTONIC, for step timings and bounded waits. */
-double sp_now_seconds(void);
 /* The disk and partition node a run works on (the plan's, unless set). */
 const char *sp_ctx_disk_path(const struct sp_ctx *ctx);
 const char *sp_ctx_partition_path(const struct sp_ctx *ctx);
