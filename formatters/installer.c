@@ -3,14 +3,16 @@
  * Installer snippets: the same apply, run by Anaconda's %post --nochroot
  * against /mnt/sysimage (the installer binary, from an updates image), or
  * by debian-installer's late_command with in-target inside /target (the
- * package, installed there by pkgsel).  The device is probed again on the machine being installed,
- * so an offline plan's --size is never carried into the snippet.
+ * package, installed there by pkgsel).  The device is probed again on the
+ * machine being installed, so an offline plan's --size is never carried
+ * into the snippet.  The text is templates/kickstart.in and preseed.in.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "embedded.h"
 #include "format.h"
 
 int sp_shell_quote(const char *word, char *out, size_t len)
@@ -48,70 +50,60 @@ int sp_shell_quote(const char *word, char *out, size_t len)
 	return 0;
 }
 
-static void header(FILE *f, const struct sp_plan *p)
+/* "hp-p400 raid10, 8 disks, 256K chunk on /dev/sdb -> xfs on /data" */
+static void array_line(const struct sp_plan *p, char *buf, size_t len)
 {
 	char chunk[32];
 
 	sp_format_size_short(p->chunk_bytes, chunk, sizeof(chunk));
-	fprintf(f, "# stripeplan: %s %s, %u disks, %s chunk on %s -> %s%s%s\n", p->controller,
-		sp_level_name(p->level), p->disks, chunk, p->device.path, sp_fs_name(p->fs),
-		p->mountpoint[0] ? " on " : "", p->mountpoint);
+	snprintf(buf, len, "%s %s, %u disks, %s chunk on %s -> %s%s%s", p->controller,
+		 sp_level_name(p->level), p->disks, chunk, p->device.path, sp_fs_name(p->fs),
+		 p->mountpoint[0] ? " on " : "", p->mountpoint);
 }
 
+static char *render(const char *name, const struct sp_subst *s, size_t n)
+{
+	const char *tpl = sp_embedded_template(name);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!tpl || !(f = open_memstream(&buf, &len)))
+		return NULL;
+	sp_fill_template(f, tpl, s, n);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* templates/kickstart.in */
 char *sp_format_kickstart(const struct sp_plan *p, const char *apply_command)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char array[SP_PATH_MAX + 256], drives[SP_NAME_MAX + 64];
 
-	if (!f)
-		return NULL;
-	header(f, p);
-	fprintf(f, "# Anaconda has no stripeplan: give it one in an updates image, booting with\n");
-	fprintf(f, "#   inst.updates=http://YOUR-SERVER/stripeplan-updates.img\n");
-	fprintf(f, "# that holds usr/sbin/stripeplan built with -DSTRIPEPLAN_STATIC_DEPS=ON on the\n");
-	fprintf(f, "# target release (README: Installers).\n");
-	fprintf(f, "# Keep Anaconda off the array (put this in the main section):\n");
+	array_line(p, array, sizeof(array));
 	if (!strncmp(p->device.kernel_name, "md", 2))
-		fprintf(f, "#   ignoredisk --drives=<the member disks of %s>\n", p->device.kernel_name);
+		snprintf(drives, sizeof(drives), "<the member disks of %s>", p->device.kernel_name);
 	else
-		fprintf(f, "#   ignoredisk --drives=%s\n", p->device.kernel_name);
-	fprintf(f, "# %%post --nochroot runs after the installed system is at /mnt/sysimage,\n");
-	fprintf(f, "# with the installer's /dev, so apply writes fstab and tuning into it.\n");
-	fprintf(f, "%%post --nochroot --erroronfail --log=/mnt/sysimage/var/log/stripeplan.log\n");
-	fprintf(f, "%s --root /mnt/sysimage\n", apply_command);
-	fprintf(f, "%%end\n");
-	if (fclose(f) != 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+		snprintf(drives, sizeof(drives), "%s", p->device.kernel_name);
+	return render("kickstart.in",
+		      (const struct sp_subst[]){ { "@ARRAY@", array },
+						 { "@DRIVES@", drives },
+						 { "@APPLY@", apply_command } },
+		      3);
 }
 
+/* templates/preseed.in */
 char *sp_format_preseed(const struct sp_plan *p, const char *apply_command)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char array[SP_PATH_MAX + 256];
 
-	if (!f)
-		return NULL;
-	header(f, p);
-	fprintf(f, "# The stripeplan package goes into the new system from a repository that\n");
-	fprintf(f, "# carries it (add one with d-i apt-setup/local0/repository); d-i keeps the\n");
-	fprintf(f, "# last pkgsel/include, so list your other packages on this line too.\n");
-	fprintf(f, "d-i pkgsel/include string stripeplan\n");
-	fprintf(f, "# Keep partman off the array: name only the system disk, e.g.\n");
-	fprintf(f, "#   d-i partman-auto/disk string /dev/sda\n");
-	fprintf(f, "# late_command runs after pkgsel; in-target runs stripeplan in /target with\n");
-	fprintf(f, "# the installer's /dev, /proc and /sys, writing the new system's own /etc.\n");
-	fprintf(f, "# d-i takes one late_command: chain others with ';'.\n");
-	fprintf(f, "d-i preseed/late_command string in-target %s --root /\n", apply_command);
-	if (fclose(f) != 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	array_line(p, array, sizeof(array));
+	return render("preseed.in",
+		      (const struct sp_subst[]){ { "@ARRAY@", array }, { "@APPLY@", apply_command } },
+		      2);
 }
 
 char *sp_format_fstab(const struct sp_plan *p)

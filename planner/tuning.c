@@ -248,32 +248,6 @@ static void put_knobs(FILE *f, const struct sp_plan *plan)
 		fputs("# the plan has no sysfs knobs\n", f);
 }
 
-struct subst {
-	const char *key;
-	const char *value;
-};
-
-/* Copies tpl, replacing each @KEY@ it knows; any other '@' is kept. */
-static void fill_template(FILE *f, const char *tpl, const struct subst *s, size_t n)
-{
-	const char *at;
-	size_t i;
-
-	while ((at = strchr(tpl, '@'))) {
-		fwrite(tpl, 1, (size_t)(at - tpl), f);
-		for (i = 0; i < n && strncmp(at, s[i].key, strlen(s[i].key)) != 0; i++)
-			;
-		if (i < n) {
-			fputs(s[i].value, f);
-			tpl = at + strlen(s[i].key);
-		} else {
-			fputc('@', f);
-			tpl = at + 1;
-		}
-	}
-	fputs(tpl, f);
-}
-
 static char *render_knobs(const struct sp_plan *plan)
 {
 	char *buf = NULL;
@@ -308,8 +282,8 @@ char *sp_format_tuning_script(const struct sp_plan *plan)
 		free(knobs);
 		return NULL;
 	}
-	fill_template(f, tpl,
-		      (const struct subst[]){ { "@SCRIPT@", script },
+	sp_fill_template(f, tpl,
+		      (const struct sp_subst[]){ { "@SCRIPT@", script },
 					      { "@DEVICE@", device },
 					      { "@ARRAY@", array },
 					      { "@KNOBS@", knobs } },
