@@ -198,6 +198,45 @@ static char *close_stream(FILE *f, char **buf)
 	return *buf;
 }
 
+static void array_words(const struct sp_plan *plan, char *buf, size_t len);
+
+/* s with control characters as spaces, for a comment line */
+static void comment_text(const char *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", s);
+	for (char *p = buf; *p; p++)
+		if (iscntrl((unsigned char)*p))
+			*p = ' ';
+}
+
+/* templates/NAME with @DEVICE@, @ARRAY@ and @key@ = body (its last
+ * newline dropped: the template's line ends there). */
+static char *render_file(const char *name, const struct sp_plan *plan, const char *key,
+			 char *body)
+{
+	const char *tpl = sp_embedded_template(name);
+	char device[SP_PATH_MAX], array[SP_NAME_MAX + 64], *buf = NULL;
+	size_t len = 0, n;
+	FILE *f;
+
+	if (!body || !tpl || !(f = open_memstream(&buf, &len))) {
+		free(body);
+		return NULL;
+	}
+	n = strlen(body);
+	if (n && body[n - 1] == '\n')
+		body[n - 1] = '\0';
+	comment_text(plan->device.path, device, sizeof(device));
+	array_words(plan, array, sizeof(array));
+	sp_fill_template(f, tpl,
+			 (const struct sp_subst[]){ { "@DEVICE@", device },
+						    { "@ARRAY@", array },
+						    { key, body } },
+			 3);
+	free(body);
+	return close_stream(f, &buf);
+}
+
 /* "hp-p400 raid10, 8 disks", safe inside a comment */
 static void array_words(const struct sp_plan *plan, char *buf, size_t len)
 {
@@ -416,21 +455,6 @@ static bool first_of_disk(const struct sp_plan *plan, size_t i, char *disk, size
 	return true;
 }
 
-static void put_rule_header(FILE *f, const struct sp_plan *plan)
-{
-	char array[SP_NAME_MAX + 64];
-
-	array_words(plan, array, sizeof(array));
-	fputs("# stripeplan: block-device tuning for ", f);
-	put_comment_text(f, plan->device.path);
-	fprintf(f, "\n# (%s), set again whenever the kernel adds one of these\n"
-		   "# devices or reports a change.  Generated from the plan: change the plan\n"
-		   "# and run stripeplan again rather than editing this file.  Module options\n"
-		   "# are in modprobe.d.  md/ knobs exist once an array runs, which md\n"
-		   "# announces with a change event.\n",
-		array);
-}
-
 static void set_kernel_warning(const struct kernel_matches *km, char *warning, size_t len)
 {
 	if (!warning || !len)
@@ -450,7 +474,6 @@ char *sp_format_udev_rule(const struct sp_plan *plan, char *warning, size_t len)
 
 	if (!f)
 		return NULL;
-	put_rule_header(f, plan);
 	for (size_t i = 0; i < plan->n_tuning; i++) {
 		if (!first_of_disk(plan, i, disk, sizeof(disk)))
 			continue;
@@ -460,7 +483,7 @@ char *sp_format_udev_rule(const struct sp_plan *plan, char *warning, size_t len)
 	}
 	if (!n)
 		fputs("\n# the plan has no sysfs knobs\n", f);
-	buf = close_stream(f, &buf);
+	buf = render_file("udev-rule.in", plan, "@RULES@", close_stream(f, &buf));
 	if (buf)
 		set_kernel_warning(&km, warning, len);
 	return buf;
@@ -492,20 +515,6 @@ static void put_option(FILE *f, const struct sp_tuning *t)
 	fprintf(f, "\noptions %s %s=%s\n", t->device, t->attribute, t->value);
 }
 
-static void put_modprobe_header(FILE *f, const struct sp_plan *plan)
-{
-	char array[SP_NAME_MAX + 64];
-
-	array_words(plan, array, sizeof(array));
-	fputs("# stripeplan: module options for ", f);
-	put_comment_text(f, plan->device.path);
-	fprintf(f, " (%s).\n"
-		   "# They take effect when the module loads: at boot, or after it is\n"
-		   "# reloaded.  If the initramfs loads the driver, rebuild it\n"
-		   "# (dracut -f, update-initramfs -u) so that it carries this file.\n",
-		array);
-}
-
 char *sp_format_modprobe_conf(const struct sp_plan *plan)
 {
 	char *buf = NULL;
@@ -517,9 +526,10 @@ char *sp_format_modprobe_conf(const struct sp_plan *plan)
 	for (size_t i = 0; i < plan->n_tuning; i++) {
 		if (plan->tuning[i].kind != SP_TUNING_MODULE)
 			continue;
-		if (!n++)
-			put_modprobe_header(f, plan);
+		n++;
 		put_option(f, &plan->tuning[i]);
 	}
-	return close_stream(f, &buf);
+	buf = close_stream(f, &buf);
+	/* no module options, no file */
+	return n ? render_file("modprobe.conf.in", plan, "@OPTIONS@", buf) : buf;
 }
