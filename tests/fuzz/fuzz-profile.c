@@ -49,8 +49,12 @@ static void check_profile(const struct sp_profile *p)
 			   "target %d", (int)k->target);
 		/* written to sysfs as root: a relative path under the device, digits only */
 		FUZZ_CHECK(k->knob[0] != '/' && !strstr(k->knob, ".."), "knob '%s'", k->knob);
-		FUZZ_CHECK(sp_parse_count(k->value, "value", 0, UINT64_MAX, &v, NULL) == 0,
-			   "knob value '%s'", k->value);
+		/* "auto" (sized by the planner from the array) only where the parser allows it */
+		if (!strcmp(k->value, "auto"))
+			FUZZ_CHECK(!strcmp(k->knob, "md/stripe_cache_size"), "auto on '%s'", k->knob);
+		else
+			FUZZ_CHECK(sp_parse_count(k->value, "value", 0, UINT64_MAX, &v, NULL) == 0,
+				   "knob value '%s'", k->value);
 	}
 	for (size_t i = 0; i < p->n_module_options; i++) {
 		const struct sp_profile_module_option *m = &p->module_options[i];
