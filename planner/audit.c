@@ -731,6 +731,8 @@ static void layout_found(const struct sp_plan *plan, const struct sp_found_parti
 	l->spans = plan->spans;
 	l->chunk_bytes = plan->chunk_bytes;
 	l->start_bytes = part && part->has_first ? part->start_bytes : plan->start_bytes;
+	if (part && !strcmp(part->label, "loop"))
+		l->start_bytes = 0; /* a filesystem on the whole disk */
 	if (!fs || fs->sb_unreadable || fs->blank || fs->no_node) {
 		/* nothing read: cost the filesystem the plan would make */
 		l->fs_su_bytes = plan->chunk_bytes;

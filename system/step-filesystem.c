@@ -243,7 +243,12 @@ static int filesystem_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 	ctx->fs_uuid[0] = '\0';
 	f = &ctx->found_fs;
 	memset(f, 0, sizeof(*f));
-	snprintf(f->path, sizeof(f->path), "%s", sp_ctx_partition_path(ctx));
+	/* check: a filesystem on the whole disk (libparted's "loop" label) is
+	 * judged where it is */
+	if (ctx->auditing && ctx->have_found_partition && !strcmp(ctx->found_partition.label, "loop"))
+		snprintf(f->path, sizeof(f->path), "%s", sp_ctx_disk_path(ctx));
+	else
+		snprintf(f->path, sizeof(f->path), "%s", sp_ctx_partition_path(ctx));
 	summarize(ctx->plan, NULL, res);
 	r = read_fs(f->path, f, res);
 	if (r < 0)

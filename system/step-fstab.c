@@ -358,7 +358,8 @@ static int read_fstab(struct sp_ctx *ctx, struct sp_found_fstab *f, struct sp_st
 	if (under_root(ctx, "/etc/fstab", f->path, sizeof(f->path)) < 0)
 		return fail(res, ENAMETOOLONG, SP_EXIT_FAILED, ctx->root, "'%s': path too long",
 			    ctx->root);
-	snprintf(f->fs_path, sizeof(f->fs_path), "%s", sp_ctx_partition_path(ctx));
+	snprintf(f->fs_path, sizeof(f->fs_path), "%s",
+		 ctx->have_found_fs ? ctx->found_fs.path : sp_ctx_partition_path(ctx));
 	if (ctx->have_found_fs && !ctx->found_fs.blank && !ctx->found_fs.ambivalent) {
 		snprintf(f->fs_type, sizeof(f->fs_type), "%s", ctx->found_fs.type);
 		f->fs_log_su_bytes = ctx->found_fs.xfs_logsunit_bytes;

@@ -185,6 +185,16 @@ finding ext-no-stripe costly
 cost ext-no-stripe 1.25 1.50
 actionable
 
+# --- XFS on the whole disk, no partition table: judged where it is -----------
+dwd=$(sp_loop_create 1G) || exit 1
+mkfs.xfs -q -f -d su=64k,sw=3 -l su=64k "$dwd"
+json_check "${G5[@]}" --device "$dwd"
+finding whole-disk differs
+no_finding no-partition-node
+no_finding xfs-no-stripe-unit
+no_finding xfs-wrong-stripe
+actionable
+
 # --- apply'd, then read-ahead changed behind its back -------------------------
 P400=(--controller hp-p400 --level 10 --disks 8 --chunk 256K --kernel 6.1)
 dap=$(sp_loop_create 1G) || exit 1
