@@ -49,6 +49,7 @@ static void check_profile(const struct sp_profile *p)
 			   "target %d", (int)k->target);
 		/* written to sysfs as root: a relative path under the device, digits only */
 		FUZZ_CHECK(k->knob[0] != '/' && !strstr(k->knob, ".."), "knob '%s'", k->knob);
+		FUZZ_CHECK_TERMINATED(k->holds);
 		/* "auto" (sized by the planner from the array) only where the parser allows it */
 		if (!strcmp(k->value, "auto"))
 			FUZZ_CHECK(!strcmp(k->knob, "md/stripe_cache_size"), "auto on '%s'", k->knob);
@@ -63,6 +64,8 @@ static void check_profile(const struct sp_profile *p)
 		FUZZ_CHECK_TERMINATED(m->param);
 		FUZZ_CHECK_TERMINATED(m->value);
 		FUZZ_CHECK_TERMINATED(m->why);
+		FUZZ_CHECK_TERMINATED(m->holds);
+		FUZZ_CHECK_TERMINATED(m->driver_default);
 		/* these go into modprobe.d and a shell script unquoted */
 		FUZZ_CHECK(strspn(m->module, "abcdefghijklmnopqrstuvwxyz0123456789_-") ==
 				   strlen(m->module),
