@@ -461,7 +461,7 @@ void rm_figures(const struct rm_geometry *g, const struct rm_stats *s, enum rm_d
 	f.payload_mib = payload / (double)SP_MIB;
 	if (dir == RM_WRITE) {
 		f.min_member_ios_per_mib = rm_min_write_ios_per_mib(g);
-		f.min_member_bytes_per_byte =
+		f.min_member_bytes_per_data_byte =
 			(double)(g->data_columns * g->copies + g->parity_columns) /
 			(double)g->data_columns;
 		f.full_stripe_write_fraction =
@@ -470,12 +470,12 @@ void rm_figures(const struct rm_geometry *g, const struct rm_stats *s, enum rm_d
 				0.0;
 	} else {
 		f.min_member_ios_per_mib = rm_min_read_ios_per_mib(g);
-		f.min_member_bytes_per_byte = 1.0;
+		f.min_member_bytes_per_data_byte = 1.0;
 		f.full_stripe_write_fraction = -1.0;
 	}
 	if (payload > 0) {
 		f.member_ios_per_mib = (double)(c->member_reads + c->member_writes) / f.payload_mib;
-		f.member_bytes_per_byte =
+		f.member_bytes_per_data_byte =
 			(double)((c->member_read_sectors + c->member_write_sectors) * RM_SECTOR_BYTES) /
 			payload;
 	}

@@ -120,8 +120,8 @@ struct rm_figures {
 	double full_stripe_write_fraction; /* writes only; -1 for reads */
 	double member_ios_per_mib;
 	double min_member_ios_per_mib;
-	double member_bytes_per_byte;
-	double min_member_bytes_per_byte;
+	double member_bytes_per_data_byte;
+	double min_member_bytes_per_data_byte;
 	double chunk_crossing_fraction;
 };
 

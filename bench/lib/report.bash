@@ -51,14 +51,14 @@ _efficiency_tables() {
 			  + (if $r then ", \($r.min_member_ios_per_mib | num) per MiB read (one I/O per chunk)." else "." end)
 			' "$OUT/cases.jsonl"
 		echo
-		echo "| workload | layout | full-stripe writes | member I/Os per MiB | × minimum | chunk crossings |"
-		echo "|---|---|---:|---:|---:|---:|"
+		echo "| workload | layout | full-stripe writes | member I/Os per MiB | × minimum | member bytes per byte | × minimum | chunk crossings |"
+		echo "|---|---|---:|---:|---:|---:|---:|---:|"
 		for w in "${REPORT_WORKLOADS[@]}"; do
 			jq -rs --arg a "$name" --arg w "$w" --argjson order "$(_layout_order |
 				jq -Rn '[inputs | split("\t") | {(.[0]): (.[1] | tonumber)}] | add')" "$JQ_FORMAT"'
 				[.[] | select(.array == $a and .workload == $w)]
 				| sort_by($order[.layout] // 99)[]
-				| "| \(.workload)\(if .direction == "read" then " (read)" else "" end) | \(.layout) | \(.full_stripe_write_fraction | pct) | \(.member_ios_per_mib | f2) | \(.ratio_to_min | f2) | \(.chunk_crossing_fraction | pct) |"
+				| "| \(.workload)\(if .direction == "read" then " (read)" else "" end) | \(.layout) | \(.full_stripe_write_fraction | pct) | \(.member_ios_per_mib | f2) | \(.ratio_to_min | f2) | \(.member_bytes_per_data_byte | f2) | \(.bytes_ratio_to_min | f2) | \(.chunk_crossing_fraction | pct) |"
 				' "$OUT/cases.jsonl"
 		done
 	done
@@ -214,8 +214,11 @@ report_write() {
 			echo "whole stripes.  *Member I/Os per MiB*: member disk reads and writes per MiB of the"
 			echo "workload's own data (file bytes written; read, for seqread), so the filesystem's"
 			echo "log and metadata writes count as cost.  *× minimum*: that, divided by the least"
-			echo "the level allows.  *Chunk crossings*: requests that touched more chunks than their"
-			echo "size needs.  Writes in flight together are gathered per stripe, as md's stripe"
+			echo "the level allows.  *Member bytes per byte*: bytes read and written on the members"
+			echo "per byte of the workload's data (a log write padded to the log stripe unit costs"
+			echo "here even where it adds no I/O), and its multiple of the level's least (n/(n−1)"
+			echo "for RAID5 of n disks, 2 for RAID10, 1 for reads).  *Chunk crossings*: requests"
+			echo "that touched more chunks than their size needs.  Writes in flight together are gathered per stripe, as md's stripe"
 			echo "cache or a controller's write cache would, so a large write the block layer split"
 			echo "still counts as one; writes that did not overlap in time are never combined."
 			echo

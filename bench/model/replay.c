@@ -104,10 +104,18 @@ static void print_case(const struct labels *l, const struct rm_geometry *g,
 						    0,
 		     false);
 	print_number("chunk_crossing_fraction", f.chunk_crossing_fraction, false);
-	print_number("member_bytes_per_byte", f.member_bytes_per_byte, false);
-	print_number("min_member_bytes_per_byte", f.min_member_bytes_per_byte, false);
+	print_number("member_bytes_per_data_byte", f.member_bytes_per_data_byte, false);
+	print_number("min_member_bytes_per_data_byte", f.min_member_bytes_per_data_byte, false);
+	print_number("bytes_ratio_to_min",
+		     f.min_member_bytes_per_data_byte > 0 ?
+			     f.member_bytes_per_data_byte / f.min_member_bytes_per_data_byte :
+			     0,
+		     false);
 	printf("\"member_reads\": %llu, \"member_writes\": %llu, ",
 	       (unsigned long long)c->member_reads, (unsigned long long)c->member_writes);
+	printf("\"member_read_bytes\": %llu, \"member_write_bytes\": %llu, ",
+	       (unsigned long long)(c->member_read_sectors * RM_SECTOR_BYTES),
+	       (unsigned long long)(c->member_write_sectors * RM_SECTOR_BYTES));
 	printf("\"rows\": {\"full\": %llu, \"rmw\": %llu, \"rcw\": %llu, \"mixed\": %llu, "
 	       "\"partial\": %llu}, ",
 	       (unsigned long long)s->rows_full, (unsigned long long)s->rows_rmw,

@@ -103,7 +103,7 @@ static void test_aligned_full_stripes(void **state)
 	assert_close(f.full_stripe_write_fraction, 1.0);
 	assert_close(f.min_member_ios_per_mib, 4.0 / (192.0 / 1024.0));
 	assert_close(f.member_ios_per_mib, f.min_member_ios_per_mib);
-	assert_close(f.member_bytes_per_byte, 4.0 / 3.0);
+	assert_close(f.member_bytes_per_data_byte, 4.0 / 3.0);
 	assert_close(f.chunk_crossing_fraction, 0.0);
 
 	/*
@@ -119,7 +119,7 @@ static void test_aligned_full_stripes(void **state)
 		assert_close(f.payload_mib, 288.0 / 1024.0);
 		assert_close(f.device_mib, 576.0 / 1024.0);
 		assert_close(f.member_ios_per_mib, 12.0 / (288.0 / 1024.0));
-		assert_close(f.member_bytes_per_byte, 1536.0 / 576.0);
+		assert_close(f.member_bytes_per_data_byte, 1536.0 / 576.0);
 	}
 
 	/* costed request by request the answer is the same: nothing to gather */
@@ -292,6 +292,49 @@ static void test_rmw_or_rcw(void **state)
 }
 
 /*
+ * Member bytes, read and written, per byte of data.
+ *  - RAID5 4 x 64 KiB, one full stripe (192 KiB of data, 384 sectors):
+ *    3 data chunks + 1 parity chunk written, nothing read: 4 x 64 KiB =
+ *    256 KiB on the members for 192 KiB, 4/3 = 1.333...
+ *  - the same array, one 4 KiB write (8 sectors) at sector 0: k = 1 data
+ *    column written, rmw would read k + P = 2 members, rcw D - k = 2: a
+ *    tie, so reconstruct-write: read columns 1 and 2 at those 8 sectors
+ *    (8 KiB), write column 0 and parity (8 KiB): 16 KiB for 4 KiB, 4.0.
+ *  - RAID5 10 x 1 MiB, one 4 KiB write: rmw reads 1 + 1 = 2 members, rcw
+ *    would read 8: read-modify-write, 2 reads (8 KiB) + 2 writes (8 KiB):
+ *    4.0 again; reconstruct-write would have cost 8 x 4 + 2 x 4 = 40 KiB.
+ */
+static void test_member_bytes(void **state)
+{
+	struct rm_array a = array(SP_LEVEL_5, 4, 0, 64 * SP_KIB, 0);
+	struct rm_array wide = array(SP_LEVEL_5, 10, 0, SP_MIB, 0);
+	struct rm_stats s;
+	struct rm_figures f;
+
+	(void)state;
+	s = replay(&a, RM_GATHER_INFLIGHT, "I W 0 384\nC W 0 384\n");
+	f = figures(&a, &s, RM_WRITE);
+	assert_int_equal((s.write.member_read_sectors + s.write.member_write_sectors) * 512,
+			 4 * 64 * SP_KIB);
+	assert_close(f.member_bytes_per_data_byte, 256.0 / 192.0);
+	assert_close(f.min_member_bytes_per_data_byte, 4.0 / 3.0);
+
+	s = replay(&a, RM_GATHER_INFLIGHT, "I W 0 8\nC W 0 8\n");
+	f = figures(&a, &s, RM_WRITE);
+	assert_int_equal(s.rows_rcw, 1);
+	assert_int_equal(s.write.member_read_sectors * 512, 8 * SP_KIB);
+	assert_int_equal(s.write.member_write_sectors * 512, 8 * SP_KIB);
+	assert_close(f.member_bytes_per_data_byte, 4.0);
+
+	s = replay(&wide, RM_GATHER_INFLIGHT, "I W 0 8\nC W 0 8\n");
+	f = figures(&wide, &s, RM_WRITE);
+	assert_int_equal(s.rows_rmw, 1);
+	assert_int_equal(s.write.member_read_sectors * 512, 8 * SP_KIB);
+	assert_int_equal(s.write.member_write_sectors * 512, 8 * SP_KIB);
+	assert_close(f.member_bytes_per_data_byte, 4.0);
+}
+
+/*
  * RAID10 8 x 256 KiB (the P400 seed): 4 mirrored columns of 512 sectors,
  * a 1 MiB row.  Mirrors never read to write; each column written costs 2.
  * Aligned 1 MiB writes: 8 writes each, the minimum of 8 per MiB.
@@ -312,7 +355,7 @@ static void test_raid10(void **state)
 	assert_int_equal(s.write.member_reads, 0);
 	assert_close(f.min_member_ios_per_mib, 8.0);
 	assert_close(f.member_ios_per_mib, 8.0);
-	assert_close(f.min_member_bytes_per_byte, 2.0);
+	assert_close(f.min_member_bytes_per_data_byte, 2.0);
 
 	a.offset_sectors = 63;
 	s = replay(&a, RM_GATHER_NONE, trace);
@@ -462,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_gathering_in_flight_writes),
 		cmocka_unit_test(test_split_full_stripe),
 		cmocka_unit_test(test_rmw_or_rcw),
+		cmocka_unit_test(test_member_bytes),
 		cmocka_unit_test(test_raid10),
 		cmocka_unit_test(test_raid6_and_spans),
 		cmocka_unit_test(test_reads),
