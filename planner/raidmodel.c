@@ -449,6 +449,70 @@ double rm_min_read_ios_per_mib(const struct rm_geometry *g)
 	return (double)SP_MIB / (double)(g->chunk_sectors * RM_SECTOR_BYTES);
 }
 
+/* What one row costs when `sectors` of it are written from its start, alone. */
+static void row_cost(struct rm_model *m, uint8_t *row, uint64_t sectors, uint64_t *ret_ios,
+		     uint64_t *ret_sectors)
+{
+	const struct rm_counts *w = &m->stats.write;
+
+	m->stats = (struct rm_stats){ 0 };
+	memset(row, 0, m->geo.row_sectors);
+	memset(row, 1, sectors);
+	destage(m, row);
+	*ret_ios = w->member_reads + w->member_writes;
+	*ret_sectors = w->member_read_sectors + w->member_write_sectors;
+}
+
+int rm_floor(const struct rm_geometry *g, enum rm_dir dir, uint64_t request_bytes,
+	     struct rm_floor *ret, struct sp_error *err)
+{
+	struct rm_model m = { .geo = *g };
+	uint8_t *row;
+	unsigned *writers;
+	uint64_t n, full_rows, rest, ios = 0, sectors = 0, row_ios = 0, row_sectors = 0;
+	double bytes;
+
+	if (request_bytes == 0 || request_bytes % RM_SECTOR_BYTES ||
+	    request_bytes / RM_SECTOR_BYTES > UINT32_MAX)
+		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "request",
+				    "request: %llu bytes is not 1 to 2^32 whole 512-byte sectors",
+				    (unsigned long long)request_bytes);
+	n = request_bytes / RM_SECTOR_BYTES;
+	bytes = (double)request_bytes;
+	if (dir == RM_READ) {
+		/* one member read per chunk, none more than the request's length needs */
+		ios = (n + g->chunk_sectors - 1) / g->chunk_sectors;
+		ret->member_ios_per_mib = (double)ios / (bytes / (double)SP_MIB);
+		ret->member_bytes_per_data_byte = 1.0;
+		return 0;
+	}
+	row = calloc(g->row_sectors, 1);
+	writers = calloc(g->chunk_sectors, sizeof(*writers));
+	if (!row || !writers) {
+		free(row);
+		free(writers);
+		return sp_error_set(err, ENOMEM, SP_EXIT_FAILED, "model", "out of memory");
+	}
+	m.writers = writers;
+	full_rows = n / g->row_sectors;
+	rest = n % g->row_sectors;
+	if (full_rows) {
+		row_cost(&m, row, g->row_sectors, &row_ios, &row_sectors);
+		ios = full_rows * row_ios;
+		sectors = full_rows * row_sectors;
+	}
+	if (rest) {
+		row_cost(&m, row, rest, &row_ios, &row_sectors);
+		ios += row_ios;
+		sectors += row_sectors;
+	}
+	free(row);
+	free(writers);
+	ret->member_ios_per_mib = (double)ios / (bytes / (double)SP_MIB);
+	ret->member_bytes_per_data_byte = (double)(sectors * RM_SECTOR_BYTES) / bytes;
+	return 0;
+}
+
 void rm_figures(const struct rm_geometry *g, const struct rm_stats *s, enum rm_dir dir,
 		uint64_t payload_bytes, struct rm_figures *ret)
 {

@@ -125,6 +125,21 @@ struct rm_figures {
 	double chunk_crossing_fraction;
 };
 
+/*
+ * The achievable floor of a workload whose own requests (as it issues
+ * them: a file's writes, one fsynced file) are each `request_bytes` long:
+ * what they cost when every one of them starts a row and is written (or
+ * read) alone.  Whole rows are full-stripe writes; what is left over is
+ * one partial row, written by the cheaper of read-modify-write and
+ * reconstruct-write at each offset, as the model costs any partial row.
+ * No layout can do better without gathering requests the workload issued
+ * apart; a layout that pads, splits or misplaces them does worse.
+ */
+struct rm_floor {
+	double member_ios_per_mib;         /* per MiB of the requests' data */
+	double member_bytes_per_data_byte;
+};
+
 struct rm_model;
 
 int rm_geometry_init(const struct rm_array *array, struct rm_geometry *ret,
@@ -146,6 +161,8 @@ int rm_model_finish(struct rm_model *m, struct rm_stats *ret);
 /* The least member I/O per MiB the level allows: every row written whole. */
 double rm_min_write_ios_per_mib(const struct rm_geometry *g);
 double rm_min_read_ios_per_mib(const struct rm_geometry *g);
+int rm_floor(const struct rm_geometry *g, enum rm_dir dir, uint64_t request_bytes,
+	     struct rm_floor *ret, struct sp_error *err);
 void rm_figures(const struct rm_geometry *g, const struct rm_stats *s, enum rm_dir dir,
 		uint64_t payload_bytes, struct rm_figures *ret);
 

@@ -19,6 +19,10 @@ WORKLOADS=(seqwrite seqread stripewrite smallfiles)
 # What the last workload itself wrote or read, in bytes: the report's "per
 # MiB" is per MiB of this, so log and metadata writes count as cost.
 PAYLOAD_BYTES=0
+# The size of the last workload's own requests, for the model's achievable
+# floor (each request alone, starting a stripe): a sequential file is one
+# stream, a stripewrite one stripe, a small file one 64 KiB write.
+REQUEST_BYTES=0
 
 _fio() {
 	local name=$1
@@ -32,7 +36,10 @@ run_workload() {
 	local w=$1 stripe=$2 out=$3 n
 
 	case $w in
-	seqwrite | seqread) PAYLOAD_BYTES=$((SEQ_MIB * 1048576)) ;;
+	seqwrite | seqread)
+		PAYLOAD_BYTES=$((SEQ_MIB * 1048576))
+		REQUEST_BYTES=$PAYLOAD_BYTES
+		;;
 	stripewrite)
 		# enough writes to mean something, at least STRIPE_MIN of them
 		n=$((STRIPE_TARGET_MIB * 1048576 / stripe))
@@ -48,10 +55,12 @@ run_workload() {
 			xfs_bmap -v "$FX_MNT/stripe.$stripe"
 		} >>"$LOGS/extents.log" 2>&1
 		PAYLOAD_BYTES=$((n * stripe))
+		REQUEST_BYTES=$stripe
 		;;
 	smallfiles)
 		mkdir -p "$FX_MNT/small"
 		PAYLOAD_BYTES=$((SMALLFILES * 65536))
+		REQUEST_BYTES=65536
 		;;
 	esac
 	sync -f "$FX_MNT"
@@ -79,13 +88,14 @@ run_workload() {
 	bt_stop "$out"
 }
 
-# replay_case ARRAY LAYOUT WORKLOAD TRACE (PAYLOAD_BYTES: that of the trace)
+# replay_case ARRAY LAYOUT WORKLOAD TRACE (PAYLOAD_BYTES, REQUEST_BYTES: the trace's)
 replay_case() {
 	local idx=$1 layout=$2 w=$3 trace=$4 dir=write odd
 
 	[ "$w" != seqread ] || dir="read"
 	"$SP_REPLAY" --level "$(array_field "$idx" level)" --disks "$(array_field "$idx" disks)" \
 		--chunk "$(array_field "$idx" chunk)" --direction "$dir" --payload-bytes "$PAYLOAD_BYTES" \
+		--request-bytes "$REQUEST_BYTES" \
 		--array "$(array_field "$idx" name)" --layout "$layout" --workload "$w" \
 		"$trace" >>"$OUT/cases.jsonl" || bench_die "sp-replay failed on '$trace'"
 	odd=$(tail -1 "$OUT/cases.jsonl" | jq '.unmatched_completions + .forced_destages')

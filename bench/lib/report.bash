@@ -11,8 +11,8 @@ REPORT_WORKLOADS=(stripewrite seqwrite smallfiles seqread)
 # jq: numbers with two decimals ("1.00"), percentages with one ("99.7 %")
 # shellcheck disable=SC2016 # a jq program: its $n and \(...) are jq's, not the shell's
 JQ_FORMAT='
-	def f2: (. * 100 | round) as $n
-		| "\($n / 100 | floor).\($n % 100 | tostring | if length < 2 then "0" + . else . end)";
+	def f2: if . == null then "—" else (. * 100 | round) as $n
+		| "\($n / 100 | floor).\($n % 100 | tostring | if length < 2 then "0" + . else . end)" end;
 	def pct: if . == null then "—" else (. * 1000 | round / 10 | tostring) + " %" end;
 '
 # A layout "reaches" the minimum when the member I/O per MiB is the least
@@ -51,14 +51,14 @@ _efficiency_tables() {
 			  + (if $r then ", \($r.min_member_ios_per_mib | num) per MiB read (one I/O per chunk)." else "." end)
 			' "$OUT/cases.jsonl"
 		echo
-		echo "| workload | layout | full-stripe writes | member I/Os per MiB | × minimum | member bytes per byte | × minimum | chunk crossings |"
-		echo "|---|---|---:|---:|---:|---:|---:|---:|"
+		echo "| workload | layout | full-stripe writes | member I/Os per MiB | × minimum | × floor | member bytes per byte | × minimum | × floor | chunk crossings |"
+		echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 		for w in "${REPORT_WORKLOADS[@]}"; do
 			jq -rs --arg a "$name" --arg w "$w" --argjson order "$(_layout_order |
 				jq -Rn '[inputs | split("\t") | {(.[0]): (.[1] | tonumber)}] | add')" "$JQ_FORMAT"'
 				[.[] | select(.array == $a and .workload == $w)]
 				| sort_by($order[.layout] // 99)[]
-				| "| \(.workload)\(if .direction == "read" then " (read)" else "" end) | \(.layout) | \(.full_stripe_write_fraction | pct) | \(.member_ios_per_mib | f2) | \(.ratio_to_min | f2) | \(.member_bytes_per_data_byte | f2) | \(.bytes_ratio_to_min | f2) | \(.chunk_crossing_fraction | pct) |"
+				| "| \(.workload)\(if .direction == "read" then " (read)" else "" end) | \(.layout) | \(.full_stripe_write_fraction | pct) | \(.member_ios_per_mib | f2) | \(.ratio_to_min | f2) | \(.ratio_to_floor | f2) | \(.member_bytes_per_data_byte | f2) | \(.bytes_ratio_to_min | f2) | \(.bytes_ratio_to_floor | f2) | \(.chunk_crossing_fraction | pct) |"
 				' "$OUT/cases.jsonl"
 		done
 	done
@@ -217,7 +217,10 @@ report_write() {
 			echo "the level allows.  *Member bytes per byte*: bytes read and written on the members"
 			echo "per byte of the workload's data (a log write padded to the log stripe unit costs"
 			echo "here even where it adds no I/O), and its multiple of the level's least (n/(n−1)"
-			echo "for RAID5 of n disks, 2 for RAID10, 1 for reads).  *Chunk crossings*: requests"
+			echo "for RAID5 of n disks, 2 for RAID10, 1 for reads).  *× floor*: the same against the"
+			echo "achievable floor, what the workload's own requests cost when each starts a stripe"
+			echo "and is written alone (a 64 KiB fsynced file: read-modify-write or reconstruct-write,"
+			echo "whichever is cheaper; a stripe-sized write: a full stripe).  *Chunk crossings*: requests"
 			echo "that touched more chunks than their size needs.  Writes in flight together are gathered per stripe, as md's stripe"
 			echo "cache or a controller's write cache would, so a large write the block layer split"
 			echo "still counts as one; writes that did not overlap in time are never combined."

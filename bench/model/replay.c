@@ -28,6 +28,9 @@ static const char usage[] =
 	"      --payload-bytes N    what the workload itself wrote (or read): figures\n"
 	"                           per MiB are per MiB of it, so log and metadata\n"
 	"                           writes count as cost (default: the requests' bytes)\n"
+	"      --request-bytes N    the size of the workload's own writes (or reads):\n"
+	"                           the achievable floor is each of them alone, starting\n"
+	"                           a stripe (default: no floor, its figures are null)\n"
 	"      --array NAME, --layout NAME, --workload NAME\n"
 	"                           labels copied into the output\n"
 	"  -h, --help               show this help\n";
@@ -41,6 +44,7 @@ enum {
 	OPT_GATHER,
 	OPT_DIRECTION,
 	OPT_PAYLOAD,
+	OPT_REQUEST,
 	OPT_ARRAY,
 	OPT_LAYOUT,
 	OPT_WORKLOAD,
@@ -81,7 +85,8 @@ static void print_number(const char *key, double v, bool last)
 }
 
 static void print_case(const struct labels *l, const struct rm_geometry *g,
-		       const struct rm_stats *s, enum rm_dir dir, uint64_t payload_bytes)
+		       const struct rm_stats *s, enum rm_dir dir, uint64_t payload_bytes,
+		       const struct rm_floor *floor)
 {
 	const struct rm_counts *c = dir == RM_WRITE ? &s->write : &s->read;
 	struct rm_figures f;
@@ -111,6 +116,18 @@ static void print_case(const struct labels *l, const struct rm_geometry *g,
 			     f.member_bytes_per_data_byte / f.min_member_bytes_per_data_byte :
 			     0,
 		     false);
+	if (floor) {
+		print_number("floor_member_ios_per_mib", floor->member_ios_per_mib, false);
+		print_number("floor_member_bytes_per_data_byte", floor->member_bytes_per_data_byte,
+			     false);
+		print_number("ratio_to_floor", f.member_ios_per_mib / floor->member_ios_per_mib,
+			     false);
+		print_number("bytes_ratio_to_floor",
+			     f.member_bytes_per_data_byte / floor->member_bytes_per_data_byte, false);
+	} else {
+		printf("\"floor_member_ios_per_mib\": null, \"floor_member_bytes_per_data_byte\": null, "
+		       "\"ratio_to_floor\": null, \"bytes_ratio_to_floor\": null, ");
+	}
 	printf("\"member_reads\": %llu, \"member_writes\": %llu, ",
 	       (unsigned long long)c->member_reads, (unsigned long long)c->member_writes);
 	printf("\"member_read_bytes\": %llu, \"member_write_bytes\": %llu, ",
@@ -139,6 +156,7 @@ int main(int argc, char **argv)
 		{ "gather", required_argument, NULL, OPT_GATHER },
 		{ "direction", required_argument, NULL, OPT_DIRECTION },
 		{ "payload-bytes", required_argument, NULL, OPT_PAYLOAD },
+		{ "request-bytes", required_argument, NULL, OPT_REQUEST },
 		{ "array", required_argument, NULL, OPT_ARRAY },
 		{ "layout", required_argument, NULL, OPT_LAYOUT },
 		{ "workload", required_argument, NULL, OPT_WORKLOAD },
@@ -153,7 +171,8 @@ int main(int argc, char **argv)
 	enum rm_gather gather = RM_GATHER_INFLIGHT;
 	enum rm_dir dir = RM_WRITE;
 	const char *path = "-";
-	uint64_t payload_bytes = 0;
+	uint64_t payload_bytes = 0, request_bytes = 0;
+	struct rm_floor floor = { 0 };
 	bool have_level = false;
 	uint64_t v;
 	FILE *in = stdin;
@@ -206,6 +225,10 @@ int main(int argc, char **argv)
 					   &err) < 0)
 				return die("%s", err.message);
 			break;
+		case OPT_REQUEST:
+			if (sp_parse_size(optarg, "request-bytes", &request_bytes, &err) < 0)
+				return die("%s", err.message);
+			break;
 		case OPT_ARRAY:
 		case OPT_LAYOUT:
 		case OPT_WORKLOAD:
@@ -235,6 +258,10 @@ int main(int argc, char **argv)
 
 	if (rm_model_new(&array, gather, &m, &err) < 0)
 		return die("%s", err.message);
+	if (request_bytes && rm_floor(rm_model_geometry(m), dir, request_bytes, &floor, &err) < 0) {
+		rm_model_free(m);
+		return die("%s", err.message);
+	}
 	if (strcmp(path, "-")) {
 		in = fopen(path, "re");
 		if (!in) {
@@ -248,7 +275,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	rm_model_finish(m, &stats);
-	print_case(&labels, rm_model_geometry(m), &stats, dir, payload_bytes);
+	print_case(&labels, rm_model_geometry(m), &stats, dir, payload_bytes,
+		   request_bytes ? &floor : NULL);
 	rc = fflush(stdout) ? SP_EXIT_FAILED : 0;
 out:
 	if (in && in != stdin)

@@ -334,6 +334,87 @@ static void test_member_bytes(void **state)
 	assert_close(f.member_bytes_per_data_byte, 4.0);
 }
 
+static struct rm_floor floor_of(const struct rm_array *a, enum rm_dir dir, uint64_t bytes)
+{
+	struct sp_error err = { 0 };
+	struct rm_geometry g;
+	struct rm_floor f;
+
+	assert_int_equal(rm_geometry_init(a, &g, NULL), 0);
+	if (rm_floor(&g, dir, bytes, &f, &err) < 0)
+		fail_msg("floor failed: %s", err.message);
+	return f;
+}
+
+/*
+ * The achievable floor: each request alone, starting a row.
+ *  - RAID5 4 x 64 KiB, 4 KiB writes: rmw and rcw both read 2 (a tie, rcw):
+ *    2 reads + 2 writes = 4 I/Os per 4 KiB = 1024 per MiB, 16 KiB of
+ *    member bytes for 4 KiB = 4.0 (the level's least: 21.33 and 1.33).
+ *  - RAID5 10 x 1 MiB, 4 KiB writes: rmw (2 reads) beats rcw (8): 4 I/Os,
+ *    1024 per MiB, 4.0; 64 KiB writes: the same 4 I/Os per 64 KiB, 64 per
+ *    MiB, 256 KiB for 64 KiB = 4.0.
+ *  - RAID5 4 x 64 KiB, one stripe (192 KiB): a full-stripe write, 4 I/Os,
+ *    21.33 per MiB and 4/3: the level's least.
+ *  - RAID5 4 x 64 KiB, 288 KiB (1.5 stripes, 576 sectors): one full row
+ *    (4 I/Os, 512 sectors) and 192 sectors more: column 0 whole, column 1
+ *    at offsets 0..63.  Offsets 0..63: k = 2, rmw 3 reads, rcw 1: rcw
+ *    reads column 2 there; 64..127: k = 1, a tie, rcw reads columns 1 and
+ *    2.  Reads: column 1 at 64..127 (64 sectors), column 2 at 0..127 (one
+ *    run, 128); writes: columns 0 (128), 1 (64) and parity (128).  5 I/Os,
+ *    512 sectors.  In all 9 I/Os for 288 KiB = 32 per MiB, 1024 sectors
+ *    (512 KiB) for 288 KiB = 1.777...
+ *  - RAID10 8 x 256 KiB, 64 KiB writes: one column, two copies: 2 I/Os,
+ *    32 per MiB, 2.0.
+ *  - RAID5 10 x 1 MiB, 64 KiB reads: one chunk, 16 per MiB, 1.0; 1.5 MiB
+ *    reads: 2 chunks, 1.33 per MiB.
+ */
+static void test_floor(void **state)
+{
+	struct rm_array r5 = array(SP_LEVEL_5, 4, 0, 64 * SP_KIB, 0);
+	struct rm_array wide = array(SP_LEVEL_5, 10, 0, SP_MIB, 0);
+	struct rm_array r10 = array(SP_LEVEL_10, 8, 0, 256 * SP_KIB, 0);
+	struct sp_error err = { 0 };
+	struct rm_geometry g;
+	struct rm_floor f;
+
+	(void)state;
+	f = floor_of(&r5, RM_WRITE, 4 * SP_KIB);
+	assert_close(f.member_ios_per_mib, 1024.0);
+	assert_close(f.member_bytes_per_data_byte, 4.0);
+
+	f = floor_of(&wide, RM_WRITE, 4 * SP_KIB);
+	assert_close(f.member_ios_per_mib, 1024.0);
+	assert_close(f.member_bytes_per_data_byte, 4.0);
+	f = floor_of(&wide, RM_WRITE, 64 * SP_KIB);
+	assert_close(f.member_ios_per_mib, 64.0);
+	assert_close(f.member_bytes_per_data_byte, 4.0);
+
+	f = floor_of(&r5, RM_WRITE, 192 * SP_KIB);
+	assert_close(f.member_ios_per_mib, 4.0 / (192.0 / 1024.0));
+	assert_close(f.member_bytes_per_data_byte, 4.0 / 3.0);
+
+	f = floor_of(&r5, RM_WRITE, 288 * SP_KIB);
+	assert_close(f.member_ios_per_mib, 32.0);
+	assert_close(f.member_bytes_per_data_byte, 512.0 / 288.0);
+
+	f = floor_of(&r10, RM_WRITE, 64 * SP_KIB);
+	assert_close(f.member_ios_per_mib, 32.0);
+	assert_close(f.member_bytes_per_data_byte, 2.0);
+
+	f = floor_of(&wide, RM_READ, 64 * SP_KIB);
+	assert_close(f.member_ios_per_mib, 16.0);
+	assert_close(f.member_bytes_per_data_byte, 1.0);
+	f = floor_of(&wide, RM_READ, 1536 * SP_KIB);
+	assert_close(f.member_ios_per_mib, 2.0 / 1.5);
+
+	assert_int_equal(rm_geometry_init(&r5, &g, NULL), 0);
+	assert_true(rm_floor(&g, RM_WRITE, 0, &f, &err) < 0);
+	assert_true(rm_floor(&g, RM_WRITE, 100, &f, &err) < 0);
+	assert_non_null(strstr(err.message, "100 bytes"));
+	assert_true(rm_floor(&g, RM_WRITE, (UINT32_MAX + 1ULL) * 512, &f, &err) < 0);
+}
+
 /*
  * RAID10 8 x 256 KiB (the P400 seed): 4 mirrored columns of 512 sectors,
  * a 1 MiB row.  Mirrors never read to write; each column written costs 2.
@@ -506,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_split_full_stripe),
 		cmocka_unit_test(test_rmw_or_rcw),
 		cmocka_unit_test(test_member_bytes),
+		cmocka_unit_test(test_floor),
 		cmocka_unit_test(test_raid10),
 		cmocka_unit_test(test_raid6_and_spans),
 		cmocka_unit_test(test_reads),
