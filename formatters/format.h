@@ -22,11 +22,16 @@ char *sp_format_report_text(const struct sp_report *report, const struct sp_plan
 char *sp_format_report_json(const struct sp_report *report, const struct sp_plan *plan);
 
 /* Installer snippets around an apply command line (already shell-quoted,
- * without --root): kickstart %post --nochroot, preseed late_command. */
+ * without --root): kickstart %post --nochroot, preseed late_command.
+ * NULL with errno EINVAL when a value has a control character. */
 char *sp_format_kickstart(const struct sp_plan *plan, const char *apply_command);
 char *sp_format_preseed(const struct sp_plan *plan, const char *apply_command);
 char *sp_format_fstab(const struct sp_plan *plan);
-/* POSIX sh quoting: plain words unchanged, others in single quotes. */
+/* POSIX sh quoting: plain words unchanged, others in single quotes;
+ * -EINVAL for a control character (no quoting keeps a newline inside a
+ * line-based file), -ENAMETOOLONG when out is too small. */
 int sp_shell_quote(const char *word, char *out, size_t len);
+/* A byte below 0x20 or 0x7f: refused in anything that becomes a line. */
+bool sp_has_control_chars(const char *s);
 
 #endif

@@ -15,10 +15,23 @@
 #include "embedded.h"
 #include "format.h"
 
+bool sp_has_control_chars(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return true;
+	return false;
+}
+
 int sp_shell_quote(const char *word, char *out, size_t len)
 {
 	size_t o = 0;
 	bool plain = *word != '\0';
+
+	/* a newline survives any quoting into a line-based file (a kickstart
+	 * section, a preseed value): it would start a line of its own */
+	if (sp_has_control_chars(word))
+		return -EINVAL;
 
 	for (const char *p = word; *p && plain; p++)
 		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_",
@@ -48,6 +61,20 @@ int sp_shell_quote(const char *word, char *out, size_t len)
 	out[o++] = '\'';
 	out[o] = '\0';
 	return 0;
+}
+
+/* Every value that reaches the snippet is one line of text, or the
+ * snippet would carry lines (%end, %pre) nobody planned. */
+static bool snippet_values_ok(const struct sp_plan *p, const char *apply_command)
+{
+	const char *const values[] = { p->controller, p->device.path, p->device.kernel_name,
+				       p->mountpoint, apply_command };
+
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+		if (sp_has_control_chars(values[i]))
+			return false;
+	/* a kickstart line that starts with '%' opens or closes a section */
+	return apply_command[0] && apply_command[0] != '%';
 }
 
 /* "hp-p400 raid10, 8 disks, 256K chunk on /dev/sdb -> xfs on /data" */
@@ -83,6 +110,10 @@ char *sp_format_kickstart(const struct sp_plan *p, const char *apply_command)
 {
 	char array[SP_PATH_MAX + 256], drives[SP_NAME_MAX + 64];
 
+	if (!snippet_values_ok(p, apply_command)) {
+		errno = EINVAL;
+		return NULL;
+	}
 	array_line(p, array, sizeof(array));
 	if (!strncmp(p->device.kernel_name, "md", 2))
 		snprintf(drives, sizeof(drives), "<the member disks of %s>", p->device.kernel_name);
@@ -100,6 +131,10 @@ char *sp_format_preseed(const struct sp_plan *p, const char *apply_command)
 {
 	char array[SP_PATH_MAX + 256];
 
+	if (!snippet_values_ok(p, apply_command)) {
+		errno = EINVAL;
+		return NULL;
+	}
 	array_line(p, array, sizeof(array));
 	return render("preseed.in",
 		      (const struct sp_subst[]){ { "@ARRAY@", array }, { "@APPLY@", apply_command } },

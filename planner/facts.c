@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "stripeplan.h"
+#include "textfile.h"
 
 #define SP_FACTS_FILE_MAX_BYTES (64U * 1024U)
 
@@ -77,39 +78,13 @@ static const struct facts_field *facts_field_find(const char *name)
 
 static int read_bounded_file(const char *file, char **ret, struct sp_error *err)
 {
-	char *buf;
-	ssize_t n;
-	size_t len = 0;
-	int fd;
+	char why[SP_MSG_MAX];
+	int r = sp_read_regular_at(AT_FDCWD, file, 0, SP_FACTS_FILE_MAX_BYTES, ret, NULL, why,
+				   sizeof(why));
 
-	fd = open(file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return fail(err, errno, SP_EXIT_INVALID, "facts", file, "cannot open '%s': %s",
-			    file, strerror(errno));
-	buf = malloc(SP_FACTS_FILE_MAX_BYTES + 1);
-	if (!buf) {
-		close(fd);
-		return fail(err, ENOMEM, SP_EXIT_FAILED, "facts", file,
-			    "cannot read '%s': out of memory", file);
-	}
-	do {
-		n = read(fd, buf + len, SP_FACTS_FILE_MAX_BYTES + 1 - len);
-		if (n > 0)
-			len += (size_t)n;
-	} while ((n > 0 && len <= SP_FACTS_FILE_MAX_BYTES) || (n < 0 && errno == EINTR));
-	close(fd);
-	if (n < 0 || len > SP_FACTS_FILE_MAX_BYTES) {
-		int e = n < 0 ? errno : EFBIG;
-
-		free(buf);
-		if (e == EFBIG)
-			return fail(err, e, SP_EXIT_INVALID, "facts", file,
-				    "'%s' is larger than %u bytes", file, SP_FACTS_FILE_MAX_BYTES);
-		return fail(err, e, SP_EXIT_INVALID, "facts", file, "cannot read '%s': %s", file,
-			    strerror(e));
-	}
-	buf[len] = '\0';
-	*ret = buf;
+	if (r < 0)
+		return fail(err, r, r == -ENOMEM ? SP_EXIT_FAILED : SP_EXIT_INVALID, "facts", file,
+			    "cannot read '%s': %s", file, why);
 	return 0;
 }
 

@@ -197,27 +197,14 @@ static bool is_marker(const struct line *l)
 	return l->len - i >= n && !memcmp(l->start + i, SP_FSTAB_MARKER, n);
 }
 
-/* Collapses repeated slashes and drops a trailing one: "/data//x/" and
- * "/data/x" are one mount point.  Truncates silently: a path that long is
- * not a mount point anyway. */
-static void normalize_path(const char *in, char *out, size_t len)
-{
-	size_t o = 0;
-
-	for (; *in && o + 1 < len; in++)
-		if (!(*in == '/' && o > 0 && out[o - 1] == '/'))
-			out[o++] = *in;
-	if (o > 1 && out[o - 1] == '/')
-		o--;
-	out[o] = '\0';
-}
-
+/* "/data//x/", "/./data/x" and "/data/x" are one mount point; a path
+ * that cannot be normalized (relative, "..") only equals itself. */
 static bool same_path(const char *a, const char *b)
 {
 	char na[SP_PATH_MAX], nb[SP_PATH_MAX];
 
-	normalize_path(a, na, sizeof(na));
-	normalize_path(b, nb, sizeof(nb));
+	if (sp_path_normalize(a, na, sizeof(na)) < 0 || sp_path_normalize(b, nb, sizeof(nb)) < 0)
+		return !strcmp(a, b);
 	return !strcmp(na, nb);
 }
 

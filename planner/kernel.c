@@ -104,6 +104,10 @@ int sp_parse_kernel(const char *release, struct sp_kernel *ret, struct sp_error 
 	if (strlen(p) >= sizeof(k.release))
 		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "kernel",
 				    "kernel: '%.40s...' is too long for a kernel release", p);
+	for (const unsigned char *c = (const unsigned char *)p; *c; c++)
+		if (*c < 0x20 || *c == 0x7f)
+			return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "kernel",
+					    "kernel: control character 0x%02x in a kernel release", *c);
 	if (parse_component(&p, &k.major) < 0 || *p != '.' ||
 	    (p++, parse_component(&p, &k.minor)) < 0)
 		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "kernel",

@@ -331,9 +331,18 @@ int sp_plan_from_json(const char *text, struct sp_plan *ret, struct sp_error *er
 	root = json_tokener_parse_ex(tok, text, (int)strlen(text));
 	if (!root || json_tokener_get_error(tok) != json_tokener_success ||
 	    !json_object_is_type(root, json_type_object)) {
-		l.r = sp_error_set(err, EINVAL, SP_EXIT_INVALID, "plan",
-				   "plan: not a stripeplan plan (JSON error: %s)",
-				   json_tokener_error_desc(json_tokener_get_error(tok)));
+		enum json_tokener_error jerr = json_tokener_get_error(tok);
+
+		/* "continue" is json-c's word for input that stopped early */
+		if (jerr == json_tokener_continue)
+			l.r = sp_error_set(err, EINVAL, SP_EXIT_INVALID, "plan",
+					   "plan: the JSON ends early (an empty or truncated file?)");
+		else
+			l.r = sp_error_set(err, EINVAL, SP_EXIT_INVALID, "plan",
+					   "plan: not a stripeplan plan (JSON error: %s)",
+					   jerr == json_tokener_success ?
+						   "the top level is not an object" :
+						   json_tokener_error_desc(jerr));
 		goto out;
 	}
 	if ((v = member(&l, root, "plan", "format", json_type_int, true)) &&

@@ -513,16 +513,13 @@ static int plan_mount(const struct sp_spec *spec, const struct sp_profile *profi
 				    "no --mountpoint given: no fstab line is planned");
 		return 0;
 	}
-	if (spec->mountpoint[0] != '/')
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "mountpoint",
-				    "mountpoint: '%s' is not an absolute path", spec->mountpoint);
-	if (!strcmp(spec->mountpoint, "/"))
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "mountpoint",
-				    "mountpoint: '/' is the root filesystem, not a data array");
-	r = sp_fstab_escape(spec->mountpoint, escaped, sizeof(escaped), err);
+	r = sp_mountpoint_check(spec->mountpoint, spec->force_mountpoint, plan->mountpoint,
+				sizeof(plan->mountpoint), err);
 	if (r < 0)
 		return r;
-	snprintf(plan->mountpoint, sizeof(plan->mountpoint), "%s", spec->mountpoint);
+	r = sp_fstab_escape(plan->mountpoint, escaped, sizeof(escaped), err);
+	if (r < 0)
+		return r;
 	for (size_t i = 0; i < plan->n_mount_options; i++)
 		used += (size_t)snprintf(opts + used, sizeof(opts) - used, "%s%s", i ? "," : "",
 					 plan->mount_options[i]);

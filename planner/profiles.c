@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,9 +15,11 @@
 #include <json-c/json.h>
 
 #include "embedded.h"
+#include "textfile.h"
 #include "stripeplan.h"
 
 #define MAX_PROFILES 64U
+#define PROFILE_MAX_BYTES (256U * 1024U)
 
 struct sp_profile_set {
 	size_t n;
@@ -391,25 +394,16 @@ static int set_add(struct sp_profile_set *set, const char *text, const char *ori
 
 static char *read_small_file(const char *path, struct sp_error *err)
 {
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	size_t len;
+	char why[SP_MSG_MAX], *text = NULL;
+	int r = sp_read_regular_at(AT_FDCWD, path, 0, PROFILE_MAX_BYTES, &text, NULL, why,
+				   sizeof(why));
 
-	if (!f) {
-		sp_error_set(err, errno, SP_EXIT_INVALID, "profiles", "cannot read '%s': %s", path,
-			     strerror(errno));
+	if (r < 0) {
+		sp_error_set(err, r, SP_EXIT_INVALID, "profiles", "cannot read profile '%s': %s",
+			     path, why);
 		return NULL;
 	}
-	buf = calloc(1, 256 * 1024 + 1);
-	len = buf ? fread(buf, 1, 256 * 1024 + 1, f) : 0;
-	if (!buf || len > 256 * 1024 || ferror(f)) {
-		sp_error_set(err, EFBIG, SP_EXIT_INVALID, "profiles",
-			     "cannot read '%s': unreadable or larger than 256 KiB", path);
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
+	return text;
 }
 
 static int compare_names(const struct dirent **a, const struct dirent **b)

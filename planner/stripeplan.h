@@ -356,6 +356,7 @@ struct sp_spec {
 	enum sp_table table;
 	enum sp_barriers barriers;
 	char mountpoint[SP_PATH_MAX]; /* "" = none */
+	bool force_mountpoint;        /* accept a system directory as the mount point */
 	char label[SP_NAME_MAX];      /* "" = none */
 	struct sp_kernel kernel;
 	bool kernel_is_running; /* kernel is uname -r: probed facts tell what it offers */
@@ -459,6 +460,22 @@ struct sp_plan {
  */
 int sp_plan_make(const struct sp_spec *spec, const struct sp_profile *profile,
 		 const struct sp_facts *facts, struct sp_plan *ret, struct sp_error *err);
+
+/*
+ * Mount points (planner/mountpoint.c).  sp_path_normalize() writes the
+ * canonical spelling of an absolute path: repeated slashes, "." and a
+ * trailing slash dropped ("/./data//" is "/data"); -EINVAL for a relative
+ * path, -EXDEV for a ".." component (never resolved: it would leave the
+ * directory meant), -ENAMETOOLONG.
+ * sp_mountpoint_check() normalizes a mount point into out and refuses
+ * (SP_EXIT_INVALID) control characters, "/" in any spelling, and, unless
+ * force, the directories of the operating system (/usr, /var, /boot ...)
+ * and anything below /proc, /sys, /dev, /run.
+ */
+int sp_path_normalize(const char *in, char *out, size_t len);
+int sp_mountpoint_check(const char *in, bool force, char *out, size_t len, struct sp_error *err);
+/* Why a normalized mount point belongs to the system, or NULL. */
+const char *sp_mountpoint_system_use(const char *normalized);
 
 /* Escapes a path for fstab (space \040, tab \011, backslash \134);
  * control characters are rejected. */

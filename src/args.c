@@ -46,7 +46,7 @@ static const struct opt_info opt_table[] = {
 	{ { "output", required_argument, NULL, 'o' }, SP_OPT_OUTPUT },
 	{ { "plan", required_argument, NULL, OPT_PLAN }, SP_OPT_PLAN_FILE },
 	{ { "root", required_argument, NULL, OPT_ROOT }, SP_OPT_ROOT },
-	{ { "force", no_argument, NULL, OPT_FORCE }, SP_OPT_APPLY },
+	{ { "force", no_argument, NULL, OPT_FORCE }, SP_OPT_FORCE },
 	{ { "dry-run", no_argument, NULL, OPT_DRY_RUN }, SP_OPT_APPLY },
 	{ { "strict", no_argument, NULL, OPT_STRICT }, SP_OPT_CHECK },
 	{ { "help", no_argument, NULL, 'h' }, 0 },
@@ -126,6 +126,20 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 	uint64_t v;
 	int r = 0;
 
+	/* every value may end up in a generated file (fstab, udev rule,
+	 * script, kickstart, preseed): one line of text, nothing else */
+	if (arg && sp_has_control_chars(arg)) {
+		const char *name = "value";
+
+		for (size_t i = 0; i < N_OPTS; i++)
+			if (opt_table[i].opt.val == c)
+				name = opt_table[i].opt.name;
+		for (const unsigned char *p = (const unsigned char *)arg; *p; p++)
+			if (*p < 0x20 || *p == 0x7f)
+				return sp_error_set(err, EINVAL, SP_EXIT_INVALID, name,
+						    "%s: control character 0x%02x is not allowed",
+						    name, *p);
+	}
 	switch (c) {
 	case OPT_CONTROLLER:
 		a->have_controller = true;
@@ -209,6 +223,7 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 		return copy_arg(a->root, sizeof(a->root), arg, "root", err);
 	case OPT_FORCE:
 		a->force = true;
+		s->force_mountpoint = true;
 		return 0;
 	case OPT_DRY_RUN:
 		a->dry_run = true;

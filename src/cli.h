@@ -45,6 +45,7 @@ enum {
 	SP_OPT_APPLY = 1 << 3,      /* --force, --dry-run */
 	SP_OPT_ROOT = 1 << 4,       /* --root DIR */
 	SP_OPT_CHECK = 1 << 5,      /* --strict; --fs may be left to the device */
+	SP_OPT_FORCE = 1 << 6,      /* --force */
 };
 
 /* Parses argv into args; prints help and returns 0 with *done set for

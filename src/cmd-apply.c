@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* apply and check: the commands that look at (and for apply, write) a disk. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "textfile.h"
 #include "format.h"
 #include "pipeline.h"
 #include "probe.h"
@@ -25,7 +27,8 @@ static const char usage_apply[] =
 	"      PLAN OPTIONS        or plan now: see 'stripeplan plan --help'\n"
 	"      --device PATH       the whole disk or array to write\n"
 	"      --root DIR          target root for files (fstab, udev rules); default /\n"
-	"      --force             replace partition tables and filesystems found on the device\n"
+	"      --force             replace partition tables and filesystems found on the\n"
+	"                          device; accept a system directory as --mountpoint\n"
 	"      --dry-run           print every action and command; touch nothing\n"
 	"      --format text|json  report format\n"
 	"  -h, --help              show this help\n"
@@ -68,21 +71,20 @@ static const char usage_check[] =
 
 static int read_plan_file(const char *path, struct sp_plan *plan, struct sp_error *err)
 {
-	FILE *f = fopen(path, "re");
-	char *text;
-	size_t n;
+	char why[SP_MSG_MAX], *text = NULL;
 	int r;
 
-	if (!f)
-		return sp_error_set(err, errno, SP_EXIT_INVALID, "plan", "plan: cannot read '%s': %s",
-				    path, strerror(errno));
-	text = calloc(1, PLAN_FILE_MAX_BYTES + 1);
-	n = text ? fread(text, 1, PLAN_FILE_MAX_BYTES + 1, f) : 0;
-	fclose(f);
-	if (!text || n > PLAN_FILE_MAX_BYTES) {
+	r = sp_read_regular_at(AT_FDCWD, path, 0, PLAN_FILE_MAX_BYTES, &text, NULL, why,
+			       sizeof(why));
+	if (r < 0)
+		return sp_error_set(err, r, SP_EXIT_INVALID, "plan", "plan: cannot read '%s': %s",
+				    path, why);
+	if (!text[strspn(text, " \t\r\n")]) {
 		free(text);
-		return sp_error_set(err, EFBIG, SP_EXIT_INVALID, "plan",
-				    "plan: '%s' is larger than 1 MiB", path);
+		return sp_error_set(err, ENODATA, SP_EXIT_INVALID, "plan",
+				    "plan: '%s' is empty; give the output of 'stripeplan plan "
+				    "--format json'",
+				    path);
 	}
 	r = sp_plan_from_json(text, plan, err);
 	free(text);
@@ -169,7 +171,7 @@ static int run(int argc, char **argv, bool apply)
 	struct progress progress;
 	struct sp_run_opts opts = { 0 };
 	unsigned allowed = SP_OPT_PLAN_FLAGS | SP_OPT_PLAN_FILE | SP_OPT_ROOT |
-			   (apply ? SP_OPT_APPLY : SP_OPT_CHECK);
+			   (apply ? SP_OPT_APPLY | SP_OPT_FORCE : SP_OPT_CHECK);
 	char *text = NULL;
 	bool done = false;
 	int rc;

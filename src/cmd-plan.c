@@ -37,6 +37,8 @@ static const char usage_plan[] =
 	"                          accepts it (default on; 'default' means on)\n"
 	"      --kernel VERSION    plan for this kernel release (default: the running one,\n"
 	"                          whose device's queue/scheduler list is then read)\n"
+	"      --force             accept a system directory (/usr, /var, /boot ...) as\n"
+	"                          --mountpoint\n"
 	"\n"
 	"Tuning:\n"
 	"      --tuning RECIPE     default (what holds on current kernels and disks) or\n"
@@ -60,7 +62,7 @@ static const char usage_plan[] =
 
 static char *render(const struct sp_cli_args *args, const struct sp_plan *plan, struct sp_error *err)
 {
-	char command[8192];
+	char command[8192], *snippet;
 
 	switch (args->format) {
 	case SP_FORMAT_JSON:
@@ -73,6 +75,12 @@ static char *render(const struct sp_cli_args *args, const struct sp_plan *plan, 
 		return sp_format_udev_rule(plan, NULL, 0);
 	case SP_FORMAT_KICKSTART:
 	case SP_FORMAT_PRESEED:
+		if (args->force) {
+			sp_error_set(err, EINVAL, SP_EXIT_INVALID, "format",
+				     "format: installer snippets never carry --force (it would "
+				     "overwrite whatever the installed machine's disk holds)");
+			return NULL;
+		}
 		if (!args->device[0] || args->facts_file[0]) {
 			sp_error_set(err, EINVAL, SP_EXIT_INVALID, "format",
 				     "format: installer snippets need --device (the installer probes it)");
@@ -83,8 +91,14 @@ static char *render(const struct sp_cli_args *args, const struct sp_plan *plan, 
 				     "format: the apply command line would be too long");
 			return NULL;
 		}
-		return args->format == SP_FORMAT_KICKSTART ? sp_format_kickstart(plan, command) :
-							     sp_format_preseed(plan, command);
+		errno = 0;
+		snippet = args->format == SP_FORMAT_KICKSTART ? sp_format_kickstart(plan, command) :
+								sp_format_preseed(plan, command);
+		if (!snippet && errno == EINVAL)
+			sp_error_set(err, EINVAL, SP_EXIT_INVALID, "format",
+				     "format: a value has a control character; it cannot go into "
+				     "an installer snippet");
+		return snippet;
 	default:
 		return sp_format_plan_text(plan);
 	}
@@ -104,7 +118,8 @@ int sp_cmd_plan(int argc, char **argv)
 		fprintf(stderr, "stripeplan: out of memory\n");
 		goto out;
 	}
-	rc = sp_cli_parse(argc, argv, SP_OPT_PLAN_FLAGS | SP_OPT_OUTPUT, usage_plan, args, &done);
+	rc = sp_cli_parse(argc, argv, SP_OPT_PLAN_FLAGS | SP_OPT_OUTPUT | SP_OPT_FORCE, usage_plan,
+			  args, &done);
 	if (rc || done)
 		goto out;
 	if (sp_cli_make_plan(args, plan, &err) < 0) {

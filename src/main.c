@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "fileio.h"
+#include "textfile.h"
 #include "format.h"
 
 static const char usage_main[] =
@@ -53,6 +54,7 @@ int sp_cli_usage_error(const char *fmt, const char *arg)
 int sp_cli_write_output(const char *path, const char *text, struct sp_error *err)
 {
 	const char *what = "write";
+	struct stat st;
 	mode_t mask;
 	int r;
 
@@ -62,6 +64,12 @@ int sp_cli_write_output(const char *path, const char *text, struct sp_error *err
 			sp_error_set(err, errno, SP_EXIT_FAILED, "output", "cannot write output: %s",
 				     strerror(errno));
 	}
+	/* -o /dev/full must not turn the device node into a file: only a
+	 * regular file (or nothing) is replaced; the writer checks again */
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return sp_error_set(err, EEXIST, SP_EXIT_INVALID, "output",
+				    "output: '%s' is %s; -o writes only regular files", path,
+				    sp_file_kind(st.st_mode));
 	/* a half-written plan must never be mistaken for a reviewed one; it
 	 * is for review, so readable as the umask allows */
 	mask = umask(0);

@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#include <linux/openat2.h>
 
 #include "fileio.h"
 #include "stripeplan.h"
@@ -26,18 +31,6 @@ int sp_write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-static int fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd) < 0)
-		r = -errno;
-	close(fd);
-	return r;
-}
-
 static void split_path(const char *path, char *dir, size_t dir_len, const char **ret_base)
 {
 	const char *slash = strrchr(path, '/');
@@ -51,22 +44,47 @@ static void split_path(const char *path, char *dir, size_t dir_len, const char *
 	}
 }
 
-int sp_write_atomic(const char *path, const char *text, mode_t mode, uid_t uid, gid_t gid,
-		    const char **ret_what)
+/* A new name beside `name` that nobody else uses: O_EXCL, and never
+ * through a link someone planted there. */
+static int create_temp_at(int dirfd, const char *name, char *tmp, size_t len)
 {
-	char dir[SP_PATH_MAX], tmp[SP_PATH_MAX + 32];
-	const char *base, *what = "create a temporary file beside";
+	static unsigned counter;
+
+	for (unsigned tries = 0; tries < 100; tries++) {
+		int fd, n = snprintf(tmp, len, ".%s.stripeplan-%ld-%u", name, (long)getpid(),
+				     counter++);
+
+		if (n < 0 || (size_t)n >= len)
+			return -ENAMETOOLONG;
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			return fd >= 0 ? fd : -errno;
+	}
+	return -EEXIST;
+}
+
+int sp_write_atomic_at(int dirfd, const char *name, const char *text, mode_t mode, uid_t uid,
+		       gid_t gid, const char **ret_what)
+{
+	const char *what = "replace";
+	char tmp[SP_NAME_MAX * 4];
+	struct stat st;
 	int fd, r = 0;
 
-	split_path(path, dir, sizeof(dir), &base);
-	if (snprintf(tmp, sizeof(tmp), "%s/.%s.stripeplan-XXXXXX", dir, base) >= (int)sizeof(tmp)) {
-		*ret_what = what;
+	/* only a regular file is ever replaced: a device node, FIFO, link or
+	 * directory at the path is someone else's, not a stale output */
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
+		*ret_what = "replace (it is not a regular file)";
+		return -EEXIST;
+	}
+	if (strlen(name) >= SP_NAME_MAX * 3 || strchr(name, '/')) {
+		*ret_what = "create a temporary file beside";
 		return -ENAMETOOLONG;
 	}
-	fd = mkostemp(tmp, O_CLOEXEC);
+	fd = create_temp_at(dirfd, name, tmp, sizeof(tmp));
 	if (fd < 0) {
-		*ret_what = what;
-		return -errno;
+		*ret_what = "create a temporary file beside";
+		return fd;
 	}
 	/* mode and owner first, so the fsync below makes them durable too */
 	what = "set the mode and owner of";
@@ -84,18 +102,37 @@ int sp_write_atomic(const char *path, const char *text, mode_t mode, uid_t uid, 
 		what = "write";
 		r = -errno;
 	}
-	if (r == 0 && rename(tmp, path) < 0) {
+	if (r == 0 && renameat(dirfd, tmp, dirfd, name) < 0) {
 		what = "rename the new file over";
 		r = -errno;
 	}
 	if (r < 0) {
-		unlink(tmp);
+		unlinkat(dirfd, tmp, 0);
 		*ret_what = what;
 		return r;
 	}
-	r = fsync_dir(dir);
-	if (r < 0)
+	if (fsync(dirfd) < 0) {
 		*ret_what = "sync the directory of";
+		return -errno;
+	}
+	return 0;
+}
+
+int sp_write_atomic(const char *path, const char *text, mode_t mode, uid_t uid, gid_t gid,
+		    const char **ret_what)
+{
+	char dir[SP_PATH_MAX];
+	const char *base;
+	int dirfd, r;
+
+	split_path(path, dir, sizeof(dir), &base);
+	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0) {
+		*ret_what = "create a temporary file beside";
+		return -errno;
+	}
+	r = sp_write_atomic_at(dirfd, base, text, mode, uid, gid, ret_what);
+	close(dirfd);
 	return r;
 }
 
@@ -134,4 +171,116 @@ int sp_mkdir_p(const char *path, mode_t mode, char *at, size_t at_len, const cha
 			return 0;
 		*p = '/';
 	}
+}
+
+/* ------------------------------------------------- paths under a root */
+
+int sp_root_open(const char *root)
+{
+	int fd = open(root && root[0] ? root : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* openat2 with the root as "/": absolute links and ".." stay inside it. */
+static int open_in_root(int root_fd, const char *rel)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd = syscall(SYS_openat2, root_fd, rel[0] ? rel : ".", &how, sizeof(how));
+
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/* Without openat2 (before Linux 5.6, or filtered): one component at a
+ * time and no links at all, which is stricter but never leaves root. */
+static int open_walk(int root_fd, const char *rel)
+{
+	char buf[SP_PATH_MAX];
+	char *save = NULL;
+	int fd = openat(root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (snprintf(buf, sizeof(buf), "%s", rel) >= (int)sizeof(buf)) {
+		if (fd >= 0)
+			close(fd);
+		return -ENAMETOOLONG;
+	}
+	for (char *c = strtok_r(buf, "/", &save); fd >= 0 && c; c = strtok_r(NULL, "/", &save)) {
+		int next;
+
+		if (!strcmp(c, "..")) {
+			close(fd);
+			return -EXDEV;
+		}
+		next = openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(fd);
+		fd = next < 0 ? -errno : next;
+	}
+	return fd < 0 ? (fd == -1 ? -errno : fd) : fd;
+}
+
+static int open_dir_below(int root_fd, const char *rel)
+{
+	static bool no_openat2;
+	int fd;
+
+	if (!no_openat2) {
+		fd = open_in_root(root_fd, rel);
+		if (fd != -ENOSYS && fd != -EPERM)
+			return fd;
+		no_openat2 = true;
+	}
+	return open_walk(root_fd, rel);
+}
+
+int sp_root_open_dir(int root_fd, const char *rel, bool create, mode_t mode)
+{
+	char prefix[SP_PATH_MAX];
+	size_t len = strlen(rel);
+	int fd, parent;
+
+	while (len && rel[0] == '/')
+		rel++, len--;
+	if (len >= sizeof(prefix))
+		return -ENAMETOOLONG;
+	fd = open_dir_below(root_fd, rel);
+	if (fd != -ENOENT || !create)
+		return fd;
+	/* mkdir -p: the parent first, then this one, always by fd */
+	memcpy(prefix, rel, len + 1);
+	while (len && prefix[len - 1] == '/')
+		prefix[--len] = '\0';
+	{
+		char *slash = strrchr(prefix, '/');
+		const char *last = slash ? slash + 1 : prefix;
+
+		if (slash)
+			*slash = '\0';
+		parent = sp_root_open_dir(root_fd, slash ? prefix : "", true, mode);
+		if (parent < 0)
+			return parent;
+		if (mkdirat(parent, last, mode) == 0) {
+			/* exactly mode, whatever the umask */
+			int d = openat(parent, last, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+			if (d >= 0 && fchmod(d, mode) < 0) {
+				int e = errno;
+
+				close(d);
+				close(parent);
+				return -e;
+			}
+			if (d >= 0)
+				close(d);
+		} else if (errno != EEXIST) {
+			int e = errno;
+
+			close(parent);
+			return -e;
+		}
+		close(parent);
+	}
+	return open_dir_below(root_fd, rel);
 }

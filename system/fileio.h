@@ -2,6 +2,9 @@
 #ifndef STRIPEPLAN_FILEIO_H
 #define STRIPEPLAN_FILEIO_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /*
@@ -25,7 +28,27 @@ int sp_write_atomic(const char *path, const char *text, mode_t mode, uid_t uid, 
  */
 int sp_mkdir_p(const char *path, mode_t mode, char *at, size_t at_len, const char **ret_what);
 
+/* The same, for name in the directory dirfd (no '/' in name).  A name
+ * that is not a regular file (device node, FIFO, link, directory) is
+ * never replaced: -EEXIST. */
+int sp_write_atomic_at(int dirfd, const char *name, const char *text, mode_t mode, uid_t uid,
+		       gid_t gid, const char **ret_what);
+
+/*
+ * Files under a target root (--root): every path is resolved as if root
+ * were "/" (openat2 RESOLVE_IN_ROOT), so neither ".." nor a symbolic link,
+ * absolute or relative, can lead a write out of it.
+ *
+ * sp_root_open() returns an O_PATH descriptor of root or -errno.
+ * sp_root_open_dir() returns a directory descriptor of rel ("etc/udev/
+ * rules.d") below it, or -errno; with create, missing directories are
+ * made (mode exactly, whatever the umask), each one by descriptor.
+ */
+int sp_root_open(const char *root);
+int sp_root_open_dir(int root_fd, const char *rel, bool create, mode_t mode);
+
 /* write(2) until done, retrying EINTR. */
 int sp_write_all(int fd, const char *buf, size_t len);
+
 
 #endif

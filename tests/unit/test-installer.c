@@ -1,4 +1,5 @@
 /* Shell quoting for generated installer snippets. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,11 +33,14 @@ static void test_quoting(void **state)
 	assert_string_equal(q("a;b"), "'a;b'");
 	assert_string_equal(q(""), "''");
 	assert_true(sp_shell_quote("a b c d", small, sizeof(small)) < 0);
+	/* no quoting keeps a newline from starting a line of its own */
+	assert_int_equal(sp_shell_quote("/dev/sdb\n%end", small, sizeof(small)), -EINVAL);
+	assert_int_equal(sp_shell_quote("tab\there", small, sizeof(small)), -EINVAL);
 }
 
 static void test_quoted_words_round_trip_through_sh(void **state)
 {
-	static const char *const words[] = { "/srv/big data", "it's", "$(echo x)", "a\\b", "tab\there" };
+	static const char *const words[] = { "/srv/big data", "it's", "$(echo x)", "a\\b", "%end" };
 	char cmd[1024], quoted[256];
 	FILE *p;
 

@@ -1,0 +1,92 @@
+/* Mount point normalization: one spelling, and nothing that leaves the
+ * directory the user meant. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "stripeplan.h"
+
+static const char *norm(const char *in)
+{
+	static char out[SP_PATH_MAX];
+
+	assert_int_equal(sp_path_normalize(in, out, sizeof(out)), 0);
+	return out;
+}
+
+static void test_normalize(void **state)
+{
+	char small[6];
+
+	(void)state;
+	assert_string_equal(norm("/data"), "/data");
+	assert_string_equal(norm("/./data"), "/data");
+	assert_string_equal(norm("//data//x/"), "/data/x");
+	assert_string_equal(norm("/data/./x/."), "/data/x");
+	assert_string_equal(norm("//"), "/");
+	assert_string_equal(norm("/."), "/");
+	assert_string_equal(norm("/..."), "/...");
+	assert_string_equal(norm("/.hidden"), "/.hidden");
+	assert_string_equal(norm("/a b"), "/a b");
+	assert_int_equal(sp_path_normalize("/data/..", small, sizeof(small)), -EXDEV);
+	assert_int_equal(sp_path_normalize("/../../../X", small, sizeof(small)), -EXDEV);
+	assert_int_equal(sp_path_normalize("/a/../b", small, sizeof(small)), -EXDEV);
+	assert_int_equal(sp_path_normalize("data", small, sizeof(small)), -EINVAL);
+	assert_int_equal(sp_path_normalize("", small, sizeof(small)), -EINVAL);
+	assert_int_equal(sp_path_normalize("/abcdefgh", small, sizeof(small)), -ENAMETOOLONG);
+	assert_int_equal(sp_path_normalize("/abcd", small, sizeof(small)), 0);
+	assert_string_equal(small, "/abcd");
+}
+
+static int check(const char *in, bool force, char *out)
+{
+	struct sp_error err = { 0 };
+	int r = sp_mountpoint_check(in, force, out, SP_PATH_MAX, &err);
+
+	if (r < 0) {
+		assert_int_equal(err.exit_code, SP_EXIT_INVALID);
+		assert_string_equal(err.field, "mountpoint");
+		assert_true(err.message[0] != '\0');
+	}
+	return r;
+}
+
+static void test_check(void **state)
+{
+	static const char *const refused[] = { "/", "//", "/.", "/./", "/data/..", "/..",
+					       "/../../../X", "data", "/da\nta", "/x\t" };
+	static const char *const system[] = { "/usr", "/usr/", "/./var", "/boot", "/boot/efi",
+					      "/etc", "/proc/x", "/sys/fs/x", "/dev/shm", "/run/a" };
+	char out[SP_PATH_MAX];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		assert_true(check(refused[i], false, out) < 0);
+		assert_true(check(refused[i], true, out) < 0); /* --force does not help */
+	}
+	for (size_t i = 0; i < sizeof(system) / sizeof(system[0]); i++) {
+		assert_true(check(system[i], false, out) < 0);
+		assert_int_equal(check(system[i], true, out), 0);
+	}
+	assert_int_equal(check("/./data//", false, out), 0);
+	assert_string_equal(out, "/data");
+	assert_int_equal(check("/usr/local/data", false, out), 0);
+	assert_int_equal(check("/srv", false, out), 0);
+	assert_int_equal(check("/var2", false, out), 0);
+	assert_int_equal(check("/devices", false, out), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_normalize),
+		cmocka_unit_test(test_check),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
