@@ -59,6 +59,7 @@ static const char usage_check[] =
 	"      ARRAY OPTIONS       or plan now: see 'stripeplan plan --help'\n"
 	"      --device PATH       the whole disk or array to check\n"
 	"      --root DIR          target root for files (fstab, udev rules); default /\n"
+	"      --force             accept a system directory as --mountpoint\n"
 	"      --strict            exit 1 on any difference from the plan, even a harmless\n"
 	"                          one (what tests of idempotency want)\n"
 	"      --format text|json  report format\n"
@@ -171,7 +172,7 @@ static int run(int argc, char **argv, bool apply)
 	struct progress progress;
 	struct sp_run_opts opts = { 0 };
 	unsigned allowed = SP_OPT_PLAN_FLAGS | SP_OPT_PLAN_FILE | SP_OPT_ROOT |
-			   (apply ? SP_OPT_APPLY | SP_OPT_FORCE : SP_OPT_CHECK);
+			   SP_OPT_FORCE | (apply ? SP_OPT_APPLY : SP_OPT_CHECK);
 	char *text = NULL;
 	bool done = false;
 	int rc;
