@@ -128,17 +128,16 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 
 	/* every value may end up in a generated file (fstab, udev rule,
 	 * script, kickstart, preseed): one line of text, nothing else */
-	if (arg && sp_has_control_chars(arg)) {
-		const char *name = "value";
+	for (size_t i = 0; i < N_OPTS; i++) {
+		const struct option *o = &opt_table[i].opt;
 
-		for (size_t i = 0; i < N_OPTS; i++)
-			if (opt_table[i].opt.val == c)
-				name = opt_table[i].opt.name;
+		if (o->val != c || o->has_arg == no_argument)
+			continue;
 		for (const unsigned char *p = (const unsigned char *)arg; *p; p++)
 			if (*p < 0x20 || *p == 0x7f)
-				return sp_error_set(err, EINVAL, SP_EXIT_INVALID, name,
+				return sp_error_set(err, EINVAL, SP_EXIT_INVALID, o->name,
 						    "%s: control character 0x%02x is not allowed",
-						    name, *p);
+						    o->name, *p);
 	}
 	switch (c) {
 	case OPT_CONTROLLER:

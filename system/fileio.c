@@ -235,52 +235,70 @@ static int open_dir_below(int root_fd, const char *rel)
 	return open_walk(root_fd, rel);
 }
 
+/* Makes the last component of path (relative to root) through its
+ * parent's descriptor: nothing on the way is followed out of the root. */
+static int make_last(int root_fd, char *path, mode_t mode)
+{
+	char *slash = strrchr(path, '/');
+	const char *last = slash ? slash + 1 : path;
+	int parent, d, r = 0;
+
+	if (slash)
+		*slash = '\0';
+	parent = open_dir_below(root_fd, slash ? path : "");
+	if (slash)
+		*slash = '/';
+	if (parent < 0)
+		return parent;
+	if (mkdirat(parent, last, mode) < 0) {
+		r = errno == EEXIST ? 0 : -errno;
+	} else {
+		/* exactly mode, whatever the umask */
+		d = openat(parent, last, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (d < 0 || fchmod(d, mode) < 0)
+			r = -errno;
+		if (d >= 0)
+			close(d);
+	}
+	close(parent);
+	return r;
+}
+
 int sp_root_open_dir(int root_fd, const char *rel, bool create, mode_t mode)
 {
-	char prefix[SP_PATH_MAX];
-	size_t len = strlen(rel);
-	int fd, parent;
+	char path[SP_PATH_MAX];
+	size_t len;
+	int fd;
 
-	while (len && rel[0] == '/')
-		rel++, len--;
-	if (len >= sizeof(prefix))
+	while (rel[0] == '/')
+		rel++;
+	len = strlen(rel);
+	if (len >= sizeof(path))
 		return -ENAMETOOLONG;
 	fd = open_dir_below(root_fd, rel);
 	if (fd != -ENOENT || !create)
 		return fd;
-	/* mkdir -p: the parent first, then this one, always by fd */
-	memcpy(prefix, rel, len + 1);
-	while (len && prefix[len - 1] == '/')
-		prefix[--len] = '\0';
-	{
-		char *slash = strrchr(prefix, '/');
-		const char *last = slash ? slash + 1 : prefix;
+	/* mkdir -p: each missing directory, from the top, by descriptor */
+	memcpy(path, rel, len + 1);
+	for (char *p = path;; p++) {
+		bool end = *p == '\0';
+		int r;
 
-		if (slash)
-			*slash = '\0';
-		parent = sp_root_open_dir(root_fd, slash ? prefix : "", true, mode);
-		if (parent < 0)
-			return parent;
-		if (mkdirat(parent, last, mode) == 0) {
-			/* exactly mode, whatever the umask */
-			int d = openat(parent, last, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-			if (d >= 0 && fchmod(d, mode) < 0) {
-				int e = errno;
-
-				close(d);
-				close(parent);
-				return -e;
-			}
-			if (d >= 0)
-				close(d);
-		} else if (errno != EEXIST) {
-			int e = errno;
-
-			close(parent);
-			return -e;
+		if (!end && *p != '/')
+			continue;
+		if (p > path && p[-1] != '/') {
+			*p = '\0';
+			fd = open_dir_below(root_fd, path);
+			r = fd >= 0 ? 0 : fd == -ENOENT ? make_last(root_fd, path, mode) : fd;
+			if (fd >= 0)
+				close(fd);
+			if (!end)
+				*p = '/';
+			if (r < 0)
+				return r;
 		}
-		close(parent);
+		if (end)
+			break;
 	}
 	return open_dir_below(root_fd, rel);
 }
