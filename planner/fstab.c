@@ -9,11 +9,13 @@
  * a writer would normalise spacing and drop what it does not understand.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -165,6 +167,9 @@ static int parse_entry(const struct line *l, struct entry *e)
 	char source[SP_PATH_MAX] = "", number[32] = "";
 	int dump;
 
+	/* a CRLF file: the '\r' is the line's end, not part of the pass number */
+	if (end > p && end[-1] == '\r')
+		end--;
 	while (p < end && is_blank(*p))
 		p++;
 	if (p >= end || *p == '#')
@@ -195,6 +200,30 @@ static bool is_marker(const struct line *l)
 	while (i < l->len && (l->start[i] == ' ' || l->start[i] == '\t'))
 		i++;
 	return l->len - i >= n && !memcmp(l->start + i, SP_FSTAB_MARKER, n);
+}
+
+static bool same_path(const char *a, const char *b);
+
+/* Whether the marker line names this mount point ("# stripeplan: /data",
+ * the path fstab-escaped as in the entry). */
+static bool marker_names(const struct line *l, const char *target)
+{
+	size_t i = 0, n = strlen(SP_FSTAB_MARKER), end = l->len;
+	char path[SP_PATH_MAX], escaped[SP_PATH_MAX];
+
+	while (i < l->len && (l->start[i] == ' ' || l->start[i] == '\t'))
+		i++;
+	i += n;
+	while (i < end && (l->start[i] == ' ' || l->start[i] == '\t'))
+		i++;
+	while (end > i && (l->start[end - 1] == ' ' || l->start[end - 1] == '\t' ||
+			   l->start[end - 1] == '\r'))
+		end--;
+	if (end - i >= sizeof(path) || sp_fstab_escape(target, escaped, sizeof(escaped), NULL) < 0)
+		return false;
+	memcpy(path, l->start + i, end - i);
+	path[end - i] = '\0';
+	return same_path(path, escaped);
 }
 
 /* "/data//x/", "/./data/x" and "/data/x" are one mount point; a path
@@ -322,8 +351,17 @@ static int judge(const struct line *v, size_t i, const struct entry *e, const ch
 
 	if (!mp && !id)
 		return 0;
-	if (i > 0 && is_marker(&v[i - 1]))
-		return 1;
+	if (i > 0 && is_marker(&v[i - 1])) {
+		if (marker_names(&v[i - 1], e->target) && e->uuid[0])
+			return 1;
+		/* below our marker, but not a line we write: someone's own */
+		quote_line(&v[i], quoted, sizeof(quoted));
+		return sp_error_set(err, EEXIST, SP_EXIT_INVALID, "fstab",
+				    "line %zu is below a '%s' marker but is not one stripeplan wrote "
+				    "(a UUID= entry for the marker's mount point): '%s'; edit or remove "
+				    "it by hand",
+				    i + 1, SP_FSTAB_MARKER, quoted);
+	}
 	quote_line(&v[i], quoted, sizeof(quoted));
 	if (mp)
 		return sp_error_set(err, EEXIST, SP_EXIT_INVALID, "mountpoint",
@@ -374,25 +412,33 @@ static void put(char **o, const char *s, size_t len)
 	*o += len;
 }
 
-static void put_block(char **o, const char *marker, const char *owned_line)
+static void put_block(char **o, const char *marker, const char *owned_line, const char *eol)
 {
 	put(o, marker, strlen(marker));
-	put(o, "\n", 1);
+	put(o, eol, strlen(eol));
 	put(o, owned_line, strlen(owned_line));
-	put(o, "\n", 1);
+	put(o, eol, strlen(eol));
 }
 
+static bool ends_in_cr(const struct line *l)
+{
+	return l->len && l->start[l->len - 1] == '\r';
+}
+
+/* Our block keeps the line ends of the file: CRLF where the line it
+ * replaces, or the last line of the file, had them. */
 static char *build(const char *old_text, const struct line *v, size_t n, const enum fate *fate,
 		   size_t owned, const char *marker, const char *owned_line)
 {
 	size_t old_len = strlen(old_text);
-	char *out = malloc(old_len + strlen(marker) + strlen(owned_line) + 4), *o = out;
+	char *out = malloc(old_len + 2 * (strlen(marker) + strlen(owned_line)) + 8), *o = out;
+	const char *file_eol = n && ends_in_cr(&v[n - 1]) ? "\r\n" : "\n";
 
 	if (!out)
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
 		if (fate[i] == OURS) {
-			put_block(&o, marker, owned_line);
+			put_block(&o, marker, owned_line, ends_in_cr(&v[i]) ? "\r\n" : "\n");
 		} else if (fate[i] == KEEP) {
 			put(&o, v[i].start, v[i].len);
 			/* the old last line may lack its '\n': keep that too */
@@ -401,9 +447,12 @@ static char *build(const char *old_text, const struct line *v, size_t n, const e
 		}
 	}
 	if (!owned) {
-		if (o > out && o[-1] != '\n')
-			put(&o, "\n", 1);
-		put_block(&o, marker, owned_line);
+		if (o > out && o[-1] != '\n') {
+			if (o[-1] == '\r')
+				o--; /* the '\r' of a CRLF file's unfinished last line */
+			put(&o, file_eol, strlen(file_eol));
+		}
+		put_block(&o, marker, owned_line, file_eol);
 	}
 	*o = '\0';
 	return out;

@@ -97,11 +97,14 @@ static void check_lines_kept(const char *old, const char *out, const char *owned
 		j = k + 1;
 	}
 	for (size_t k = 0; k < n.n; k++) {
-		if (n.len[k] != strlen(owned_line) || memcmp(n.start[k], owned_line, n.len[k]))
+		/* a CRLF file gets a CRLF block */
+		size_t len = n.len[k] - (n.len[k] && n.start[k][n.len[k] - 1] == '\r');
+		size_t mlen = k ? n.len[k - 1] - (n.len[k - 1] && n.start[k - 1][n.len[k - 1] - 1] == '\r') : 0;
+
+		if (len != strlen(owned_line) || memcmp(n.start[k], owned_line, len))
 			continue;
 		owned++;
-		FUZZ_CHECK(k > 0 && n.len[k - 1] == strlen(marker) &&
-				   !memcmp(n.start[k - 1], marker, n.len[k - 1]),
+		FUZZ_CHECK(k > 0 && mlen == strlen(marker) && !memcmp(n.start[k - 1], marker, mlen),
 			   "owned line %zu is not below its marker", k + 1);
 	}
 	FUZZ_CHECK(owned == 1, "owned line %zu times in:\n%s", owned, out);

@@ -235,6 +235,52 @@ static void test_refuse_mountpoint(void **state)
 		      "line 3 already mounts '/data'");
 }
 
+/* CRLF files keep CRLF: the lines kept, and the block replaced or added. */
+static void test_crlf_kept(void **state)
+{
+	const char *old = "# dos\r\nLABEL=a /a ext4 defaults 0 2\r\n";
+	const char *owned = "# dos\r\n" SP_FSTAB_MARKER " /data\r\nUUID=old /data xfs defaults 0 0\r\n";
+	char *text;
+
+	(void)state;
+	text = merge_ok(old, LINE, "/data", UUID);
+	assert_string_equal(text, "# dos\r\nLABEL=a /a ext4 defaults 0 2\r\n" SP_FSTAB_MARKER
+				  " /data\r\n" LINE "\r\n");
+	free(text);
+	/* an owned line that ends in CRLF is ours, and its fsck pass parses */
+	text = merge_ok(owned, LINE, "/data", NULL);
+	assert_string_equal(text, "# dos\r\n" SP_FSTAB_MARKER " /data\r\n" LINE "\r\n");
+	free(text);
+	/* a CRLF file without its last line end gets one, CRLF */
+	text = merge_ok("LABEL=a /a ext4 defaults 0 2\r", LINE, "/data", UUID);
+	assert_string_equal(text, "LABEL=a /a ext4 defaults 0 2\r\n" SP_FSTAB_MARKER " /data\r\n" LINE
+				  "\r\n");
+	free(text);
+	/* and a foreign CRLF line is still a conflict */
+	merge_refused("LABEL=x /data ext4 defaults 0 2\r\n", LINE, "/data", UUID, -EEXIST,
+		      "line 1 already mounts '/data'");
+}
+
+/* Below the marker, but not a line the tool writes: never replaced. */
+static void test_user_line_under_marker(void **state)
+{
+	char *text;
+
+	(void)state;
+	merge_refused(SP_FSTAB_MARKER " /data\n/dev/sdz1 /data ext4 defaults 0 2\n", LINE, "/data",
+		      UUID, -EEXIST, "line 2 is below a '# stripeplan:' marker but is not one");
+	merge_refused(SP_FSTAB_MARKER " /other\nUUID=x /data ext4 defaults 0 2\n", LINE, "/data",
+		      UUID, -EEXIST, "line 2 is below a '# stripeplan:' marker but is not one");
+	/* the same mount point in another spelling is still ours */
+	text = merge_ok(SP_FSTAB_MARKER " /./data/\nUUID=old /data//  xfs defaults 0 0\n", LINE,
+			"/data", UUID);
+	assert_string_equal(text, SP_FSTAB_MARKER " /data\n" LINE "\n");
+	free(text);
+	/* a foreign line in another spelling of the mount point conflicts */
+	merge_refused("LABEL=x /./data// ext4 defaults 0 2\n", LINE, "/data", UUID, -EEXIST,
+		      "line 1 already mounts '/data'");
+}
+
 static void test_refuse_uuid(void **state)
 {
 	(void)state;
@@ -656,6 +702,8 @@ int main(void)
 		cmocka_unit_test(test_placeholder_uuid),
 		cmocka_unit_test(test_refuse_mountpoint),
 		cmocka_unit_test(test_refuse_uuid),
+		cmocka_unit_test(test_crlf_kept),
+		cmocka_unit_test(test_user_line_under_marker),
 		cmocka_unit_test(test_refuse_control_characters),
 		cmocka_unit_test(test_render),
 		cmocka_unit_test(test_find_uuid),
