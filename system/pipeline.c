@@ -173,8 +173,13 @@ out:
 	return rc;
 }
 
-/* Whole-disk advisory lock: udev and systemd tools skip a locked disk. */
-static int lock_disk(const char *path, unsigned wait_ms, int *ret_fd, struct sp_error *err)
+/* Whole-disk advisory lock: udev and systemd tools skip a locked disk.
+ * apply takes it exclusively (LOCK_EX); check shares it (LOCK_SH), which
+ * waits out udev's own lock and keeps udevd from re-reading the partition
+ * table while check reads it: udevd re-reads it whenever a program that
+ * opened the disk for writing closes it (libparted opens read-write), and
+ * during that re-read the kernel has no partitions to show. */
+static int lock_disk(const char *path, int op, unsigned wait_ms, int *ret_fd, struct sp_error *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
@@ -182,7 +187,7 @@ static int lock_disk(const char *path, unsigned wait_ms, int *ret_fd, struct sp_
 		return sp_error_set(err, errno, SP_EXIT_REFUSED, "device", "cannot open '%s': %s",
 				    path, strerror(errno));
 	for (unsigned waited = 0;; waited += 50) {
-		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+		if (flock(fd, op | LOCK_NB) == 0)
 			break;
 		if (errno != EWOULDBLOCK || waited >= wait_ms) {
 			int e = errno;
@@ -373,8 +378,9 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 	rc = refuse_if_in_use(opts->sysfs, plan, &facts, r, started);
 	if (rc)
 		return rc;
-	if (lock_disk(plan->device.path, opts->lock_wait_ms ? opts->lock_wait_ms : DEFAULT_LOCK_WAIT_MS,
-		      &lock_fd, &r->error) < 0)
+	if (lock_disk(plan->device.path, LOCK_EX,
+		      opts->lock_wait_ms ? opts->lock_wait_ms : DEFAULT_LOCK_WAIT_MS, &lock_fd,
+		      &r->error) < 0)
 		return finish(r, SP_OUTCOME_REFUSED, started);
 
 	if (verify_all(&ctx, r, &first) < 0) {
@@ -454,11 +460,12 @@ int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts
 {
 	double started = sp_now_seconds();
 	bool failed = false;
+	struct sp_error lock_err = { 0 };
 	struct sp_facts facts;
 	struct sp_ctx *ctx = calloc(1, sizeof(*ctx));
 	enum sp_outcome outcome;
+	int lock_fd = -1, rc;
 	size_t n;
-	int rc;
 
 	report_init(r, "check");
 	r->strict = opts->strict;
@@ -477,12 +484,20 @@ int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts
 	}
 	n = identity_differences(&plan->device, &facts, r->notes, SP_STEP_MAX_LINES);
 	r->n_notes = n < SP_STEP_MAX_LINES ? n : SP_STEP_MAX_LINES;
+	/* check only reads: without the lock it still looks, and says so */
+	if (lock_disk(plan->device.path, LOCK_SH,
+		      opts->lock_wait_ms ? opts->lock_wait_ms : DEFAULT_LOCK_WAIT_MS, &lock_fd,
+		      &lock_err) < 0)
+		note(r, "%s; udev may re-read the partition table while check reads it",
+		     lock_err.message);
 	for (size_t i = 0; i < N_STEPS; i++) {
 		if (run_verify(i, ctx, &r->steps[i]) < 0) {
 			failed = true;
 			r->error = r->steps[i].error;
 		}
 	}
+	if (lock_fd >= 0)
+		close(lock_fd);
 	add_costs(ctx, r);
 	for (size_t i = 0; i < N_STEPS; i++)
 		step_done(opts, r, i);
