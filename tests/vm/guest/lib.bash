@@ -1,0 +1,140 @@
+# shellcheck shell=bash
+# Guest side of the VM scenarios: sourced by every guest script (in the
+# guest it is /share/lib.bash).  Each assertion prints one "ok" or "FAIL"
+# line; vm_finish exits 1 when any failed.  The values asserted are read
+# with tools other than stripeplan: cat of sysfs, xfs_db, dumpe2fs, sfdisk.
+set -u
+export PATH=/share/bin:/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C TZ=UTC
+checks=0
+failures=0
+OUT=/tmp/sp.out
+ERR=/tmp/sp.err
+
+ok() {
+	checks=$((checks + 1))
+	echo "ok   - [${SECONDS}s] $*"
+}
+
+fail() {
+	checks=$((checks + 1))
+	failures=$((failures + 1))
+	echo "FAIL - [${SECONDS}s] $*"
+}
+
+# expect_eq WHAT GOT WANT
+expect_eq() {
+	if [ "$2" = "$3" ]; then ok "$1: $2"; else fail "$1: got '$2', want '$3'"; fi
+}
+
+# expect_rc CODE WHAT CMD...: CMD exits CODE; its output is in $OUT and $ERR
+expect_rc() {
+	local code=$1 what=$2 rc=0
+	shift 2
+	"$@" >"$OUT" 2>"$ERR" || rc=$?
+	if [ "$rc" = "$code" ]; then
+		ok "$what (exit $rc)"
+	else
+		fail "$what: '$*' exited $rc, want $code"
+		sed 's/^/    | /' "$ERR" "$OUT" | tail -40
+	fi
+}
+
+# expect_out WHAT PATTERN: the last command's stdout or stderr matches
+expect_out() {
+	if grep -qE -- "$2" "$OUT" "$ERR"; then ok "$1"; else
+		fail "$1: output does not match /$2/"
+		sed 's/^/    | /' "$ERR" "$OUT" | tail -40
+	fi
+}
+
+# knob PATH: a sysfs value as the kernel shows it; for a scheduler the
+# selected one, for md's sync_speed_min/max the number without "(local)"
+knob() {
+	local v
+	v=$(cat "$1" 2>/dev/null) || { echo "<missing>"; return; }
+	case $v in
+	*\[*\]*) v=${v#*[}; v=${v%%]*} ;;
+	*" (local)" | *" (system)") v=${v%% (*} ;;
+	esac
+	echo "$v"
+}
+
+# disk_by_serial SERIAL: the kernel name of the SCSI disk with that serial
+disk_by_serial() {
+	local d
+	for d in /sys/block/sd*; do
+		if [ "$(lsblk -dno SERIAL "/dev/${d##*/}" 2>/dev/null)" = "$1" ]; then
+			echo "${d##*/}"
+			return 0
+		fi
+	done
+	echo "disk_by_serial: no disk with serial $1" >&2
+	return 1
+}
+
+# tuning_of PLANTEXT: "PATH VALUE" for each sysfs knob a text plan sets
+tuning_of() {
+	awk '$1 ~ /^\/sys\// && $2 == "=" { print $1, $3 }' "$1"
+}
+
+# expect_tuning WHAT PLANTEXT: every knob the plan lists reads back its value
+expect_tuning() {
+	local path want got n=0 bad=0
+	while read -r path want; do
+		n=$((n + 1))
+		got=$(knob "$path")
+		[ "$got" = "$want" ] || {
+			bad=$((bad + 1))
+			echo "    | $path is '$got', the plan says '$want'"
+		}
+	done < <(tuning_of "$2")
+	if [ "$n" -gt 0 ] && [ "$bad" = 0 ]; then ok "$1: all $n knobs read back"; else
+		fail "$1: $bad of $n knobs differ"
+	fi
+}
+
+# xfs_sb DEV FIELD: a field of the XFS primary superblock, read by xfs_db
+xfs_sb() {
+	xfs_db -r -c 'sb 0' -c "p $2" "$1" | awk '{ print $3 }'
+}
+
+# mkfs_derived DEV: "sunit swidth" (blocks) that mkfs.xfs alone picks from
+# the device's exported topology (-N: nothing is written)
+mkfs_derived() {
+	mkfs.xfs -N -f "$1" 2>/dev/null | sed -n 's/.*sunit=\([0-9]*\) *swidth=\([0-9]*\) blks.*/\1 \2/p' | head -1
+}
+
+# create_md DEV LEVEL CHUNK_KIB DISK...: a new array, no initial resync
+create_md() {
+	local dev=$1 level=$2 chunk=$3 d
+	shift 3
+	local -a paths=() opts=()
+	for d in "$@"; do paths+=("/dev/$d"); done
+	[ "$chunk" = - ] || opts=(--chunk="$chunk")
+	expect_rc 0 "mdadm --create $dev raid$level ${#paths[@]} disks, chunk ${chunk}K" \
+		mdadm --create "$dev" --run --quiet --assume-clean --metadata=1.2 --level="$level" \
+		--raid-devices=${#paths[@]} "${opts[@]}" "${paths[@]}"
+	udevadm settle
+}
+
+# sp_check ...: stripeplan check once udev is done with the events apply's
+# writes caused (udevd re-reads a partition table when a writer closes the
+# disk; a check during that re-read finds no partition)
+sp_check() {
+	udevadm settle
+	stripeplan check "$@"
+}
+
+# xfs_matches_mkfs NAME MD PART: the filesystem on PART has the stripe
+# geometry mkfs.xfs itself picks for MD from MD's exported topology
+xfs_matches_mkfs() {
+	local derived got
+	derived=$(cat "/tmp/derived-$2")
+	got="$(xfs_sb "$3" unit) $(xfs_sb "$3" width)"
+	expect_eq "$1: xfs sunit swidth (blocks) on $3 = what mkfs.xfs derives for $2" "$got" "$derived"
+}
+
+vm_finish() {
+	echo "== $checks checks, $failures failed"
+	[ "$failures" = 0 ]
+}

@@ -1,0 +1,151 @@
+# shellcheck shell=bash
+# Host side of the VM scenarios (tests/vm/scenarios/*.sh): builds or reuses
+# the cached guest, makes sparse disk images, boots the guest once per guest
+# script with the freshly built stripeplan in a 9p share, and brings the
+# script's log, its exit status and the serial console back.  Every boot is
+# bounded (VM_BOOT_SECONDS); the guest is killed and every image removed on
+# every path out of the scenario (EXIT trap).
+set -u
+
+: "${STRIPEPLAN:?}" "${SRCDIR:?}" "${VM_CACHE:?}"
+VM_DIR=$SRCDIR/tests/vm
+VM_BOOT_SECONDS=${VM_BOOT_SECONDS:-420}
+VM_MEM_MIB=${VM_MEM_MIB:-2048}
+VM_NAME=$(basename "$0" .sh)
+VM_LOGS=$VM_CACHE/logs/$VM_NAME
+VM_RUN=""
+VM_QEMU_PID=""
+VM_ARGS=()
+vm_disk_count=0
+vm_have_scsi=0
+
+vm_cleanup() {
+	local pid
+	if [ -n "$VM_QEMU_PID" ]; then
+		kill -KILL "$VM_QEMU_PID" 2>/dev/null
+		wait "$VM_QEMU_PID" 2>/dev/null
+	fi
+	if [ -n "$VM_RUN" ] && [ -f "$VM_RUN/qemu.pid" ]; then
+		pid=$(cat "$VM_RUN/qemu.pid")
+		kill -KILL "$pid" 2>/dev/null
+	fi
+	[ -z "$VM_RUN" ] || rm -rf "$VM_RUN"
+}
+trap vm_cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+vm_die() {
+	echo "vm/$VM_NAME: $*" >&2
+	exit 1
+}
+
+# vm_init: the guest (built once per recipe) and this scenario's scratch dir
+vm_init() {
+	[ "$(id -u)" = 0 ] || vm_die "needs root (debootstrap, 9p share as root)"
+	VM_GUEST=$(bash "$VM_DIR/build-guest.sh" "$VM_CACHE") || vm_die "the guest could not be built"
+	VM_RUN=$(mktemp -d "$VM_CACHE/run-$VM_NAME.XXXXXX")
+	mkdir -p "$VM_RUN/disks" "$VM_RUN/share"
+	rm -rf "$VM_LOGS"
+	mkdir -p "$VM_LOGS"
+	vm_share_stripeplan
+}
+
+# The binary under test with the libraries it loads, started through their
+# own loader, so it runs the same in the initramfs and in the debootstrap root.
+vm_share_stripeplan() {
+	local sp=$VM_RUN/share/sp lib
+	mkdir -p "$sp/lib" "$VM_RUN/share/bin"
+	cp "$STRIPEPLAN" "$sp/stripeplan"
+	ldd "$STRIPEPLAN" | awk '/=> \// { print $3 } /^\t\// { print $1 }' | while read -r lib; do
+		cp -L "$lib" "$sp/lib/"
+	done
+	cat >"$VM_RUN/share/bin/stripeplan" <<'EOF'
+#!/bin/sh
+exec /share/sp/lib/ld-linux-x86-64.so.2 --library-path /share/sp/lib /share/sp/stripeplan "$@"
+EOF
+	chmod +x "$VM_RUN/share/bin/stripeplan"
+	cp "$VM_DIR/guest/lib.bash" "$VM_RUN/share/lib.bash"
+}
+
+# vm_image NAME SIZE: a sparse raw image, kept for the scenario's later boots
+vm_image() {
+	truncate -s "$2" "$VM_RUN/disks/$1"
+}
+
+# vm_scsi NAME [PROPS]: attach image NAME as a SCSI disk (scsi-hd on
+# virtio-scsi), PROPS as in "serial=m0,wwn=0x5000c500a1b2c3d4"
+vm_scsi() {
+	local id=d$vm_disk_count
+	vm_disk_count=$((vm_disk_count + 1))
+	if [ "$vm_have_scsi" = 0 ]; then
+		VM_ARGS+=(-device "virtio-scsi-pci,id=scsi0")
+		vm_have_scsi=1
+	fi
+	VM_ARGS+=(-drive "file=$VM_RUN/disks/$1,format=raw,if=none,id=$id,cache=unsafe,discard=unmap"
+		-device "scsi-hd,drive=$id,bus=scsi0.0,channel=0,scsi-id=0,lun=$vm_disk_count${2:+,$2}")
+}
+
+# vm_virtio NAME: attach image NAME as a virtio-blk disk (the boot root)
+vm_virtio() {
+	local id=d$vm_disk_count
+	vm_disk_count=$((vm_disk_count + 1))
+	VM_ARGS+=(-drive "file=$VM_RUN/disks/$1,format=raw,if=none,id=$id,cache=unsafe"
+		-device "virtio-blk-pci,drive=$id")
+}
+
+vm_reset_disks() {
+	VM_ARGS=()
+	vm_disk_count=0
+	vm_have_scsi=0
+}
+
+# KVM where it really works; TCG on a host that is itself a PVM guest
+# (there /dev/kvm opens, -cpu host aborts and other models crawl)
+vm_accel() {
+	if [ -w /dev/kvm ] && [ ! -d /sys/module/kvm_pvm ] && [ "${VM_ACCEL:-}" != tcg ]; then
+		echo "-accel kvm -cpu host"
+	else
+		echo "-accel tcg -cpu max"
+	fi
+}
+
+# vm_boot LABEL GUEST_SCRIPT [KERNEL ARGS]: boot once with the disks attached
+# so far, run GUEST_SCRIPT in the guest, return its exit status (124 when the
+# boot ran out of time, 125 when the guest left no result)
+vm_boot() {
+	local label=$1 script=$2 append="console=ttyS0 panic=-1 loglevel=4 ${3:-}" rc start secs
+	local -a accel
+	read -ra accel <<<"$(vm_accel)"
+	rm -rf "$VM_RUN/share/out"
+	mkdir -p "$VM_RUN/share/out"
+	cp "$script" "$VM_RUN/share/scenario.sh"
+	start=$(date +%s)
+	timeout -k 5 "$VM_BOOT_SECONDS" qemu-system-x86_64 "${accel[@]}" -smp 2 -m "$VM_MEM_MIB" \
+		-nodefaults -no-user-config -display none -monitor none -no-reboot \
+		-serial "file:$VM_LOGS/$label.console" -pidfile "$VM_RUN/qemu.pid" \
+		-kernel "$VM_GUEST/vmlinuz" -initrd "$VM_GUEST/initrd.cpio" -append "$append" \
+		-device virtio-rng-pci \
+		-virtfs "local,path=$VM_RUN/share,mount_tag=share,security_model=none,id=share" \
+		"${VM_ARGS[@]}" >"$VM_LOGS/$label.qemu" 2>&1 &
+	VM_QEMU_PID=$!
+	rc=0
+	wait "$VM_QEMU_PID" || rc=$?
+	VM_QEMU_PID=""
+	secs=$(($(date +%s) - start))
+	echo "vm: boot '$label' ($(basename "$script")) took ${secs}s" >>"$VM_CACHE/timings"
+	echo "== boot '$label': $(basename "$script"), ${secs}s (limit ${VM_BOOT_SECONDS}s)"
+	cp "$VM_RUN/share/out/log" "$VM_LOGS/$label.log" 2>/dev/null
+	cat "$VM_LOGS/$label.log" 2>/dev/null
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		echo "vm: boot '$label' ran out of time after ${secs}s; console tail:"
+		tail -30 "$VM_LOGS/$label.console"
+		return 124
+	fi
+	if [ ! -s "$VM_RUN/share/out/rc" ]; then
+		echo "vm: boot '$label' left no result (qemu exited $rc); console tail:"
+		tail -30 "$VM_LOGS/$label.console"
+		cat "$VM_LOGS/$label.qemu"
+		return 125
+	fi
+	return "$(cat "$VM_RUN/share/out/rc")"
+}

@@ -1,0 +1,10 @@
+#!/bin/bash
+# md RAID5 10 x 1 MiB, RAID6, RAID10 and RAID1 made by mdadm on SCSI disks,
+# planned, applied, checked and read back in one boot (tests/vm/guest/md.sh).
+. "$SRCDIR/tests/vm/lib.bash"
+vm_init
+for i in 0 1 2 3 4 5 6 7 8 9; do
+	vm_image "m$i" 1G
+	vm_scsi "m$i" "serial=m$i"
+done
+vm_boot md "$VM_DIR/guest/md.sh"
