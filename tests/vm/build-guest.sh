@@ -30,7 +30,7 @@ raid10 raid456 xfs ext4 9p 9pnet_virtio crc32c_generic crc32c-intel"
 ROOT_PACKAGES="systemd-sysv,udev,kmod,mdadm,xfsprogs,e2fsprogs,util-linux,libparted2,libjson-c5"
 # the tools a scenario may run in the guest, with the libraries ldd names
 TOOLS="bash mkfs.xfs xfs_db xfs_info xfs_spaceman xfs_admin mke2fs mkfs.ext4 mkfs.ext3 dumpe2fs
-tune2fs e2fsck parted sfdisk blkid lsblk findmnt mount umount losetup blockdev wipefs partx
+tune2fs e2fsck parted sfdisk blkid lsblk findmnt mount umount losetup blockdev wipefs partx blkdiscard
 switch_root udevadm kmod sha256sum"
 
 kernel_package() {

@@ -58,7 +58,9 @@ expect_rc 1 "check finds a lowered stripe cache" sp_check "${R5[@]}" --device /d
 expect_out "check names the knob" "stripe_cache_size"
 
 mdadm --stop /dev/md3 >/dev/null
-for d in "${members[@]}"; do mdadm --zero-superblock "/dev/$d"; wipefs -qa "/dev/$d"; done
+# zeroes, not just no signatures: an array made with --assume-clean reads
+# old data back, and RAID1 would read different bytes from each mirror
+for d in "${members[@]}"; do mdadm --zero-superblock "/dev/$d"; blkdiscard -f "/dev/$d"; done
 
 # ---- RAID6 4 x 512K, RAID10 4 x 256K (near 2), RAID1 2 disks --------------
 create_md /dev/md4 6 512 "${members[@]:0:4}"
