@@ -1,0 +1,47 @@
+#!/bin/bash
+# First boot of the persistence scenario (initramfs): the installer
+# snippets' bodies, run as the installers would.
+#  - preseed: the late_command, with the debootstrap root (/dev/vda) mounted
+#    at /target, for the array LUN; the next boots check what it left
+#  - kickstart: the %post --nochroot body, with a scratch /mnt/sysimage, for
+#    a second disk (virtio-blk, so that the array stays sda in every boot)
+# shellcheck source=lib.bash
+. /share/lib.bash
+# the LUNs by WWN, given to stripeplan by their kernel names: with a
+# /dev/disk/by-id path today's partition step looks for "...d4p1", which
+# udev never makes (it names the link "...d4-part1")
+ARR=$(readlink -f /dev/disk/by-id/wwn-0x5000c500a1b2c3d4)
+KS=$(readlink -f /dev/disk/by-id/virtio-KS00001)
+P400=(--controller hp-p400 --level 10 --disks 8 --chunk 256K --fs xfs --mountpoint /data)
+expect_rc 0 "array LUN by WWN" test -b "$ARR"
+
+# ---- preseed late_command against the debootstrap target ------------------
+mkdir -p /target
+expect_rc 0 "mount the debootstrap root at /target" mount LABEL=vmroot /target
+expect_rc 0 "plan --format preseed" stripeplan plan "${P400[@]}" --device "$ARR" --format preseed
+late=$(sed -n 's|^d-i preseed/late_command string ||p' "$OUT")
+echo "late_command: $late"
+expect_rc 0 "the late_command under busybox sh, as d-i runs it" busybox sh -c "$late"
+uuid=$(blkid -o value -s UUID "${ARR}1")
+expect_rc 0 "fstab line in the target" \
+	grep -qx "UUID=$uuid /data xfs noatime,logbufs=8,logbsize=256k,nofail,x-systemd.device-timeout=30s 0 0" \
+	/target/etc/fstab
+expect_rc 0 "the target's own root line kept" grep -q '^/dev/vda / ext4' /target/etc/fstab
+expect_rc 0 "udev rule in the target" sh -c 'ls /target/etc/udev/rules.d/60-stripeplan-*.rules'
+cat /target/etc/udev/rules.d/60-stripeplan-*.rules
+expect_rc 0 "mount point in the target" test -d /target/data
+expect_rc 0 "check against the target" stripeplan check "${P400[@]}" --device "$ARR" --root /target
+umount /target
+
+# ---- kickstart %post --nochroot with /mnt/sysimage -------------------------
+mkdir -p /mnt/sysimage/etc
+printf 'proc /proc proc defaults 0 0\n' >/mnt/sysimage/etc/fstab
+expect_rc 0 "plan --format kickstart" stripeplan plan "${P400[@]}" --device "$KS" --format kickstart
+sed -n '/^%post --nochroot/,/^%end/{/^%/d;p}' "$OUT" >/tmp/post.sh
+expect_rc 0 "the %post body under sh -e" busybox sh -e /tmp/post.sh
+ks_uuid=$(blkid -o value -s UUID "${KS}1")
+expect_rc 0 "kickstart fstab line" grep -q "^UUID=$ks_uuid /data xfs " /mnt/sysimage/etc/fstab
+expect_eq "kickstart xfs sunit swidth (blocks)" \
+	"$(xfs_sb "${KS}1" unit) $(xfs_sb "${KS}1" width)" "64 256"
+expect_rc 0 "check the kickstart LUN" stripeplan check "${P400[@]}" --device "$KS" --root /mnt/sysimage
+vm_finish
