@@ -20,6 +20,13 @@ mkdir -p /target
 expect_rc 0 "mount the debootstrap root at /target" mount LABEL=vmroot /target
 expect_rc 0 "plan --format preseed" stripeplan plan "${P400[@]}" --device "$ARR" --format preseed
 late=$(sed -n 's|^d-i preseed/late_command string ||p' "$OUT")
+# d-i's in-target: the command chrooted into /target, with the installer's
+# /dev, /proc, /sys (and here the share that holds stripeplan) bound in
+mkdir -p /target/share /tmp/bin
+for d in dev proc sys share; do mount --bind "/$d" "/target/$d"; done
+printf '#!/bin/sh\nexec chroot /target env PATH=/share/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"\n' >/tmp/bin/in-target
+chmod +x /tmp/bin/in-target
+PATH=/tmp/bin:$PATH
 echo "late_command: $late"
 expect_rc 0 "the late_command under busybox sh, as d-i runs it" busybox sh -c "$late"
 uuid=$(blkid -o value -s UUID "${ARR}1")
@@ -31,6 +38,7 @@ expect_rc 0 "udev rule in the target" sh -c 'ls /target/etc/udev/rules.d/60-stri
 cat /target/etc/udev/rules.d/60-stripeplan-*.rules
 expect_rc 0 "mount point in the target" test -d /target/data
 expect_rc 0 "check against the target" stripeplan check "${P400[@]}" --device "$ARR" --root /target
+for d in share sys proc dev; do umount "/target/$d"; done
 umount /target
 
 # ---- kickstart %post --nochroot with /mnt/sysimage -------------------------
