@@ -120,6 +120,8 @@ static void print_step(const struct sp_step_result *res, size_t index, size_t to
 
 static int load_plan(const struct sp_cli_args *args, struct sp_plan *plan, struct sp_error *err)
 {
+	char node[SP_PATH_MAX];
+
 	if (args->plan_file[0]) {
 		if (args->have_controller || args->have_level || args->have_disks || args->have_chunk ||
 		    args->have_fs)
@@ -131,10 +133,16 @@ static int load_plan(const struct sp_cli_args *args, struct sp_plan *plan, struc
 					    "planned device)");
 		if (read_plan_file(args->plan_file, plan, err) < 0)
 			return -EINVAL;
-		if (strcmp(plan->device.path, args->device) != 0)
+		/* a link (/dev/disk/by-id/...) names the node it points to */
+		if (sp_probe_resolve(args->device, node, sizeof(node), NULL) < 0)
+			snprintf(node, sizeof(node), "%s", args->device);
+		if (strcmp(plan->device.path, node) != 0)
 			return sp_error_set(err, EINVAL, SP_EXIT_REFUSED, "device",
-					    "device: the plan was made for '%s', not '%s'",
-					    plan->device.path, args->device);
+					    "device: the plan was made for '%s', not '%s'%s%s%s",
+					    plan->device.path, args->device,
+					    strcmp(node, args->device) ? " (" : "",
+					    strcmp(node, args->device) ? node : "",
+					    strcmp(node, args->device) ? ")" : "");
 		return 0;
 	}
 	if (args->facts_file[0])

@@ -2,15 +2,23 @@
 /*
  * The order of things when stripeplan touches a disk:
  *
- *   1. re-probe the device and refuse if it is not the one the plan saw;
- *   2. refuse if it is read-only, mounted, swap, held, or opened
+ *   1. open the device once and take the whole-disk flock on that
+ *      descriptor (systemd's convention: udev keeps out);
+ *   2. identify the device through the same descriptor (st_rdev, size,
+ *      sector sizes, disk sequence) and refuse if it is not the one the
+ *      plan saw: checked after the lock, on what we hold, so nobody can
+ *      swap the medium between the check and the writes (an open loop
+ *      device cannot be re-attached to another file);
+ *   3. refuse if it is read-only, mounted, swap, held, or opened
  *      exclusively by someone else (never overridable);
- *   3. take the whole-disk flock (systemd's convention: udev keeps out);
  *   4. verify every step: a device that already matches is left alone;
  *   5. refuse to overwrite anything not written by an already-matching
- *      step, unless --force;
+ *      step, unless --force: libblkid looks at the label, the end of the
+ *      disk (backup GPT, old md superblocks) and the planned partition's
+ *      whole range, whether or not a partition table still points at it;
  *   6. apply the first differing step and everything after it, each
- *      followed by its verify; stop at the first failure.
+ *      followed by its verify, each write to a node re-checked against
+ *      the identified disk; stop at the first failure.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -98,7 +108,10 @@ static size_t identity_differences(const struct sp_facts *want, const struct sp_
 			snprintf(lines[n], SP_MSG_MAX, __VA_ARGS__);     \
 		n++;                                                     \
 	} while (0)
-	if (want->size_bytes != have->size_bytes)
+	if (!have->size_bytes)
+		DIFF("'%s' has no medium (0 bytes: detached, ejected or removed); the plan was "
+		     "made for %" PRIu64 " bytes", have->path, want->size_bytes);
+	else if (want->size_bytes != have->size_bytes)
 		DIFF("'%s' has %" PRIu64 " bytes, the plan was made for %" PRIu64, have->path,
 		     have->size_bytes, want->size_bytes);
 	if (want->logical_sector_bytes != have->logical_sector_bytes)
@@ -112,6 +125,9 @@ static size_t identity_differences(const struct sp_facts *want, const struct sp_
 	if (want->serial[0] && strcmp(want->serial, have->serial) != 0)
 		DIFF("'%s' has serial '%s', the plan was made for '%s'", have->path, have->serial,
 		     want->serial);
+	if (want->major && (want->major != have->major || want->minor != have->minor))
+		DIFF("'%s' is device %u:%u, the plan was made for %u:%u", have->path, have->major,
+		     have->minor, want->major, want->minor);
 	if (want->diskseq && want->diskseq != have->diskseq)
 		DIFF("'%s' is disk sequence %" PRIu64 ", the plan was made for %" PRIu64
 		     " (the medium was replaced or re-attached)",
@@ -136,6 +152,7 @@ static int refuse_if_in_use(const struct sp_sysfs *sys, const struct sp_plan *pl
 	struct sp_usage *u = calloc(1, sizeof(*u));
 	struct sp_error err = { 0 };
 	char what[SP_PATH_MAX + 64];
+	struct stat st;
 	int rc = 0, fd;
 
 	if (!u) {
@@ -167,25 +184,42 @@ static int refuse_if_in_use(const struct sp_sysfs *sys, const struct sp_plan *pl
 			    plan->device.path, strerror(errno));
 		goto out;
 	}
+	if (fstat(fd, &st) < 0 || st.st_rdev != makedev(facts->major, facts->minor))
+		rc = refuse(r, started, "'%s' no longer names the device that was locked (%u:%u); "
+			    "nothing was written", plan->device.path, facts->major, facts->minor);
 	close(fd);
 out:
 	free(u);
 	return rc;
 }
 
-/* Whole-disk advisory lock: udev and systemd tools skip a locked disk.
- * apply takes it exclusively (LOCK_EX); check shares it (LOCK_SH), which
- * waits out udev's own lock and keeps udevd from re-reading the partition
- * table while check reads it: udevd re-reads it whenever a program that
- * opened the disk for writing closes it (libparted opens read-write), and
- * during that re-read the kernel has no partitions to show. */
-static int lock_disk(const char *path, int op, unsigned wait_ms, int *ret_fd, struct sp_error *err)
+/*
+ * Opens the device once, for the whole run, and takes the whole-disk
+ * advisory lock on that descriptor: udev and systemd tools skip a locked
+ * disk.  apply takes it exclusively (LOCK_EX), read-write when it can (so
+ * a read-only device still opens and is refused by name below); check
+ * shares it (LOCK_SH) on a read-only descriptor, which waits out udev's
+ * own lock and keeps udevd from re-reading the partition table while
+ * check reads it: udevd re-reads it whenever a program that opened the
+ * disk for writing closes it, and during that re-read the kernel has no
+ * partitions to show.
+ */
+static int open_and_lock(const char *path, int op, unsigned wait_ms, int *ret_fd,
+			 struct sp_error *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, (op == LOCK_EX ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 
-	if (fd < 0)
-		return sp_error_set(err, errno, SP_EXIT_REFUSED, "device", "cannot open '%s': %s",
-				    path, strerror(errno));
+	if (fd < 0 && op == LOCK_EX && (errno == EROFS || errno == EACCES))
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+
+		return sp_error_set_at(err, e, SP_EXIT_REFUSED, "device", path,
+				       "cannot open '%s': %s%s; nothing was written", path, strerror(e),
+				       e == ENOENT || e == ENXIO || e == ENODEV ?
+					       " (the device vanished: detached, removed or renamed)" :
+					       "");
+	}
 	for (unsigned waited = 0;; waited += 50) {
 		if (flock(fd, op | LOCK_NB) == 0)
 			break;
@@ -193,10 +227,11 @@ static int lock_disk(const char *path, int op, unsigned wait_ms, int *ret_fd, st
 			int e = errno;
 
 			close(fd);
-			return sp_error_set(err, e, SP_EXIT_REFUSED, "device",
-					    "cannot lock '%s': %s; another program (udev, a partitioner) "
-					    "holds its lock",
-					    path, e == EWOULDBLOCK ? "still locked after waiting" : strerror(e));
+			return sp_error_set_at(err, e, SP_EXIT_REFUSED, "device", path,
+					       "cannot lock '%s': %s; another program (udev, a "
+					       "partitioner) holds its lock",
+					       path, e == EWOULDBLOCK ? "still locked after waiting" :
+									strerror(e));
 		}
 		usleep(50 * 1000);
 	}
@@ -215,6 +250,27 @@ static void init_ctx(const struct sp_plan *plan, const struct sp_run_opts *opts,
 	ctx->force = opts->force;
 	ctx->partition_wait_ms = opts->partition_wait_ms;
 	ctx->sysfs = opts->sysfs;
+	ctx->disk_fd = -1;
+	ctx->part_fd = -1;
+}
+
+/* What the steps check every write against: the disk as locked. */
+static void bind_disk(struct sp_ctx *ctx, int fd, const struct sp_facts *facts)
+{
+	ctx->disk_fd = fd;
+	ctx->disk_rdev = makedev(facts->major, facts->minor);
+	ctx->disk_diskseq = facts->diskseq;
+	ctx->disk_size_bytes = facts->size_bytes;
+}
+
+static void unbind(struct sp_ctx *ctx)
+{
+	if (ctx->part_rdev && ctx->part_fd >= 0)
+		close(ctx->part_fd);
+	if (ctx->disk_fd >= 0)
+		close(ctx->disk_fd);
+	ctx->part_fd = ctx->disk_fd = -1;
+	ctx->part_rdev = ctx->disk_rdev = 0;
 }
 
 static void report_init(struct sp_report *r, const char *command)
@@ -286,6 +342,33 @@ static bool stop_requested_after(const struct sp_run_opts *opts, const char *nam
 	return opts->stop_after && !strcmp(opts->stop_after, name);
 }
 
+/*
+ * Steps after the partition format its node: bind it first (the node
+ * must be the kernel's partition 1 of the locked disk).  Nothing is
+ * bound in a dry run, where the partition may not exist yet.
+ */
+static int bind_partition_before(struct sp_ctx *ctx, size_t i, struct sp_step_result *res)
+{
+	if (ctx->dry_run || ctx->part_rdev || steps[i] == &sp_step_partition)
+		return 0;
+	return sp_step_partition_bind(ctx, res);
+}
+
+/* A step that could not start: refused when nothing was written yet. */
+static int not_started(struct sp_report *r, size_t i, bool wrote, double started)
+{
+	r->error = r->steps[i].error;
+	r->steps[i].status = SP_STEP_FAILED;
+	for (size_t j = i + 1; j < N_STEPS; j++)
+		r->steps[j].status = SP_STEP_SKIPPED;
+	if (!wrote) {
+		r->error.exit_code = SP_EXIT_REFUSED;
+		return finish(r, SP_OUTCOME_REFUSED, started);
+	}
+	r->error.exit_code = SP_EXIT_FAILED;
+	return finish(r, SP_OUTCOME_FAILED, started);
+}
+
 static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct sp_report *r,
 		      size_t first, double started)
 {
@@ -298,6 +381,11 @@ static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct
 			continue;
 		}
 		sp_step_result_clear(res);
+		if (!ctx->dry_run && (sp_ctx_check_disk(ctx, res->name, res) < 0 ||
+				      bind_partition_before(ctx, i, res) < 0)) {
+			step_done(opts, r, i);
+			return not_started(r, i, i > first, started);
+		}
 		if (steps[i]->apply(ctx, res) < 0) {
 			res->status = SP_STEP_FAILED;
 			res->seconds = sp_now_seconds() - t0;
@@ -357,31 +445,38 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 	struct sp_facts facts;
 	struct sp_ctx ctx;
 	size_t first, n;
-	int lock_fd = -1, rc;
+	int disk_fd = -1, rc;
 
 	report_init(r, "apply");
 	init_ctx(plan, opts, &ctx);
-	if (sp_probe_facts(opts->sysfs, plan->device.path, &facts, &r->error) < 0) {
-		/* the device vanished or is not a block device: nothing was written */
-		r->error.exit_code = SP_EXIT_REFUSED;
+	/* lock first, then identify what we hold: never the other way round */
+	if (open_and_lock(plan->device.path, LOCK_EX,
+			  opts->lock_wait_ms ? opts->lock_wait_ms : DEFAULT_LOCK_WAIT_MS, &disk_fd,
+			  &r->error) < 0)
 		return finish(r, SP_OUTCOME_REFUSED, started);
+	bind_disk(&ctx, disk_fd, &plan->device);
+	if (sp_probe_facts_fd(opts->sysfs, disk_fd, plan->device.path, &facts, &r->error) < 0) {
+		/* not a block device any more, or it cannot be read: nothing was written */
+		r->error.exit_code = SP_EXIT_REFUSED;
+		rc = finish(r, SP_OUTCOME_REFUSED, started);
+		goto out;
 	}
-	if (facts.is_partition)
-		return refuse(r, started, "'%s' is a partition; give the whole disk or array",
-			      plan->device.path);
+	bind_disk(&ctx, disk_fd, &facts);
+	if (facts.is_partition) {
+		rc = refuse(r, started, "'%s' is a partition; give the whole disk or array",
+			    plan->device.path);
+		goto out;
+	}
 	n = identity_differences(&plan->device, &facts, r->notes, SP_STEP_MAX_LINES);
 	if (n) {
 		r->n_notes = n < SP_STEP_MAX_LINES ? n : SP_STEP_MAX_LINES;
-		return refuse(r, started, "%s: the device is not the one the plan was made for",
-			      r->notes[0]);
+		rc = refuse(r, started, "%s: the device is not the one the plan was made for",
+			    r->notes[0]);
+		goto out;
 	}
 	rc = refuse_if_in_use(opts->sysfs, plan, &facts, r, started);
 	if (rc)
-		return rc;
-	if (lock_disk(plan->device.path, LOCK_EX,
-		      opts->lock_wait_ms ? opts->lock_wait_ms : DEFAULT_LOCK_WAIT_MS, &lock_fd,
-		      &r->error) < 0)
-		return finish(r, SP_OUTCOME_REFUSED, started);
+		goto out;
 
 	if (verify_all(&ctx, r, &first) < 0) {
 		for (size_t i = 0; i < N_STEPS; i++)
@@ -404,8 +499,7 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 	rc = apply_from(&ctx, opts, r, first, started);
 out:
 	snprintf(r->fs_uuid, sizeof(r->fs_uuid), "%s", ctx.fs_uuid);
-	if (lock_fd >= 0)
-		close(lock_fd);
+	unbind(&ctx);
 	return rc;
 }
 
@@ -485,7 +579,7 @@ int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts
 	n = identity_differences(&plan->device, &facts, r->notes, SP_STEP_MAX_LINES);
 	r->n_notes = n < SP_STEP_MAX_LINES ? n : SP_STEP_MAX_LINES;
 	/* check only reads: without the lock it still looks, and says so */
-	if (lock_disk(plan->device.path, LOCK_SH,
+	if (open_and_lock(plan->device.path, LOCK_SH,
 		      opts->lock_wait_ms ? opts->lock_wait_ms : DEFAULT_LOCK_WAIT_MS, &lock_fd,
 		      &lock_err) < 0)
 		note(r, "%s; udev may re-read the partition table while check reads it",

@@ -133,21 +133,30 @@ static int read_sizes(int fd, const char *path, struct sp_facts *f, struct sp_er
 	return 0;
 }
 
-static uint64_t read_diskseq(int fd, const char *sys_dev)
+/*
+ * The ioctl first: it answers for the device behind this descriptor,
+ * while sysfs answers for whatever the number names by now (a loop
+ * device re-attached between our open and our read).  A fake sysfs tree
+ * stands in for the whole device, so there sysfs wins.
+ */
+static uint64_t read_diskseq(const struct sp_sysfs *sys, int fd, const char *sys_dev)
 {
+	bool fake = sys && sys->root && sys->root[0];
 	char path[SP_PATH_MAX];
 	uint64_t seq = 0;
 
+#ifdef BLKGETDISKSEQ
+	if (!fake && ioctl(fd, BLKGETDISKSEQ, &seq) == 0 && seq)
+		return seq;
+	seq = 0;
+#else
+	(void)fd;
+	(void)fake;
+#endif
 	if (sys_join(path, sizeof(path), "%s/diskseq", sys_dev) == 0 &&
 	    sp_sysfs_read_u64(path, &seq) == 0)
 		return seq;
-#ifdef BLKGETDISKSEQ
-	if (ioctl(fd, BLKGETDISKSEQ, &seq) < 0)
-		seq = 0;
-#else
-	(void)fd;
-#endif
-	return seq;
+	return 0;
 }
 
 /* First of the given attributes (relative to sys_disk) that has a value. */
@@ -268,7 +277,7 @@ static int read_sysfs_facts(const struct sp_sysfs *sys, int fd, const char *path
 			  path_exists(p);
 	snprintf(sys_disk, sizeof(sys_disk), "%s%s", sys_dev, f->is_partition ? "/.." : "");
 
-	f->diskseq = read_diskseq(fd, sys_dev);
+	f->diskseq = read_diskseq(sys, fd, sys_dev);
 	f->rotational = read_rotational(sys_disk);
 	read_schedulers(sys_disk, f);
 	read_first_attr(sys_disk, wwn_attrs, f->wwn, sizeof(f->wwn));
@@ -278,19 +287,17 @@ static int read_sysfs_facts(const struct sp_sysfs *sys, int fd, const char *path
 	return 0;
 }
 
-int sp_probe_facts(const struct sp_sysfs *sys, const char *path, struct sp_facts *ret,
-		   struct sp_error *err)
+int sp_probe_facts_fd(const struct sp_sysfs *sys, int fd, const char *path, struct sp_facts *ret,
+		      struct sp_error *err)
 {
 	struct sp_facts f = { 0 };
 	struct stat st;
-	int fd, r;
+	int r;
 
-	if (!path || !path[0])
-		return fail(err, EINVAL, SP_EXIT_INVALID, "device", "", "no device given");
 	if (copy_string(f.path, sizeof(f.path), path) < 0)
 		return fail(err, ENAMETOOLONG, SP_EXIT_INVALID, "device", "",
 			    "device path is too long");
-	if (stat(path, &st) < 0)
+	if (fstat(fd, &st) < 0)
 		return fail(err, errno, SP_EXIT_INVALID, "device", path, "cannot stat '%s': %s",
 			    path, strerror(errno));
 	if (!S_ISBLK(st.st_mode))
@@ -298,19 +305,69 @@ int sp_probe_facts(const struct sp_sysfs *sys, const char *path, struct sp_facts
 			    "'%s' is not a block device", path);
 	f.major = major(st.st_rdev);
 	f.minor = minor(st.st_rdev);
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return fail(err, errno, SP_EXIT_INVALID, "device", path, "cannot open '%s': %s",
-			    path, strerror(errno));
 	r = read_sizes(fd, path, &f, err);
 	if (r == 0)
 		r = read_sysfs_facts(sys, fd, path, &f, err);
-	close(fd);
 	if (r < 0)
 		return r;
 	*ret = f;
 	return 0;
+}
+
+int sp_probe_resolve(const char *path, char *buf, size_t len, struct sp_error *err)
+{
+	struct stat st;
+	char *real;
+	int r;
+
+	if (!path || !path[0])
+		return fail(err, EINVAL, SP_EXIT_INVALID, "device", "", "no device given");
+	if (lstat(path, &st) < 0)
+		return fail(err, errno, SP_EXIT_INVALID, "device", path, "cannot stat '%s': %s%s",
+			    path, strerror(errno),
+			    errno == ENOENT ? " (no such device: it vanished, or was never there)" :
+					      "");
+	if (!S_ISLNK(st.st_mode))
+		return copy_string(buf, len, path) < 0 ?
+			       fail(err, ENAMETOOLONG, SP_EXIT_INVALID, "device", path,
+				    "device path is too long") :
+			       0;
+	/* /dev/disk/by-id/... names a node; partitions are named after the node */
+	real = realpath(path, NULL);
+	if (!real)
+		return fail(err, errno, SP_EXIT_INVALID, "device", path,
+			    "cannot resolve the link '%s': %s", path, strerror(errno));
+	r = copy_string(buf, len, real);
+	free(real);
+	if (r < 0)
+		return fail(err, ENAMETOOLONG, SP_EXIT_INVALID, "device", path,
+			    "'%s' resolves to a path that is too long", path);
+	return 0;
+}
+
+int sp_probe_facts(const struct sp_sysfs *sys, const char *path, struct sp_facts *ret,
+		   struct sp_error *err)
+{
+	char node[SP_PATH_MAX];
+	struct stat st;
+	int fd, r;
+
+	r = sp_probe_resolve(path, node, sizeof(node), err);
+	if (r < 0)
+		return r;
+	if (stat(node, &st) < 0)
+		return fail(err, errno, SP_EXIT_INVALID, "device", node, "cannot stat '%s': %s",
+			    node, strerror(errno));
+	if (!S_ISBLK(st.st_mode))
+		return fail(err, ENOTBLK, SP_EXIT_INVALID, "device", node,
+			    "'%s' is not a block device", node);
+	fd = open(node, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(err, errno, SP_EXIT_INVALID, "device", node, "cannot open '%s': %s",
+			    node, strerror(errno));
+	r = sp_probe_facts_fd(sys, fd, node, ret, err);
+	close(fd);
+	return r;
 }
 
 /* --------------------------------------------------------------- usage */

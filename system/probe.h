@@ -46,6 +46,14 @@ struct sp_usage {
  */
 int sp_probe_facts(const struct sp_sysfs *sys, const char *path, struct sp_facts *ret,
 		   struct sp_error *err);
+/* The same facts, for the device behind an open descriptor (path names
+ * it in messages and in ret->path): what apply checks after its lock. */
+int sp_probe_facts_fd(const struct sp_sysfs *sys, int fd, const char *path, struct sp_facts *ret,
+		      struct sp_error *err);
+/* A symlink (/dev/disk/by-id/...) resolved to the node it names; any
+ * other path is copied as it is.  The facts' path is always the node, so
+ * the partition is named after it (loop3p1, not by-id/...p1). */
+int sp_probe_resolve(const char *path, char *buf, size_t len, struct sp_error *err);
 
 /* Mounts (by major:minor in /proc/self/mountinfo), swap (/proc/swaps),
  * holders (/sys/class/block/X/holders) for the disk and every partition,

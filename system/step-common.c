@@ -8,14 +8,19 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <blkid/blkid.h>
+#include <linux/fs.h>
 
 #include "steps.h"
 
@@ -71,15 +76,19 @@ static void describe(blkid_probe pr, char *what, size_t len)
 		snprintf(what, len, "unrecognised data");
 }
 
-int sp_step_probe_signature(const char *path, char *what, size_t len)
+/* libblkid's safe probe of [offset, offset + size) of fd (size 0: to
+ * the end); see sp_step_probe_signature. */
+static int probe_fd(int fd, uint64_t offset, uint64_t size, char *what, size_t len)
 {
-	blkid_probe pr;
+	blkid_probe pr = blkid_new_probe();
 	int rc;
 
-	errno = 0;
-	pr = blkid_new_probe_from_filename(path);
 	if (!pr)
-		return -(errno ? errno : EIO);
+		return -ENOMEM;
+	if (blkid_probe_set_device(pr, fd, (blkid_loff_t)offset, (blkid_loff_t)size) < 0) {
+		blkid_free_probe(pr);
+		return -EIO;
+	}
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE |
 						      BLKID_SUBLKS_UUID | BLKID_SUBLKS_MAGIC);
@@ -96,6 +105,33 @@ int sp_step_probe_signature(const char *path, char *what, size_t len)
 		describe(pr, what, len);
 	blkid_free_probe(pr);
 	return rc == 1 ? 0 : 1;
+}
+
+int sp_step_probe_signature(const char *path, char *what, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), r;
+
+	if (fd < 0)
+		return -errno;
+	r = probe_fd(fd, 0, 0, what, len);
+	close(fd);
+	return r;
+}
+
+int sp_step_probe_range(const struct sp_ctx *ctx, uint64_t offset, uint64_t size, char *what,
+			size_t len)
+{
+	const char *path = sp_ctx_disk_path(ctx);
+	int fd, r;
+
+	if (ctx->disk_rdev && ctx->disk_fd >= 0)
+		return probe_fd(ctx->disk_fd, offset, size, what, len);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	r = probe_fd(fd, offset, size, what, len);
+	close(fd);
+	return r;
 }
 
 /* One probe-and-wipe round; libblkid steps back after each wipe, so the
@@ -154,17 +190,16 @@ static int wipe_all(blkid_probe pr, int fd, const char *path, const char *field,
 	return 0;
 }
 
-int sp_step_wipe_signatures(const char *path, const char *field, struct sp_step_result *res)
+int sp_step_wipe_signatures(const struct sp_ctx *ctx, const char *path, dev_t want_rdev,
+			    const char *field, struct sp_step_result *res)
 {
 	blkid_probe pr = NULL;
 	int fd, r;
 
 	/* O_EXCL: the kernel says EBUSY while the device is mounted or held */
-	fd = open(path, O_RDWR | O_EXCL | O_CLOEXEC);
+	fd = sp_ctx_open_checked(ctx, path, O_RDWR | O_EXCL, want_rdev, field, res);
 	if (fd < 0)
-		return sp_step_fail(res, errno, field, path, "cannot open '%s' to wipe it: %s%s",
-				    path, strerror(errno),
-				    errno == EBUSY ? " (mounted, or held by md, dm or swap?)" : "");
+		return fd;
 	pr = blkid_new_probe();
 	if (!pr || blkid_probe_set_device(pr, fd, 0, 0) < 0) {
 		r = sp_step_fail(res, ENOMEM, field, path, "cannot set up libblkid on '%s'", path);
@@ -175,6 +210,77 @@ out:
 	blkid_free_probe(pr);
 	close(fd);
 	return r;
+}
+
+static uint64_t fd_diskseq(int fd)
+{
+	uint64_t seq = 0;
+
+#ifdef BLKGETDISKSEQ
+	if (ioctl(fd, BLKGETDISKSEQ, &seq) < 0)
+		seq = 0;
+#else
+	(void)fd;
+#endif
+	return seq;
+}
+
+int sp_ctx_open_checked(const struct sp_ctx *ctx, const char *path, int flags, dev_t want_rdev,
+			const char *field, struct sp_step_result *res)
+{
+	struct stat st;
+	uint64_t seq;
+	int fd, e;
+
+	fd = open(path, flags | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		return sp_step_fail(res, e, field, path, "cannot open '%s': %s%s", path, strerror(e),
+				    e == EBUSY ? " (mounted, or held by md, dm or swap?)" : "");
+	}
+	/* want_rdev 0: a ctx that identified nothing (no pipeline) */
+	if (fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode) || (want_rdev && st.st_rdev != want_rdev)) {
+		close(fd);
+		return sp_step_fail(res, ESTALE, field, path,
+				    "'%s' is no longer the device apply identified (%u:%u); it was "
+				    "replaced while apply ran, so nothing more is written",
+				    path, major(want_rdev), minor(want_rdev));
+	}
+	seq = fd_diskseq(fd);
+	if (ctx->disk_diskseq && seq && seq != ctx->disk_diskseq) {
+		close(fd);
+		return sp_step_fail(res, ESTALE, field, path,
+				    "'%s' is disk sequence %" PRIu64 ", apply identified %" PRIu64
+				    ": the medium was replaced while apply ran, so nothing more is "
+				    "written", path, seq, ctx->disk_diskseq);
+	}
+	return fd;
+}
+
+int sp_ctx_check_disk(const struct sp_ctx *ctx, const char *field, struct sp_step_result *res)
+{
+	const char *path = sp_ctx_disk_path(ctx);
+	uint64_t size = 0;
+	int fd;
+
+	if (!ctx->disk_rdev || ctx->disk_fd < 0)
+		return 0; /* nothing identified: a step run on its own (tests) */
+	if (ioctl(ctx->disk_fd, BLKGETSIZE64, &size) < 0 || size != ctx->disk_size_bytes)
+		return sp_step_fail(res, ESTALE, field, path,
+				    "'%s' now has %" PRIu64 " bytes, apply identified %" PRIu64
+				    " (detached, resized or replaced while apply ran); nothing more "
+				    "is written", path, size, ctx->disk_size_bytes);
+	if (ctx->disk_diskseq && fd_diskseq(ctx->disk_fd) != ctx->disk_diskseq)
+		return sp_step_fail(res, ESTALE, field, path,
+				    "'%s' is disk sequence %" PRIu64 ", apply identified %" PRIu64
+				    ": the medium was replaced while apply ran; nothing more is written",
+				    path, fd_diskseq(ctx->disk_fd), ctx->disk_diskseq);
+	/* the path, as libparted and mkfs will open it, must still name it */
+	fd = sp_ctx_open_checked(ctx, path, O_RDONLY, ctx->disk_rdev, field, res);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
 }
 
 const char *sp_ctx_disk_path(const struct sp_ctx *ctx)

@@ -415,6 +415,21 @@ static int run_mkfs(const struct sp_plan *plan, const char *path, struct sp_step
 			    out.exit_status, path, why);
 }
 
+/* Right before mkfs opens it by name: the disk and the node are still
+ * the ones the run identified and bound. */
+static int still_bound(const struct sp_ctx *ctx, const char *path, struct sp_step_result *res)
+{
+	int fd, r = sp_ctx_check_disk(ctx, STEP, res);
+
+	if (r < 0 || !ctx->part_rdev)
+		return r;
+	fd = sp_ctx_open_checked(ctx, path, O_RDONLY, ctx->part_rdev, STEP, res);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
 static int filesystem_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 {
 	double started = sp_now_seconds();
@@ -432,7 +447,9 @@ static int filesystem_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 	if (r == 0)
 		r = check_argv(ctx->plan, path, res);
 	if (r == 0)
-		r = sp_step_wipe_signatures(path, STEP, res);
+		r = sp_step_wipe_signatures(ctx, path, ctx->part_rdev, STEP, res);
+	if (r == 0)
+		r = still_bound(ctx, path, res);
 	if (r == 0)
 		r = run_mkfs(ctx->plan, path, res);
 	res->seconds = sp_now_seconds() - started;
@@ -445,21 +462,25 @@ static int filesystem_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 
 /* --------------------------------------------------------------- exists */
 
+/*
+ * The planned partition's whole range, read from the disk at the planned
+ * start: an old filesystem, LVM PV or md superblock there is found even
+ * when no partition table points at it any more (a table wiped alone).
+ */
 static int filesystem_probe_existing(struct sp_ctx *ctx, char *what, size_t len)
 {
-	const char *path = sp_ctx_partition_path(ctx);
-	char found[SP_MSG_MAX];
-	struct stat st;
+	const struct sp_plan *plan = ctx->plan;
+	char found[SP_MSG_MAX], start[32];
 	int r;
 
-	if (stat(path, &st) < 0 && errno == ENOENT)
-		return 0; /* no partition yet: nothing of ours to lose */
-	r = sp_step_probe_signature(path, found, sizeof(found));
+	r = sp_step_probe_range(ctx, plan->start_bytes, plan->size_bytes, found, sizeof(found));
 	if (r < 0)
 		snprintf(found, sizeof(found), "unrecognised data (cannot be probed: %s)",
 			 strerror(-r));
+	sp_format_size_human(plan->start_bytes, start, sizeof(start));
 	if (r != 0)
-		snprintf(what, len, "%s on %s", found, path);
+		snprintf(what, len, "%s at %s, where the plan's partition %s starts", found,
+			 start, sp_ctx_partition_path(ctx));
 	return r != 0;
 }
 

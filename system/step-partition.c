@@ -152,24 +152,19 @@ static int read_part_attrs(const char *dir, struct kernel_part *kp)
 	return 0;
 }
 
-/* The kernel's partition `number` of the disk at disk_path, if any. */
-static int kernel_partition(const struct sp_ctx *ctx, const char *disk_path, unsigned number,
-			    struct kernel_part *ret)
+/* The kernel's partition `number` of the disk with this device number. */
+static int kernel_partition_of(const struct sp_ctx *ctx, dev_t disk, unsigned number,
+			       struct kernel_part *ret)
 {
 	struct kernel_part kp = { 0 };
 	char dir[SP_PATH_MAX], p[SP_PATH_MAX];
 	struct dirent *e;
-	struct stat st;
 	uint64_t num;
 	DIR *d;
 	int r = 0;
 
-	if (stat(disk_path, &st) < 0)
-		return -errno;
-	if (!S_ISBLK(st.st_mode))
-		return -ENOTBLK;
-	if (sp_sysfs_path(ctx->sysfs, dir, sizeof(dir), "dev/block/%u:%u", major(st.st_rdev),
-			  minor(st.st_rdev)) < 0)
+	if (sp_sysfs_path(ctx->sysfs, dir, sizeof(dir), "dev/block/%u:%u", major(disk),
+			  minor(disk)) < 0)
 		return -ENAMETOOLONG;
 	d = opendir(dir);
 	if (!d)
@@ -191,6 +186,19 @@ static int kernel_partition(const struct sp_ctx *ctx, const char *disk_path, uns
 	if (r == 0)
 		*ret = kp;
 	return r;
+}
+
+/* The same, for the disk at disk_path. */
+static int kernel_partition(const struct sp_ctx *ctx, const char *disk_path, unsigned number,
+			    struct kernel_part *ret)
+{
+	struct stat st;
+
+	if (stat(disk_path, &st) < 0)
+		return -errno;
+	if (!S_ISBLK(st.st_mode))
+		return -ENOTBLK;
+	return kernel_partition_of(ctx, st.st_rdev, number, ret);
 }
 
 /* Every partition the kernel has on one disk, by number, whatever its name. */
@@ -491,6 +499,29 @@ static int add_partition(const struct sp_plan *plan, PedDisk *disk, const struct
 	return 0;
 }
 
+/*
+ * The label as libparted built it in memory, read back with the same
+ * comparison verify uses on the disk: nothing is written unless it is
+ * already exactly the plan's.
+ */
+static int check_in_memory(const struct sp_plan *plan, const PedDevice *dev, const PedDisk *disk,
+			   struct sp_step_result *res)
+{
+	struct sp_step_result *tmp = calloc(1, sizeof(*tmp));
+	int r = 0;
+
+	if (!tmp)
+		return sp_step_fail(res, ENOMEM, STEP, dev->path, "out of memory");
+	compare_label(plan, dev, disk, tmp);
+	if (tmp->n_lines)
+		r = sp_step_fail(res, EINVAL, STEP, dev->path,
+				 "not writing the %s label on '%s': the label built in memory is not "
+				 "the plan's: %s", sp_table_name(plan->table), dev->path,
+				 tmp->lines[0]);
+	free(tmp);
+	return r;
+}
+
 /* --------------------------------------------------- telling the kernel */
 
 static int blkpg(int fd, int op, unsigned number, uint64_t start, uint64_t length)
@@ -594,10 +625,15 @@ static int tell_kernel(const struct sp_ctx *ctx, const char *table, struct sp_st
 	size_t i, n_busy = 0, n_removed = 0;
 	struct stat st;
 
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return sp_step_fail(res, errno, STEP, path, "wrote the %s label on '%s' but cannot "
-				    "open it to tell the kernel: %s", table, path, strerror(errno));
+	fd = sp_ctx_open_checked(ctx, path, O_RDWR, ctx->disk_rdev, STEP, res);
+	if (fd < 0) {
+		/* keep what was said, and say what is on the disk now */
+		char said[SP_MSG_MAX];
+
+		snprintf(said, sizeof(said), "%s", res->error.message);
+		return sp_step_fail(res, -fd, STEP, path, "wrote the %s label on '%s' but cannot "
+				    "tell the kernel: %s", table, path, said);
+	}
 	if (fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode)) {
 		r = sp_step_fail(res, ENOTBLK, STEP, path, "wrote the %s label on '%s' but cannot "
 				 "tell the kernel: not a block device", table, path);
@@ -699,6 +735,9 @@ static int write_label(const struct sp_ctx *ctx, struct sp_step_result *res)
 	no_parted = sp_parted_load();
 	if (no_parted)
 		return sp_step_fail(res, ELIBACC, STEP, path, "cannot load libparted: %s", no_parted);
+	r = sp_ctx_check_disk(ctx, STEP, res);
+	if (r < 0)
+		return r;
 	listen_begin(&said);
 	dev = ped_device_get(path);
 	if (!dev) {
@@ -716,6 +755,8 @@ static int write_label(const struct sp_ctx *ctx, struct sp_step_result *res)
 		goto out;
 	}
 	r = add_partition(plan, disk, &said, res);
+	if (r == 0)
+		r = check_in_memory(plan, dev, disk, res);
 	if (r < 0)
 		goto out;
 	if (said.count) {
@@ -726,7 +767,9 @@ static int write_label(const struct sp_ctx *ctx, struct sp_step_result *res)
 	/* Only now, with the new label built and checked in memory: libparted
 	 * keeps what it does not own in sector 0 (msdos boot code, where an
 	 * old xfs superblock starts) and never looks at an old backup GPT. */
-	r = sp_step_wipe_signatures(path, STEP, res);
+	r = sp_step_wipe_signatures(ctx, path, ctx->disk_rdev, STEP, res);
+	if (r == 0)
+		r = sp_ctx_check_disk(ctx, STEP, res);
 	if (r < 0)
 		goto out;
 	if (!ped_disk_commit_to_dev(disk) || said.count) {
@@ -745,6 +788,14 @@ out:
 		ped_device_destroy(dev);
 	listen_end(&said);
 	return r;
+}
+
+/* Partition 1 of the disk the run identified (or of the path's disk). */
+static int ctx_kernel_partition(const struct sp_ctx *ctx, struct kernel_part *ret)
+{
+	if (ctx->disk_rdev)
+		return kernel_partition_of(ctx, ctx->disk_rdev, PARTITION_NUMBER, ret);
+	return kernel_partition(ctx, sp_ctx_disk_path(ctx), PARTITION_NUMBER, ret);
 }
 
 /* Why the node is not there, for the failure message. */
@@ -782,7 +833,7 @@ static int wait_for_node(const struct sp_ctx *ctx, struct sp_step_result *res)
 	char hint[SP_MSG_MAX];
 
 	for (;;) {
-		if (kernel_partition(ctx, disk, PARTITION_NUMBER, &kp) == 0 &&
+		if (ctx_kernel_partition(ctx, &kp) == 0 &&
 		    kernel_matches_plan(&kp, ctx->plan) && node_is(part, &kp))
 			return 0;
 		if (sp_now_seconds() >= deadline)
@@ -817,12 +868,54 @@ static int partition_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 	return 0;
 }
 
+/* ----------------------------------------------------------------- bind */
+
+int sp_step_partition_bind(struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	const char *part = sp_ctx_partition_path(ctx);
+	struct kernel_part kp;
+	uint64_t size = 0;
+	dev_t want;
+	int fd, r;
+
+	r = ctx_kernel_partition(ctx, &kp);
+	if (r < 0)
+		return sp_step_fail(res, -r, STEP, part, "cannot read the kernel's partitions of "
+				    "'%s': %s", sp_ctx_disk_path(ctx), strerror(-r));
+	if (!kernel_matches_plan(&kp, ctx->plan))
+		return sp_step_fail(res, ENXIO, STEP, part, "the kernel has no partition %d on '%s' "
+				    "where the plan puts it; nothing more is written",
+				    PARTITION_NUMBER, sp_ctx_disk_path(ctx));
+	want = makedev(kp.major, kp.minor);
+	fd = sp_ctx_open_checked(ctx, part, O_RDONLY, want, STEP, res);
+	if (fd < 0)
+		return fd;
+	if (ioctl(fd, BLKGETSIZE64, &size) < 0 || size != ctx->plan->size_bytes) {
+		close(fd);
+		return sp_step_fail(res, ESTALE, STEP, part, "'%s' has %" PRIu64 " bytes, the plan's "
+				    "partition %" PRIu64 "; nothing more is written", part, size,
+				    ctx->plan->size_bytes);
+	}
+	if (ctx->part_rdev && ctx->part_fd >= 0)
+		close(ctx->part_fd);
+	ctx->part_fd = fd;
+	ctx->part_rdev = want;
+	return 0;
+}
+
 /* --------------------------------------------------------------- exists */
 
+/*
+ * The label and what libblkid looks for from the disk's start and end: a
+ * partition table (primary or, with the primary gone, the backup GPT),
+ * a filesystem or RAID/LVM member on the whole disk, md 0.90/1.0
+ * superblocks at the end.  The partition's own range is the filesystem
+ * step's to probe.
+ */
 static int partition_probe_existing(struct sp_ctx *ctx, char *what, size_t len)
 {
 	const char *disk = sp_ctx_disk_path(ctx);
-	int r = sp_step_probe_signature(disk, what, len);
+	int r = sp_step_probe_range(ctx, 0, 0, what, len);
 
 	if (r < 0) {
 		/* cannot tell is not blank */

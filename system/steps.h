@@ -9,6 +9,8 @@
 #ifndef STRIPEPLAN_STEPS_H
 #define STRIPEPLAN_STEPS_H
 
+#include <sys/types.h>
+
 #include "clock.h"
 #include "result.h"
 #include "stripeplan.h"
@@ -30,6 +32,23 @@ struct sp_ctx {
 	bool have_found_partition, have_found_fs;
 	struct sp_found_partition found_partition;
 	struct sp_found_fs found_fs;
+	/*
+	 * The disk as the pipeline opened, locked and identified it; -1 when
+	 * none (check, unit tests).  While it is open a loop device cannot be
+	 * re-attached to another file (losetup -d only marks it autoclear),
+	 * and every write goes to a node whose number and disk sequence are
+	 * checked against these first.  disk_rdev 0 (a zeroed ctx) means
+	 * nothing was identified and the descriptors are not used.
+	 */
+	int disk_fd;
+	dev_t disk_rdev;
+	uint64_t disk_diskseq;     /* 0 unknown */
+	uint64_t disk_size_bytes;
+	/* The partition node, opened and checked the same way once it
+	 * exists (the pipeline binds it before the filesystem step); used only
+	 * while part_rdev is set. */
+	int part_fd;
+	dev_t part_rdev;
 };
 
 /*
@@ -61,6 +80,13 @@ extern const struct sp_step sp_step_filesystem;
 extern const struct sp_step sp_step_fstab;
 extern const struct sp_step sp_step_tuning;
 
+/*
+ * Opens the partition node the partition step verified or made, checks
+ * it is the kernel's partition 1 of the identified disk (st_rdev, disk
+ * sequence, the plan's size) and keeps it open in ctx->part_fd, so the
+ * filesystem step formats that node and nothing else.
+ */
+int sp_step_partition_bind(struct sp_ctx *ctx, struct sp_step_result *res);
 
 /* ------------------------------------------ shared by the step files */
 
@@ -75,12 +101,32 @@ int sp_step_fail(struct sp_step_result *res, int code, const char *field, const 
  * probe counts as something there.
  */
 int sp_step_probe_signature(const char *path, char *what, size_t len);
+/* The same for [offset, offset + size) of the run's disk (size 0: to its
+ * end), through the identified descriptor when there is one: what lies
+ * where a partition will be, whether or not a table points at it. */
+int sp_step_probe_range(const struct sp_ctx *ctx, uint64_t offset, uint64_t size, char *what,
+			size_t len);
 /*
  * Erases every signature libblkid finds on path, as `wipefs -a` does,
  * adding one line per signature to res.  Opens with O_EXCL, so a mounted
- * or otherwise held device is refused.  -errno with res->error filled.
+ * or otherwise held device is refused, and through sp_ctx_open_checked,
+ * so it wipes only the node the run identified (want_rdev).  -errno with res->error filled.
  */
-int sp_step_wipe_signatures(const char *path, const char *field, struct sp_step_result *res);
+int sp_step_wipe_signatures(const struct sp_ctx *ctx, const char *path, dev_t want_rdev,
+			    const char *field, struct sp_step_result *res);
+
+/*
+ * Opens path (flags | O_CLOEXEC) and checks it is the block device the
+ * run identified: st_rdev == want_rdev and, when the run knows it, the
+ * disk sequence (a partition reports its disk's).  The descriptor or
+ * -errno with res->error filled ("'/dev/loop3' is no longer the device
+ * apply identified ...").
+ */
+int sp_ctx_open_checked(const struct sp_ctx *ctx, const char *path, int flags, dev_t want_rdev,
+			const char *field, struct sp_step_result *res);
+/* Does the disk fd still name the disk we identified?  0 or -errno with
+ * res->error filled; a ctx without a disk fd always passes. */
+int sp_ctx_check_disk(const struct sp_ctx *ctx, const char *field, struct sp_step_result *res);
 
 /* The disk and partition node a run works on (the plan's, unless set). */
 const char *sp_ctx_disk_path(const struct sp_ctx *ctx);

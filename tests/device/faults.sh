@@ -11,7 +11,7 @@ expect_ok "plan" sp plan "${P400[@]}" --device "$dev" --format json -o "$WORK/pl
 img=$(image_of "$dev")
 before=$(sha256sum "$img" | cut -d' ' -f1)
 losetup -d "$dev"
-expect_rc 3 "'$dev' has 0 bytes, the plan was made for 1073741824|cannot open '$dev'" \
+expect_rc 3 "'$dev' has no medium \(0 bytes: detached, ejected or removed\); the plan was made for 1073741824 bytes" \
 	sp apply --plan "$WORK/plan.json" --device "$dev"
 checks=$((checks + 1))
 [ "$(sha256sum "$img" | cut -d' ' -f1)" = "$before" ] || fail "the detached image was written"

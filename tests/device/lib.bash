@@ -89,3 +89,26 @@ device_finish() {
 	[ "$(losetup -a | sort)" = "$LOSETUP_BEFORE" ] || fail "losetup -a differs from before the test"
 	finish
 }
+
+# state DEV: everything a refusal must leave alone, as text: the whole
+# sparse image's digest, the label as sfdisk reads it, and every path
+# under the scratch root with its type, mode and content digest.
+state() {
+	sync
+	sha256sum "$(image_of "$1")" | cut -d' ' -f1
+	sfdisk -d "$1" 2>&1 | grep -v '^device:' || true
+	(cd "$SP_TEST_ROOT" && find . -printf '%p %y %m %s\n' | sort &&
+		find . -type f -exec sha256sum {} + | sort)
+}
+
+# expect_refused DEV PATTERN CMD...: exit 3 with PATTERN, and DEV and the
+# scratch root exactly as before
+expect_refused() {
+	local dev=$1 pattern=$2 before
+	shift 2
+	before=$(state "$dev")
+	expect_rc 3 "$pattern" "$@"
+	checks=$((checks + 1))
+	[ "$(state "$dev")" = "$before" ] || fail "'$*' refused but changed $dev or the root:
+$(diff <(echo "$before") <(state "$dev"))"
+}
