@@ -22,7 +22,7 @@ static json_object *u64(uint64_t v)
 
 static json_object *array_json(const struct sp_plan *p)
 {
-	json_object *o = json_object_new_object();
+	json_object *o = json_object_new_object(), *members;
 
 	json_object_object_add(o, "controller", json_object_new_string(p->controller));
 	json_object_object_add(o, "level", json_object_new_string(sp_level_name(p->level)));
@@ -31,6 +31,10 @@ static json_object *array_json(const struct sp_plan *p)
 	json_object_object_add(o, "data_disks", json_object_new_int((int)p->data_disks));
 	json_object_object_add(o, "chunk_bytes", u64(p->chunk_bytes));
 	json_object_object_add(o, "stripe_width_bytes", u64(p->stripe_width_bytes));
+	members = json_object_new_array();
+	for (size_t i = 0; i < p->n_members; i++)
+		json_object_array_add(members, json_object_new_string(p->members[i]));
+	json_object_object_add(o, "members", members);
 	return o;
 }
 
@@ -74,6 +78,7 @@ static json_object *filesystem_json(const struct sp_plan *p)
 	json_object *o = json_object_new_object(), *argv = json_object_new_array(), *sub;
 
 	json_object_object_add(o, "type", json_object_new_string(sp_fs_name(p->fs)));
+	json_object_object_add(o, "label", str_or_null(p->label));
 	json_object_object_add(o, "block_bytes", json_object_new_int((int)p->block_bytes));
 	for (size_t i = 0; i < p->n_mkfs_argv; i++)
 		json_object_array_add(argv, json_object_new_string(p->mkfs_argv[i]));

@@ -84,6 +84,9 @@ static void get_str(struct loader *l, json_object *obj, const char *section, con
 	snprintf(out, len, "%s", json_object_get_string(v));
 }
 
+static void load_strings(struct loader *l, json_object *arr, const char *section, size_t max,
+			 size_t width, char *out, size_t *count);
+
 static void load_array(struct loader *l, json_object *root, struct sp_plan *p)
 {
 	json_object *a = member(l, root, "plan", "array", json_type_object, true);
@@ -98,6 +101,8 @@ static void load_array(struct loader *l, json_object *root, struct sp_plan *p)
 	get_uint(l, a, "array", "data_disks", SP_MAX_DISKS, &p->data_disks);
 	get_u64(l, a, "array", "chunk_bytes", UINT32_MAX, &p->chunk_bytes);
 	get_u64(l, a, "array", "stripe_width_bytes", INT64_MAX, &p->stripe_width_bytes);
+	load_strings(l, member(l, a, "array", "members", json_type_array, false), "array.members",
+		     SP_MAX_MEMBERS, SP_NAME_MAX, &p->members[0][0], &p->n_members);
 }
 
 static void load_device(struct loader *l, json_object *root, struct sp_facts *d)
@@ -177,6 +182,7 @@ static void load_filesystem(struct loader *l, json_object *root, struct sp_plan 
 	json_object *v_obj = NULL;
 
 	get_str(l, o, "filesystem", "type", true, type, sizeof(type));
+	get_str(l, o, "filesystem", "label", false, p->label, sizeof(p->label));
 	if (l->r == 0)
 		l->r = sp_parse_fs(type, &p->fs, l->err);
 	get_uint(l, o, "filesystem", "block_bytes", 65536, &p->block_bytes);

@@ -68,6 +68,17 @@ int sp_kernel_name_from_path(const char *path, char *buf, size_t len, struct sp_
 	return 0;
 }
 
+bool sp_block_name_ok(const char *name)
+{
+	if (!name[0] || strlen(name) >= SP_NAME_MAX)
+		return false;
+	for (const char *c = name; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '!' ||
+		      *c == '-' || *c == '_'))
+			return false;
+	return true;
+}
+
 int sp_partition_path(const char *disk_path, unsigned number, char *buf, size_t len)
 {
 	size_t n = strlen(disk_path);
@@ -385,6 +396,7 @@ static int plan_filesystem(const struct sp_spec *spec, struct sp_plan *plan,
 
 	plan->fs = spec->fs;
 	plan->block_bytes = FS_BLOCK_BYTES;
+	snprintf(plan->label, sizeof(plan->label), "%s", spec->label);
 	if (strlen(spec->label) > label_max)
 		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "label",
 				    "label: '%s' is longer than the %zu characters %s allows",
@@ -767,9 +779,21 @@ static int plan_tuning(const struct sp_spec *spec, const struct sp_profile *prof
 	if (spec->n_members && !profile->is_md)
 		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "members",
 				    "members: --members applies to md arrays, not to %s", profile->name);
-	tune_disk(spec, profile, plan, disk, SP_TARGET_DEVICE);
+	if (spec->n_members > SP_MAX_MEMBERS)
+		return sp_error_set(err, E2BIG, SP_EXIT_INVALID, "members",
+				    "members: more than %u member disks", SP_MAX_MEMBERS);
+	/* the names become sysfs paths and udev matches: keep them plain */
 	for (size_t m = 0; m < spec->n_members; m++)
+		if (!sp_block_name_ok(spec->members[m]))
+			return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "members",
+					    "members: '%s' is not a block device name",
+					    spec->members[m]);
+	tune_disk(spec, profile, plan, disk, SP_TARGET_DEVICE);
+	for (size_t m = 0; m < spec->n_members; m++) {
 		tune_disk(spec, profile, plan, spec->members[m], SP_TARGET_MEMBERS);
+		snprintf(plan->members[m], sizeof(plan->members[m]), "%s", spec->members[m]);
+	}
+	plan->n_members = spec->n_members;
 	if (profile->is_md && !spec->n_members)
 		sp_plan_add_warning(plan, "md-members-unknown",
 				    "give --members sdb,sdc,... to tune the member disks too "

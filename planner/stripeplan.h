@@ -289,6 +289,9 @@ int sp_facts_load_json(const char *file, struct sp_facts *ret, struct sp_error *
 /* Derives the kernel's name from a /dev path without touching it:
  * /dev/sdb -> sdb, /dev/cciss/c0d0 -> cciss!c0d0. */
 int sp_kernel_name_from_path(const char *path, char *buf, size_t len, struct sp_error *err);
+/* A kernel block device name that may become a sysfs path and a udev
+ * match: [a-z0-9!_-]+ ("sdb", "cciss!c0d0", "nvme0n1"). */
+bool sp_block_name_ok(const char *name);
 /* /dev/sdb -> /dev/sdb1, /dev/loop0 -> /dev/loop0p1, /dev/nvme0n1 -> /dev/nvme0n1p1 */
 int sp_partition_path(const char *disk_path, unsigned number, char *buf, size_t len);
 
@@ -404,6 +407,8 @@ struct sp_plan {
 	unsigned disks, spans, data_disks;
 	uint64_t chunk_bytes;
 	uint64_t stripe_width_bytes;
+	size_t n_members;                          /* md: member disks tuned */
+	char members[SP_MAX_MEMBERS][SP_NAME_MAX];
 
 	struct sp_facts device;
 
@@ -417,6 +422,7 @@ struct sp_plan {
 
 	/* filesystem */
 	enum sp_fs fs;
+	char label[SP_NAME_MAX];      /* "" = none */
 	unsigned block_bytes;
 	uint64_t xfs_su_bytes;
 	unsigned xfs_sw;
@@ -491,5 +497,20 @@ void sp_plan_add_warning(struct sp_plan *plan, const char *code, const char *fmt
 /* Loads a plan written by sp_format_plan_json (apply --plan FILE).  The
  * loader is strict: a missing or mistyped field is an error naming it. */
 int sp_plan_from_json(const char *text, struct sp_plan *ret, struct sp_error *err);
+
+/*
+ * A plan read from a file is untrusted: nothing in it is executed as it
+ * is written.  The request it answers (controller, level, disks, spans,
+ * chunk, fs, label, table, barriers, mount point, kernel, members) is
+ * taken from its fields and planned again for the file's own device
+ * facts; the file is accepted only when it is exactly that plan, every
+ * executable part compared (mkfs argv, tuning, mount options, fstab
+ * line, geometry).  *ret is the plan made here.  -EINVAL with err
+ * naming the first field that differs (exit SP_EXIT_INVALID).
+ */
+int sp_plan_replan(const struct sp_plan *file, const struct sp_profile *profile,
+		   struct sp_plan *ret, struct sp_error *err);
+/* The request a plan answers, as sp_plan_replan reads it. */
+int sp_plan_spec(const struct sp_plan *plan, struct sp_spec *ret, struct sp_error *err);
 
 #endif

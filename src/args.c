@@ -85,15 +85,12 @@ static int parse_members(const char *list, struct sp_spec *spec, struct sp_error
 		} else if (copy_arg(name, SP_NAME_MAX, tok, "members", err) < 0) {
 			return -EINVAL;
 		}
-		/* the names become sysfs paths and udev matches: keep them plain */
-		for (const char *c = name; *c; c++)
-			if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '!' ||
-			      *c == '-' || *c == '_'))
-				return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "members",
-						    "members: '%s' is not a block device name", tok);
 		if (!name[0])
 			return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "members",
 					    "members: empty name in '%s'", list);
+		if (!sp_block_name_ok(name))
+			return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "members",
+					    "members: '%s' is not a block device name", tok);
 		spec->n_members++;
 	}
 	return 0;
@@ -334,31 +331,43 @@ static int offline_facts(const struct sp_cli_args *a, struct sp_facts *f, struct
 	return 0;
 }
 
+/* --profiles replaces the site directory rather than adding to it, so
+ * a test or an installer sees exactly the profiles it names */
+static int load_profile(const struct sp_cli_args *a, const char *name, struct sp_profile_set **ret_set,
+			const struct sp_profile **ret, struct sp_error *err)
+{
+	const char *dirs[2] = { a->profiles_dir[0] ? a->profiles_dir : "/etc/stripeplan/controllers.d",
+				NULL };
+	struct sp_profile_set *set = NULL;
+	const struct sp_profile *profile;
+	char names[1024];
+	int r;
+
+	r = sp_profiles_load(dirs, &set, err);
+	if (r < 0)
+		return r;
+	profile = sp_profiles_find(set, name);
+	if (!profile) {
+		sp_profiles_names(set, names, sizeof(names));
+		sp_profiles_free(set);
+		return sp_error_set(err, ENOENT, SP_EXIT_INVALID, "controller",
+				    "controller: unknown controller '%s' (known: %s)", name, names);
+	}
+	*ret_set = set;
+	*ret = profile;
+	return 0;
+}
+
 int sp_cli_make_plan(const struct sp_cli_args *a, struct sp_plan *ret, struct sp_error *err)
 {
-	const char *dirs[3] = { a->profiles_dir[0] ? a->profiles_dir : NULL, NULL, NULL };
 	struct sp_profile_set *set = NULL;
 	const struct sp_profile *profile;
 	struct sp_facts facts = { 0 };
 	int r;
 
-	/* --profiles replaces the site directory rather than adding to it, so
-	 * a test or an installer sees exactly the profiles it names */
-	if (!dirs[0])
-		dirs[0] = "/etc/stripeplan/controllers.d";
-	r = sp_profiles_load(dirs, &set, err);
+	r = load_profile(a, a->spec.controller, &set, &profile, err);
 	if (r < 0)
 		return r;
-	profile = sp_profiles_find(set, a->spec.controller);
-	if (!profile) {
-		char names[1024];
-
-		sp_profiles_names(set, names, sizeof(names));
-		r = sp_error_set(err, ENOENT, SP_EXIT_INVALID, "controller",
-				 "controller: unknown controller '%s' (known: %s)", a->spec.controller,
-				 names);
-		goto out;
-	}
 	if (a->facts_file[0])
 		r = sp_facts_load_json(a->facts_file, &facts, err);
 	else if (a->size_bytes)
@@ -372,6 +381,33 @@ int sp_cli_make_plan(const struct sp_cli_args *a, struct sp_plan *ret, struct sp
 	r = sp_plan_make(&a->spec, profile, &facts, ret, err);
 out:
 	sp_profiles_free(set);
+	return r;
+}
+
+int sp_cli_replan(const struct sp_cli_args *a, struct sp_plan *plan, struct sp_error *err)
+{
+	struct sp_profile_set *set = NULL;
+	const struct sp_profile *profile;
+	struct sp_plan *again = calloc(1, sizeof(*again));
+	int r;
+
+	if (!again)
+		return sp_error_set(err, ENOMEM, SP_EXIT_FAILED, "plan", "out of memory");
+	r = load_profile(a, plan->controller, &set, &profile, err);
+	if (r == 0)
+		r = sp_plan_replan(plan, profile, again, err);
+	if (r < 0 && err && err->exit_code == SP_EXIT_INVALID) {
+		char msg[SP_MSG_MAX];
+
+		snprintf(msg, sizeof(msg), "%s", err->message);
+		sp_error_set_at(err, -r, SP_EXIT_INVALID, err->field, a->plan_file,
+				"%s; '%s' was edited or made by another version: make it again "
+				"with 'stripeplan plan'", msg, a->plan_file);
+	}
+	if (r == 0)
+		*plan = *again;
+	sp_profiles_free(set);
+	free(again);
 	return r;
 }
 

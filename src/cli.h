@@ -57,6 +57,10 @@ int sp_cli_parse(int argc, char **argv, unsigned allowed, const char *help,
 int sp_cli_apply_command(const struct sp_cli_args *args, char *buf, size_t len);
 /* Loads profiles, facts (probe, file or offline) and makes the plan. */
 int sp_cli_make_plan(const struct sp_cli_args *args, struct sp_plan *ret, struct sp_error *err);
+/* A plan read from a file, replaced by the same plan made here from its
+ * fields with the controller profile it names (sp_plan_replan): an
+ * edited file is refused (exit 2), never executed. */
+int sp_cli_replan(const struct sp_cli_args *args, struct sp_plan *plan, struct sp_error *err);
 
 int sp_cli_fail(const struct sp_error *err);
 int sp_cli_usage_error(const char *fmt, const char *arg);

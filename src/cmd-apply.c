@@ -131,7 +131,8 @@ static int load_plan(const struct sp_cli_args *args, struct sp_plan *plan, struc
 			return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "device",
 					    "device: --device is required with --plan (it must name the "
 					    "planned device)");
-		if (read_plan_file(args->plan_file, plan, err) < 0)
+		if (read_plan_file(args->plan_file, plan, err) < 0 ||
+		    sp_cli_replan(args, plan, err) < 0)
 			return -EINVAL;
 		/* a link (/dev/disk/by-id/...) names the node it points to */
 		if (sp_probe_resolve(args->device, node, sizeof(node), NULL) < 0)

@@ -64,7 +64,7 @@ umount "$SP_LOOP_TMPDIR/mnt"
 expect_ok "plan file" sp plan "${P400[@]}" --fs xfs --device "$dev" --format json -o "$WORK/plan.json"
 expect_ok "apply --plan" sp apply --plan "$WORK/plan.json" --device "$dev" --force
 expect_ok "check --plan" sp check --strict --plan "$WORK/plan.json" --device "$dev"
-sed 's/"size_bytes": 1073741824/"size_bytes": 2147483648/' "$WORK/plan.json" >"$WORK/other.json"
+sp plan "${P400[@]}" --fs xfs --device "$dev" --size 2G --format json -o "$WORK/other.json"
 before=$(digest "$dev")
 expect_rc 3 "has 1073741824 bytes, the plan was made for 2147483648" \
 	sp apply --plan "$WORK/other.json" --device "$dev" --force

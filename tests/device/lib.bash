@@ -101,14 +101,19 @@ state() {
 		find . -type f -exec sha256sum {} + | sort)
 }
 
-# expect_refused DEV PATTERN CMD...: exit 3 with PATTERN, and DEV and the
-# scratch root exactly as before
-expect_refused() {
-	local dev=$1 pattern=$2 before
-	shift 2
+# expect_untouched CODE DEV PATTERN CMD...: exit CODE with PATTERN, and DEV
+# and the scratch root exactly as before
+expect_untouched() {
+	local code=$1 dev=$2 pattern=$3 before
+	shift 3
 	before=$(state "$dev")
-	expect_rc 3 "$pattern" "$@"
+	expect_rc "$code" "$pattern" "$@"
 	checks=$((checks + 1))
-	[ "$(state "$dev")" = "$before" ] || fail "'$*' refused but changed $dev or the root:
+	[ "$(state "$dev")" = "$before" ] || fail "'$*' exited $code but changed $dev or the root:
 $(diff <(echo "$before") <(state "$dev"))"
+}
+
+# expect_refused DEV PATTERN CMD...: refused for safety (exit 3), nothing changed
+expect_refused() {
+	expect_untouched 3 "$@"
 }

@@ -6,6 +6,11 @@
  * counts, terminated strings, sysfs-only tuning paths), and survives
  * sp_format_plan_json -> sp_plan_from_json -> sp_format_plan_json
  * unchanged; a refusal fills the error and leaves the out-parameter alone.
+ * What apply really executes is the plan made again from the file's fields
+ * (sp_plan_replan, with the embedded profiles): when that accepts, its
+ * mkfs argv, tuning and fstab line are the file's, its tuning touches only
+ * the plan's device, its md members and module parameters, and making it
+ * again from itself changes nothing.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -95,6 +100,67 @@ static void render(const struct sp_plan *p)
 	free(sp_format_plan_text(p));
 }
 
+static const struct sp_profile_set *profiles(void)
+{
+	static struct sp_profile_set *set;
+	static const char *const none[] = { NULL };
+
+	if (!set && sp_profiles_load(none, &set, NULL) < 0)
+		abort();
+	return set;
+}
+
+/* A tuning entry names the plan's device, one of its members, or a module. */
+static bool tunes_only_its_own(const struct sp_plan *p, const struct sp_tuning *t)
+{
+	if (t->kind == SP_TUNING_MODULE || !strcmp(t->device, p->device.kernel_name))
+		return true;
+	for (size_t m = 0; m < p->n_members; m++)
+		if (!strcmp(t->device, p->members[m]))
+			return true;
+	return false;
+}
+
+static void check_replan(const struct sp_plan *file)
+{
+	const struct sp_profile *profile = sp_profiles_find(profiles(), file->controller);
+	struct sp_plan *again = malloc(sizeof(*again)), *twice = malloc(sizeof(*twice));
+	struct sp_error err = { 0 };
+	char *a = NULL, *b = NULL;
+
+	if (!again || !twice || !profile)
+		goto out;
+	if (sp_plan_replan(file, profile, again, &err) < 0) {
+		FUZZ_CHECK(err.exit_code == SP_EXIT_INVALID, "replan exit %d: %s", err.exit_code,
+			   err.message);
+		goto out;
+	}
+	FUZZ_CHECK(again->n_mkfs_argv == file->n_mkfs_argv, "argc %zu", again->n_mkfs_argv);
+	for (size_t i = 0; i < again->n_mkfs_argv; i++)
+		FUZZ_CHECK(!strcmp(again->mkfs_argv[i], file->mkfs_argv[i]), "argv[%zu] '%s'", i,
+			   file->mkfs_argv[i]);
+	FUZZ_CHECK(!strcmp(again->fstab_line, file->fstab_line), "fstab '%s'", file->fstab_line);
+	FUZZ_CHECK(again->n_tuning == file->n_tuning, "tuning %zu", file->n_tuning);
+	for (size_t i = 0; i < again->n_tuning; i++) {
+		const struct sp_tuning *t = &again->tuning[i], *u = &file->tuning[i];
+
+		FUZZ_CHECK(t->kind == u->kind && !strcmp(t->device, u->device) &&
+				   !strcmp(t->attribute, u->attribute) && !strcmp(t->value, u->value),
+			   "tuning[%zu] '%s/%s'", i, u->device, u->attribute);
+		FUZZ_CHECK(tunes_only_its_own(again, t), "tuning '%s/%s'", t->device, t->attribute);
+	}
+	FUZZ_CHECK(sp_plan_replan(again, profile, twice, &err) == 0, "replan of a replan: %s",
+		   err.message);
+	a = sp_format_plan_json(again);
+	b = sp_format_plan_json(twice);
+	FUZZ_CHECK(a && b && !strcmp(a, b), "replanning is not stable:\n%s\n---\n%s", a, b);
+out:
+	free(a);
+	free(b);
+	free(twice);
+	free(again);
+}
+
 static bool untouched(const void *buf, size_t len)
 {
 	const unsigned char *b = buf;
@@ -123,6 +189,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(r == 0, "r %d", r);
 	check_plan(p);
 	render(p);
+	check_replan(p);
 
 	json = sp_format_plan_json(p);
 	FUZZ_CHECK(json != NULL, "sp_format_plan_json failed");

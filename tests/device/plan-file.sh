@@ -1,0 +1,63 @@
+#!/bin/bash
+# A plan file is untrusted input (issue 9, item 2): apply executes the plan
+# stripeplan makes again from the file's fields, so an edited mkfs argv,
+# tuning entry, mount option or fstab line is refused as invalid input
+# (exit 2) before anything is touched: both disks and the scratch root
+# stay exactly as they were.  jq edits the plan as a person's editor would.
+. "$SRCDIR/tests/device/lib.bash"
+
+P400=(--controller hp-p400 --level 10 --disks 8 --chunk 256K --kernel 6.1 --fs xfs --mountpoint /data)
+dev=$(sp_loop_create 1G) || exit 1
+other=$(sp_loop_create 1G) || exit 1
+expect_ok "plan" sp plan "${P400[@]}" --device "$dev" --format json -o "$WORK/plan.json"
+
+# edited NAME JQ-FILTER: the plan with one edit
+edited() {
+	jq "$2" "$WORK/plan.json" >"$WORK/$1.json" || fail "jq could not make $1"
+}
+
+# refused_file NAME PATTERN: apply (with and without --force) and check
+# refuse it; neither disk nor the scratch root changes
+refused_file() {
+	local before
+	before="$(state "$dev")$(state "$other")"
+	expect_rc 2 "$2" sp apply --plan "$WORK/$1.json" --device "$dev"
+	expect_rc 2 "$2" sp apply --plan "$WORK/$1.json" --device "$dev" --force
+	expect_rc 2 "$2" sp check --plan "$WORK/$1.json" --device "$dev"
+	checks=$((checks + 1))
+	[ "$(state "$dev")$(state "$other")" = "$before" ] || fail "$1: a disk or the root changed"
+}
+
+edited logdev '.filesystem.mkfs_argv |= (.[:-1] + ["-l", "logdev='"$other"',size=64m"] + .[-1:])'
+refused_file logdev "filesystem.mkfs_argv has 10 entries, but stripeplan plans 8"
+edited force '.filesystem.mkfs_argv |= (.[:1] + ["-f"] + .[1:])'
+refused_file force "filesystem.mkfs_argv has 9 entries"
+edited su '.filesystem.mkfs_argv[4] = "su=3k,sw=4"'
+refused_file su "filesystem.mkfs_argv\\[4\\] is 'su=3k,sw=4', but stripeplan plans 'su=256k,sw=4'"
+edited iostats '.tuning += [{"path": "/sys/block/'"${dev#/dev/}"'/queue/iostats", "value": "0", "kind": "sysfs", "why": "x"}]'
+refused_file iostats "tuning has 3 entries, but stripeplan plans 2"
+edited readahead '.tuning[1].path = "/sys/block/'"${other#/dev/}"'/queue/read_ahead_kb"'
+refused_file readahead "tuning\\[1\\].path is '/sys/block/${other#/dev/}/queue/read_ahead_kb'"
+edited value '.tuning[1].value = "1"'
+refused_file value "tuning\\[1\\].value is '1', but stripeplan plans '4096'"
+edited member '.array.members = ["'"${other#/dev/}"'"]'
+refused_file member "members applies to md arrays"
+edited dotdot '.array.members = ["../../../etc"]'
+refused_file dotdot "not a block device name|members applies to md arrays"
+edited fstab '.mount.fstab |= sub("noatime"; "noatime,nobarrier")'
+refused_file fstab "mount.fstab is '.*nobarrier.*', but stripeplan plans"
+edited options '.mount.options += ["nobarrier"] | .mount.fstab |= sub("noatime"; "noatime,nobarrier")'
+refused_file options "barriers: .*cannot be turned off|no battery"
+edited mountpoint '.mount.mountpoint = "/srv"'
+refused_file mountpoint "mount.fstab is 'UUID=@FS_UUID@ /data .*', but stripeplan plans 'UUID=@FS_UUID@ /srv"
+edited partition '.partition.start_bytes = 2097152'
+refused_file partition "partition.start_bytes is 2097152, but stripeplan plans 1048576"
+edited controller '.array.controller = "no-such"'
+refused_file controller "unknown controller 'no-such'"
+
+# the plan as written still applies, exactly, and check agrees
+expect_ok "apply --plan" sp apply --plan "$WORK/plan.json" --device "$dev"
+expect_out 'mount test passed'
+expect_ok "check --plan" sp check --plan "$WORK/plan.json" --device "$dev"
+expect_out 'match'
+device_finish
