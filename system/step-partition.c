@@ -500,25 +500,30 @@ static int add_partition(const struct sp_plan *plan, PedDisk *disk, const struct
 }
 
 /*
- * The label as libparted built it in memory, read back with the same
- * comparison verify uses on the disk: nothing is written unless it is
- * already exactly the plan's.
+ * The label as libparted built it in memory, counted as verify counts the
+ * one on the disk: nothing is written unless it is already exactly the
+ * plan's (one primary partition 1 at the plan's start and size).
  */
 static int check_in_memory(const struct sp_plan *plan, const PedDevice *dev, const PedDisk *disk,
 			   struct sp_step_result *res)
 {
-	struct sp_step_result *tmp = calloc(1, sizeof(*tmp));
+	struct sp_found_partition *f = calloc(1, sizeof(*f));
 	int r = 0;
 
-	if (!tmp)
+	if (!f)
 		return sp_step_fail(res, ENOMEM, STEP, dev->path, "out of memory");
-	compare_label(plan, dev, disk, tmp);
-	if (tmp->n_lines)
+	f->sector_bytes = (unsigned)dev->sector_size;
+	count_partitions(disk, f);
+	if (f->n_partitions != 1 || !f->has_first || !f->first_is_primary ||
+	    f->start_bytes != plan->start_bytes || f->size_bytes != plan->size_bytes)
 		r = sp_step_fail(res, EINVAL, STEP, dev->path,
-				 "not writing the %s label on '%s': the label built in memory is not "
-				 "the plan's: %s", sp_table_name(plan->table), dev->path,
-				 tmp->lines[0]);
-	free(tmp);
+				 "not writing the %s label on '%s': the label built in memory has %u "
+				 "partition(s), partition %d at %" PRIu64 " B, %" PRIu64 " B long; the "
+				 "plan says one, at %" PRIu64 " B, %" PRIu64 " B long",
+				 sp_table_name(plan->table), dev->path, f->n_partitions,
+				 PARTITION_NUMBER, f->start_bytes, f->size_bytes, plan->start_bytes,
+				 plan->size_bytes);
+	free(f);
 	return r;
 }
 
