@@ -87,7 +87,7 @@ struct sp_layout {
  * at every multiple of its stripe unit (else block).  The ratios are the
  * member I/O of all of them over the least the level allows (a full
  * stripe write costs one I/O per member, a chunk read one).
- * -EINVAL (SP_EXIT_INVALID) for a layout the model cannot cost.
+ * -EINVAL (SP_ERR_INVALID) for a layout the model cannot cost.
  */
 int sp_cost_layout(const struct sp_layout *layout, struct sp_cost *ret, struct sp_error *err);
 

@@ -12,14 +12,27 @@ void sp_error_clear(struct sp_error *err)
 		memset(err, 0, sizeof(*err));
 }
 
-static int error_setv(struct sp_error *err, int code, int exit_code, const char *field,
+int sp_error_exit_code(const struct sp_error *err)
+{
+	static const int codes[] = {
+		[SP_ERR_FAILED] = SP_EXIT_FAILED,
+		[SP_ERR_INVALID] = SP_EXIT_INVALID,
+		[SP_ERR_REFUSED] = SP_EXIT_REFUSED,
+	};
+
+	if (!err || (unsigned)err->kind >= sizeof(codes) / sizeof(codes[0]))
+		return SP_EXIT_FAILED;
+	return codes[err->kind];
+}
+
+static int error_setv(struct sp_error *err, int code, enum sp_error_kind kind, const char *field,
 		      const char *subject, const char *fmt, va_list ap)
 {
 	if (code < 0)
 		code = -code;
 	if (err) {
 		err->code = -code;
-		err->exit_code = exit_code;
+		err->kind = kind;
 		snprintf(err->field, sizeof(err->field), "%s", field ? field : "");
 		snprintf(err->subject, sizeof(err->subject), "%s", subject ? subject : "");
 		vsnprintf(err->message, sizeof(err->message), fmt, ap);
@@ -27,26 +40,26 @@ static int error_setv(struct sp_error *err, int code, int exit_code, const char 
 	return -code;
 }
 
-int sp_error_set_at(struct sp_error *err, int code, int exit_code, const char *field,
+int sp_error_set_at(struct sp_error *err, int code, enum sp_error_kind kind, const char *field,
 		    const char *subject, const char *fmt, ...)
 {
 	va_list ap;
 	int r;
 
 	va_start(ap, fmt);
-	r = error_setv(err, code, exit_code, field, subject, fmt, ap);
+	r = error_setv(err, code, kind, field, subject, fmt, ap);
 	va_end(ap);
 	return r;
 }
 
-int sp_error_set(struct sp_error *err, int code, int exit_code, const char *field,
+int sp_error_set(struct sp_error *err, int code, enum sp_error_kind kind, const char *field,
 		 const char *fmt, ...)
 {
 	va_list ap;
 	int r;
 
 	va_start(ap, fmt);
-	r = error_setv(err, code, exit_code, field, NULL, fmt, ap);
+	r = error_setv(err, code, kind, field, NULL, fmt, ap);
 	va_end(ap);
 	return r;
 }

@@ -83,7 +83,7 @@ static int read_bounded_file(const char *file, char **ret, struct sp_error *err)
 				   sizeof(why));
 
 	if (r < 0)
-		return fail(err, r, r == -ENOMEM ? SP_EXIT_FAILED : SP_EXIT_INVALID, "facts", file,
+		return fail(err, r, r == -ENOMEM ? SP_ERR_FAILED : SP_ERR_INVALID, "facts", file,
 			    "cannot read '%s': %s", file, why);
 	return 0;
 }
@@ -97,7 +97,7 @@ static int parse_json(const char *file, const char *text, struct json_object **r
 	size_t end;
 
 	if (!tok)
-		return fail(err, ENOMEM, SP_EXIT_FAILED, "facts", file,
+		return fail(err, ENOMEM, SP_ERR_FAILED, "facts", file,
 			    "cannot parse '%s': out of memory", file);
 	obj = json_tokener_parse_ex(tok, text, (int)strlen(text));
 	jerr = json_tokener_get_error(tok);
@@ -107,12 +107,12 @@ static int parse_json(const char *file, const char *text, struct json_object **r
 		end++;
 	if (obj && jerr == json_tokener_success && text[end]) {
 		json_object_put(obj);
-		return fail(err, EINVAL, SP_EXIT_INVALID, "facts", file,
+		return fail(err, EINVAL, SP_ERR_INVALID, "facts", file,
 			    "cannot parse '%s': unexpected text after the object", file);
 	}
 	if (!obj || jerr != json_tokener_success) {
 		json_object_put(obj);
-		return fail(err, EINVAL, SP_EXIT_INVALID, "facts", file,
+		return fail(err, EINVAL, SP_ERR_INVALID, "facts", file,
 			    "cannot parse '%s': %s", file,
 			    json_tokener_error_desc(jerr == json_tokener_success ||
 								    jerr == json_tokener_continue ?
@@ -120,7 +120,7 @@ static int parse_json(const char *file, const char *text, struct json_object **r
 	}
 	if (!json_object_is_type(obj, json_type_object)) {
 		json_object_put(obj);
-		return fail(err, EINVAL, SP_EXIT_INVALID, "facts", file,
+		return fail(err, EINVAL, SP_ERR_INVALID, "facts", file,
 			    "'%s' must hold a JSON object", file);
 	}
 	*ret = obj;
@@ -133,11 +133,11 @@ static int field_int(const char *file, const char *name, struct json_object *v, 
 	int64_t x;
 
 	if (!json_object_is_type(v, json_type_int))
-		return fail(err, EINVAL, SP_EXIT_INVALID, name, file,
+		return fail(err, EINVAL, SP_ERR_INVALID, name, file,
 			    "'%s' in '%s' must be an integer", name, file);
 	x = json_object_get_int64(v);
 	if (x < min || x > max)
-		return fail(err, ERANGE, SP_EXIT_INVALID, name, file,
+		return fail(err, ERANGE, SP_ERR_INVALID, name, file,
 			    "'%s' in '%s' must be between %" PRId64 " and %" PRId64, name, file,
 			    min, max);
 	*ret = x;
@@ -150,14 +150,14 @@ static int set_string_field(const char *file, const struct facts_field *fd,
 	const char *s;
 
 	if (!json_object_is_type(v, json_type_string))
-		return fail(err, EINVAL, SP_EXIT_INVALID, fd->name, file,
+		return fail(err, EINVAL, SP_ERR_INVALID, fd->name, file,
 			    "'%s' in '%s' must be a string", fd->name, file);
 	s = json_object_get_string(v);
 	if (strlen(s) != (size_t)json_object_get_string_len(v))
-		return fail(err, EINVAL, SP_EXIT_INVALID, fd->name, file,
+		return fail(err, EINVAL, SP_ERR_INVALID, fd->name, file,
 			    "'%s' in '%s' must not contain NUL characters", fd->name, file);
 	if (strlen(s) >= fd->size)
-		return fail(err, ENAMETOOLONG, SP_EXIT_INVALID, fd->name, file,
+		return fail(err, ENAMETOOLONG, SP_ERR_INVALID, fd->name, file,
 			    "'%s' in '%s' is longer than %zu characters", fd->name, file,
 			    fd->size - 1);
 	memcpy(dst, s, strlen(s) + 1);
@@ -171,7 +171,7 @@ static int set_schedulers(const char *file, struct json_object *v, struct sp_fac
 	size_t n, max = sizeof(f->schedulers) / sizeof(f->schedulers[0]);
 
 	if (!json_object_is_type(v, json_type_array) || (n = json_object_array_length(v)) > max)
-		return fail(err, EINVAL, SP_EXIT_INVALID, "schedulers", file,
+		return fail(err, EINVAL, SP_ERR_INVALID, "schedulers", file,
 			    "'schedulers' in '%s' must be a list of at most %zu names", file, max);
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *e = json_object_array_get_idx(v, i);
@@ -179,7 +179,7 @@ static int set_schedulers(const char *file, struct json_object *v, struct sp_fac
 		size_t len = strlen(name);
 
 		if (!len || len >= sizeof(f->schedulers[0]) || strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-") != len)
-			return fail(err, EINVAL, SP_EXIT_INVALID, "schedulers", file,
+			return fail(err, EINVAL, SP_ERR_INVALID, "schedulers", file,
 				    "'schedulers' in '%s' must list scheduler names", file);
 		memcpy(f->schedulers[i], name, len + 1);
 	}
@@ -201,7 +201,7 @@ static int set_field(const char *file, const struct facts_field *fd, struct json
 		return set_string_field(file, fd, v, dst, err);
 	case KIND_BOOL:
 		if (!json_object_is_type(v, json_type_boolean))
-			return fail(err, EINVAL, SP_EXIT_INVALID, fd->name, file,
+			return fail(err, EINVAL, SP_ERR_INVALID, fd->name, file,
 				    "'%s' in '%s' must be true or false", fd->name, file);
 		*(bool *)dst = json_object_get_boolean(v);
 		return 0;
@@ -241,7 +241,7 @@ static int set_field(const char *file, const struct facts_field *fd, struct json
 static int check_sector(const char *file, const char *name, unsigned v, struct sp_error *err)
 {
 	if (v < 512 || v > 65536 || !sp_is_power_of_two(v))
-		return fail(err, EINVAL, SP_EXIT_INVALID, name, file,
+		return fail(err, EINVAL, SP_ERR_INVALID, name, file,
 			    "'%s' in '%s' must be a power of two from 512 to 65536, not %u", name,
 			    file, v);
 	return 0;
@@ -253,7 +253,7 @@ static int check_facts(const char *file, const struct sp_facts *f, struct sp_err
 	int r;
 
 	if (f->path[0] != '/')
-		return fail(err, EINVAL, SP_EXIT_INVALID, "path", file,
+		return fail(err, EINVAL, SP_ERR_INVALID, "path", file,
 			    "'path' in '%s' must be an absolute device path", file);
 	r = check_sector(file, "logical_sector_bytes", f->logical_sector_bytes, err);
 	if (r == 0)
@@ -261,16 +261,16 @@ static int check_facts(const char *file, const struct sp_facts *f, struct sp_err
 	if (r < 0)
 		return r;
 	if (f->physical_sector_bytes < f->logical_sector_bytes)
-		return fail(err, EINVAL, SP_EXIT_INVALID, "physical_sector_bytes", file,
+		return fail(err, EINVAL, SP_ERR_INVALID, "physical_sector_bytes", file,
 			    "'physical_sector_bytes' in '%s' (%u) is smaller than "
 			    "'logical_sector_bytes' (%u)",
 			    file, f->physical_sector_bytes, f->logical_sector_bytes);
 	if (!f->size_bytes || f->size_bytes % f->logical_sector_bytes)
-		return fail(err, EINVAL, SP_EXIT_INVALID, "size_bytes", file,
+		return fail(err, EINVAL, SP_ERR_INVALID, "size_bytes", file,
 			    "'size_bytes' in '%s' must be a positive multiple of %u, not %" PRIu64,
 			    file, f->logical_sector_bytes, f->size_bytes);
 	if (f->kernel_name[0] == '\0' || strchr(f->kernel_name, '/'))
-		return fail(err, EINVAL, SP_EXIT_INVALID, "kernel_name", file,
+		return fail(err, EINVAL, SP_ERR_INVALID, "kernel_name", file,
 			    "'kernel_name' in '%s' must be a name such as 'sdb', not a path",
 			    file);
 	return 0;
@@ -287,7 +287,7 @@ static int facts_from_object(const char *file, struct json_object *obj, struct s
 	json_object_object_foreach(obj, key, val) {
 		(void)val;
 		if (!facts_field_find(key))
-			return fail(err, EINVAL, SP_EXIT_INVALID, key, file,
+			return fail(err, EINVAL, SP_ERR_INVALID, key, file,
 				    "unknown field '%s' in '%s'", key, file);
 	}
 	for (i = 0; i < sizeof(facts_fields) / sizeof(facts_fields[0]); i++) {
@@ -295,7 +295,7 @@ static int facts_from_object(const char *file, struct json_object *obj, struct s
 		/* null is "not known", as the plan's device object writes it */
 		if (!json_object_object_get_ex(obj, fd->name, &v) || !v) {
 			if (fd->required)
-				return fail(err, EINVAL, SP_EXIT_INVALID, fd->name, file,
+				return fail(err, EINVAL, SP_ERR_INVALID, fd->name, file,
 					    "missing field '%s' in '%s'", fd->name, file);
 			continue;
 		}
@@ -305,7 +305,7 @@ static int facts_from_object(const char *file, struct json_object *obj, struct s
 	}
 	if (!f->kernel_name[0] && f->path[0] &&
 	    sp_kernel_name_from_path(f->path, f->kernel_name, sizeof(f->kernel_name), NULL) < 0)
-		return fail(err, EINVAL, SP_EXIT_INVALID, "kernel_name", file,
+		return fail(err, EINVAL, SP_ERR_INVALID, "kernel_name", file,
 			    "cannot derive 'kernel_name' from 'path' '%s' in '%s'", f->path, file);
 	return 0;
 }
@@ -318,7 +318,7 @@ int sp_facts_load_json(const char *file, struct sp_facts *ret, struct sp_error *
 	int r;
 
 	if (!file || !file[0])
-		return fail(err, EINVAL, SP_EXIT_INVALID, "facts", "", "no facts file given");
+		return fail(err, EINVAL, SP_ERR_INVALID, "facts", "", "no facts file given");
 	r = read_bounded_file(file, &text, err);
 	if (r == 0)
 		r = parse_json(file, text, &obj, err);

@@ -37,7 +37,7 @@ enum sp_fstab_action {
  * owns for this mount point or UUID (a second owned one is dropped), or
  * appended with its marker.  A missing final newline is added first.
  *
- * Refuses (-EEXIST, SP_EXIT_INVALID, message naming the line number) when
+ * Refuses (-EEXIST, SP_ERR_INVALID, message naming the line number) when
  * a line the tool does not own already mounts on `mountpoint` (compared
  * unescaped, trailing slashes ignored) or uses `uuid` (UUID=, or
  * /dev/disk/by-uuid/); -EINVAL for control characters in the inputs or

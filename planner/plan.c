@@ -50,16 +50,16 @@ int sp_kernel_name_from_path(const char *path, char *buf, size_t len, struct sp_
 	size_t i;
 
 	if (strncmp(path, "/dev/", 5) != 0 || !path[5])
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "device",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "device",
 				    "device: '%s' is not a /dev path", path);
 	name = path + 5;
 	if (!strncmp(name, "disk/", 5) || !strncmp(name, "mapper/", 7))
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "device",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "device",
 				    "device: cannot tell the kernel name of '%s' without probing it; "
 				    "name the device as /dev/sdX or let stripeplan probe it",
 				    path);
 	if (strlen(name) >= len || strlen(name) >= SP_NAME_MAX)
-		return sp_error_set(err, ENAMETOOLONG, SP_EXIT_INVALID, "device",
+		return sp_error_set(err, ENAMETOOLONG, SP_ERR_INVALID, "device",
 				    "device: '%s' is too long", path);
 	/* the kernel spells '/' in block device names as '!' in sysfs */
 	for (i = 0; name[i]; i++)
@@ -102,24 +102,24 @@ static int plan_array(const struct sp_spec *spec, const struct sp_profile *profi
 	plan->chunk_bytes = spec->chunk_bytes;
 
 	if (!(profile->levels_mask & sp_level_bit(spec->level)))
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "level",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "level",
 				    "level: %s is not supported by the %s profile", sp_level_name(spec->level),
 				    profile->name);
 	r = sp_raid_data_disks(spec->level, spec->disks, spec->spans, &plan->data_disks, err);
 	if (r < 0)
 		return r;
 	if (profile->max_disks && spec->disks > profile->max_disks)
-		return sp_error_set(err, ERANGE, SP_EXIT_INVALID, "disks",
+		return sp_error_set(err, ERANGE, SP_ERR_INVALID, "disks",
 				    "disks: %s takes at most %u disks, not %u", profile->name,
 				    profile->max_disks, spec->disks);
 	if (spec->chunk_bytes == 0)
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "chunk", "chunk: must not be zero");
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "chunk", "chunk: must not be zero");
 	sp_format_size_short(spec->chunk_bytes, a, sizeof(a));
 	if (!sp_is_power_of_two(spec->chunk_bytes))
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "chunk",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "chunk",
 				    "chunk: %s is not a power of two (controllers stripe in 2^n sizes)", a);
 	if (spec->chunk_bytes < FS_BLOCK_BYTES)
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "chunk",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "chunk",
 				    "chunk: %s is smaller than the 4K filesystem block; "
 				    "the filesystem cannot align to it",
 				    a);
@@ -129,11 +129,11 @@ static int plan_array(const struct sp_spec *spec, const struct sp_profile *profi
 
 		sp_format_size_short(profile->chunk_min_bytes, b, sizeof(b));
 		sp_format_size_short(profile->chunk_max_bytes, c, sizeof(c));
-		return sp_error_set(err, ERANGE, SP_EXIT_INVALID, "chunk",
+		return sp_error_set(err, ERANGE, SP_ERR_INVALID, "chunk",
 				    "chunk: %s is outside what %s supports (%s..%s)", a, profile->name, b, c);
 	}
 	if (sp_mul_overflows(spec->chunk_bytes, plan->data_disks, &plan->stripe_width_bytes) < 0)
-		return sp_error_set(err, EOVERFLOW, SP_EXIT_INVALID, "chunk",
+		return sp_error_set(err, EOVERFLOW, SP_ERR_INVALID, "chunk",
 				    "chunk: %s x %u data disks overflows", a, plan->data_disks);
 	return 0;
 }
@@ -141,24 +141,24 @@ static int plan_array(const struct sp_spec *spec, const struct sp_profile *profi
 static int check_facts(const struct sp_facts *f, struct sp_error *err)
 {
 	if (f->is_partition)
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "device",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "device",
 				    "device: '%s' is a partition; give the whole disk or array", f->path);
 	if (f->logical_sector_bytes < 512 || f->logical_sector_bytes > 65536 ||
 	    !sp_is_power_of_two(f->logical_sector_bytes))
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "sector-size",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "sector-size",
 				    "sector-size: %u is not a sector size (512, 4096, ...)",
 				    f->logical_sector_bytes);
 	if (f->physical_sector_bytes < f->logical_sector_bytes ||
 	    !sp_is_power_of_two(f->physical_sector_bytes) || f->physical_sector_bytes > 65536)
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "sector-size",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "sector-size",
 				    "sector-size: physical sector %u must be a power of two >= the logical %u",
 				    f->physical_sector_bytes, f->logical_sector_bytes);
 	if (f->logical_sector_bytes > FS_BLOCK_BYTES)
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "sector-size",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "sector-size",
 				    "sector-size: %u-byte sectors are larger than the 4 KiB filesystem block",
 				    f->logical_sector_bytes);
 	if (f->size_bytes == 0 || f->size_bytes % f->logical_sector_bytes)
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "size",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "size",
 				    "size: %" PRIu64 " bytes is not a whole number of %u-byte sectors",
 				    f->size_bytes, f->logical_sector_bytes);
 	return 0;
@@ -182,7 +182,7 @@ static int plan_alignment(const struct sp_facts *f, struct sp_plan *plan, struct
 
 	if (sp_lcm(plan->stripe_width_bytes, SP_MIB, &align) < 0 ||
 	    sp_lcm(align, f->physical_sector_bytes, &align) < 0)
-		return sp_error_set(err, EOVERFLOW, SP_EXIT_INVALID, "chunk",
+		return sp_error_set(err, EOVERFLOW, SP_ERR_INVALID, "chunk",
 				    "chunk: the stripe width cannot be aligned to 1 MiB without overflow");
 	if (optimal_io_is_sane(f)) {
 		if (f->optimal_io_bytes != plan->stripe_width_bytes)
@@ -193,7 +193,7 @@ static int plan_alignment(const struct sp_facts *f, struct sp_plan *plan, struct
 					    f->path, size_str(f->optimal_io_bytes, a, sizeof(a)),
 					    size_str(plan->stripe_width_bytes, b, sizeof(b)));
 		if (sp_lcm(align, f->optimal_io_bytes, &align) < 0)
-			return sp_error_set(err, EOVERFLOW, SP_EXIT_INVALID, "device",
+			return sp_error_set(err, EOVERFLOW, SP_ERR_INVALID, "device",
 					    "device: the optimal I/O size cannot be combined with the stripe");
 	} else if (f->optimal_io_bytes) {
 		sp_plan_add_warning(plan, "topology-ignored",
@@ -229,7 +229,7 @@ static int plan_partition(const struct sp_spec *spec, const struct sp_facts *f,
 	plan->start_bytes = plan->align_bytes;
 	if (f->size_bytes < plan->reserved_tail_bytes ||
 	    f->size_bytes - plan->reserved_tail_bytes < plan->start_bytes + plan->stripe_width_bytes)
-		return sp_error_set(err, ENOSPC, SP_EXIT_INVALID, "size",
+		return sp_error_set(err, ENOSPC, SP_ERR_INVALID, "size",
 				    "size: %s (%s) is smaller than one %s stripe after the aligned start "
 				    "at %s and the %s label",
 				    f->path, size_str(f->size_bytes, a, sizeof(a)),
@@ -241,7 +241,7 @@ static int plan_partition(const struct sp_spec *spec, const struct sp_facts *f,
 
 	if (spec->table == SP_TABLE_MSDOS &&
 	    (plan->start_bytes + plan->size_bytes) / sector > MSDOS_MAX_SECTORS)
-		return sp_error_set(err, EFBIG, SP_EXIT_INVALID, "table",
+		return sp_error_set(err, EFBIG, SP_ERR_INVALID, "table",
 				    "table: msdos labels stop at 2^32 sectors (%s with %" PRIu64
 				    "-byte sectors) and %s has %" PRIu64 "; use --table gpt",
 				    size_str(MSDOS_MAX_SECTORS * sector, a, sizeof(a)), sector, f->path,
@@ -252,7 +252,7 @@ static int plan_partition(const struct sp_spec *spec, const struct sp_facts *f,
 				    "(2^32); GPT is the only choice",
 				    f->path, device_sectors);
 	if (sp_partition_path(f->path, 1, plan->partition_path, sizeof(plan->partition_path)) < 0)
-		return sp_error_set(err, ENAMETOOLONG, SP_EXIT_INVALID, "device",
+		return sp_error_set(err, ENAMETOOLONG, SP_ERR_INVALID, "device",
 				    "device: '%s' is too long", f->path);
 	return 0;
 }
@@ -346,7 +346,7 @@ static int plan_xfs(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 		r |= argv_add(plan, "%s", spec->label);
 	}
 	r |= argv_add(plan, "%s", plan->partition_path);
-	return r ? sp_error_set(err, E2BIG, SP_EXIT_INVALID, "mkfs", "mkfs: argument list too long")
+	return r ? sp_error_set(err, E2BIG, SP_ERR_INVALID, "mkfs", "mkfs: argument list too long")
 		 : 0;
 }
 
@@ -358,7 +358,7 @@ static int plan_ext(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 	int r = 0;
 
 	if (spec->fs == SP_FS_EXT3 && plan->size_bytes / plan->block_bytes > EXT3_MAX_BLOCKS)
-		return sp_error_set(err, EFBIG, SP_EXIT_INVALID, "fs",
+		return sp_error_set(err, EFBIG, SP_ERR_INVALID, "fs",
 				    "fs: ext3 cannot hold %s (%" PRIu64 " blocks; at most 2^32 - 1 "
 				    "with 4 KiB blocks, 16 TiB - 4 KiB, as ext3 has no 64bit "
 				    "feature); use --fs ext4 or --fs xfs",
@@ -366,7 +366,7 @@ static int plan_ext(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 				    plan->size_bytes / plan->block_bytes);
 	/* s_raid_stride is 16 bits on disk, s_raid_stripe_width 32 */
 	if (stride > UINT16_MAX || width > UINT32_MAX)
-		return sp_error_set(err, ERANGE, SP_EXIT_INVALID, "chunk",
+		return sp_error_set(err, ERANGE, SP_ERR_INVALID, "chunk",
 				    "chunk: stride %" PRIu64 " / stripe width %" PRIu64
 				    " blocks do not fit the ext superblock",
 				    stride, width);
@@ -385,7 +385,7 @@ static int plan_ext(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 		r |= argv_add(plan, "%s", spec->label);
 	}
 	r |= argv_add(plan, "%s", plan->partition_path);
-	return r ? sp_error_set(err, E2BIG, SP_EXIT_INVALID, "mkfs", "mkfs: argument list too long")
+	return r ? sp_error_set(err, E2BIG, SP_ERR_INVALID, "mkfs", "mkfs: argument list too long")
 		 : 0;
 }
 
@@ -398,12 +398,12 @@ static int plan_filesystem(const struct sp_spec *spec, struct sp_plan *plan,
 	plan->block_bytes = FS_BLOCK_BYTES;
 	snprintf(plan->label, sizeof(plan->label), "%s", spec->label);
 	if (strlen(spec->label) > label_max)
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "label",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "label",
 				    "label: '%s' is longer than the %zu characters %s allows",
 				    spec->label, label_max, sp_fs_name(spec->fs));
 	for (const char *p = spec->label; *p; p++)
 		if ((unsigned char)*p < 0x21 || *p == 0x7f)
-			return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "label",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "label",
 					    "label: spaces and control characters are not allowed");
 	return spec->fs == SP_FS_XFS ? plan_xfs(spec, plan, err) : plan_ext(spec, plan, err);
 }
@@ -438,12 +438,12 @@ static int plan_barriers(const struct sp_spec *spec, const struct sp_profile *pr
 		return 0;
 	}
 	if (!profile->protected_write_cache)
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "barriers",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "barriers",
 				    "barriers: the %s profile has no battery- or flash-backed write "
 				    "cache; turning barriers off would lose data on power failure",
 				    profile->name);
 	if (xfs && xfs_opts != SP_XFS_BARRIER_EFFECTIVE)
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "barriers",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "barriers",
 				    "barriers: XFS on Linux %s %s; barriers cannot be turned off",
 				    spec->kernel.release,
 				    xfs_opts == SP_XFS_BARRIER_REJECTED ?
@@ -472,14 +472,14 @@ int sp_fstab_escape(const char *in, char *out, size_t len, struct sp_error *err)
 		else if (*p == '\\')
 			esc = "\\134";
 		else if (*p < 0x20 || *p == 0x7f)
-			return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "mountpoint",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "mountpoint",
 					    "mountpoint: control character 0x%02x is not allowed in "
 					    "an fstab path",
 					    *p);
 		if (!esc)
 			esc = one;
 		if (o + strlen(esc) >= len)
-			return sp_error_set(err, ENAMETOOLONG, SP_EXIT_INVALID, "mountpoint",
+			return sp_error_set(err, ENAMETOOLONG, SP_ERR_INVALID, "mountpoint",
 					    "mountpoint: path is too long");
 		memcpy(out + o, esc, strlen(esc));
 		o += strlen(esc);
@@ -540,7 +540,7 @@ static int plan_mount(const struct sp_spec *spec, const struct sp_profile *profi
 		     SP_FSTAB_UUID_PLACEHOLDER, escaped, sp_fs_name(spec->fs), opts,
 		     spec->fs == SP_FS_XFS ? 0 : 2);
 	if (w < 0 || (size_t)w >= sizeof(plan->fstab_line))
-		return sp_error_set(err, ENAMETOOLONG, SP_EXIT_INVALID, "mountpoint",
+		return sp_error_set(err, ENAMETOOLONG, SP_ERR_INVALID, "mountpoint",
 				    "mountpoint: the fstab line would be too long");
 	return 0;
 }
@@ -777,15 +777,15 @@ static int plan_tuning(const struct sp_spec *spec, const struct sp_profile *prof
 	plan->memory_budget_bytes = spec->memory_budget_bytes ? spec->memory_budget_bytes :
 				    SP_MEMORY_BUDGET_DEFAULT;
 	if (spec->n_members && !profile->is_md)
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "members",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "members",
 				    "members: --members applies to md arrays, not to %s", profile->name);
 	if (spec->n_members > SP_MAX_MEMBERS)
-		return sp_error_set(err, E2BIG, SP_EXIT_INVALID, "members",
+		return sp_error_set(err, E2BIG, SP_ERR_INVALID, "members",
 				    "members: more than %u member disks", SP_MAX_MEMBERS);
 	/* the names become sysfs paths and udev matches: keep them plain */
 	for (size_t m = 0; m < spec->n_members; m++)
 		if (!sp_block_name_ok(spec->members[m]))
-			return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "members",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "members",
 					    "members: '%s' is not a block device name",
 					    spec->members[m]);
 	tune_disk(spec, profile, plan, disk, SP_TARGET_DEVICE);
@@ -861,7 +861,7 @@ int sp_plan_make(const struct sp_spec *spec, const struct sp_profile *profile,
 
 	plan = malloc(sizeof(*plan));
 	if (!plan)
-		return sp_error_set(err, ENOMEM, SP_EXIT_FAILED, "plan", "out of memory");
+		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "plan", "out of memory");
 	*plan = zero;
 	plan->device = *facts;
 	snprintf(plan->kernel_release, sizeof(plan->kernel_release), "%s", spec->kernel.release);

@@ -50,7 +50,7 @@ int sp_parse_level(const char *text, enum sp_level *ret_level, struct sp_error *
 			return 0;
 		}
 	}
-	return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "level",
+	return sp_error_set(err, EINVAL, SP_ERR_INVALID, "level",
 			    "level: unknown RAID level '%s' (known: 0, 1, 5, 6, 10, 50, 60)",
 			    text ? text : "");
 }
@@ -80,17 +80,17 @@ static int check_spans(const struct level_info *li, unsigned disks, unsigned spa
 		       struct sp_error *err)
 {
 	if (spans == 0)
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "spans",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "spans",
 				    "spans: %s needs --spans (the number of %s sets striped together)",
 				    li->name, li->level == SP_LEVEL_50 ? "RAID5" : "RAID6");
 	if (spans < 2)
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "spans",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "spans",
 				    "spans: %s needs at least 2 spans, not %u", li->name, spans);
 	if (disks % spans)
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "disks",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "disks",
 				    "disks: %u disks cannot be split into %u equal spans", disks, spans);
 	if (disks / spans < li->min_disks)
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "disks",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "disks",
 				    "disks: each %s span needs at least %u disks, %u disks in %u spans gives %u",
 				    li->name, li->min_disks, disks, spans, disks / spans);
 	return 0;
@@ -104,9 +104,9 @@ int sp_raid_data_disks(enum sp_level level, unsigned disks, unsigned spans,
 	int r;
 
 	if (!li)
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "level", "level: unknown RAID level");
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "level", "level: unknown RAID level");
 	if (disks > SP_MAX_DISKS)
-		return sp_error_set(err, ERANGE, SP_EXIT_INVALID, "disks",
+		return sp_error_set(err, ERANGE, SP_ERR_INVALID, "disks",
 				    "disks: %u is more than %u", disks, SP_MAX_DISKS);
 	if (li->spans) {
 		r = check_spans(li, disks, spans, err);
@@ -115,15 +115,15 @@ int sp_raid_data_disks(enum sp_level level, unsigned disks, unsigned spans,
 		data = spans * (disks / spans - li->parity_disks);
 	} else {
 		if (spans > 1)
-			return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "spans",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "spans",
 					    "spans: %s has no spans (spans apply to RAID50 and RAID60)",
 					    li->name);
 		if (disks < li->min_disks)
-			return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "disks",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "disks",
 					    "disks: %s needs at least %u disks, not %u", li->name,
 					    li->min_disks, disks);
 		if (level == SP_LEVEL_10 && disks % 2)
-			return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "disks",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "disks",
 					    "disks: raid10 needs an even number of disks, not %u", disks);
 		switch (level) {
 		case SP_LEVEL_1:

@@ -16,7 +16,7 @@ int sp_parse_fs(const char *text, enum sp_fs *ret, struct sp_error *err)
 			return 0;
 		}
 	}
-	return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "fs",
+	return sp_error_set(err, EINVAL, SP_ERR_INVALID, "fs",
 			    "fs: unknown filesystem '%s' (known: xfs, ext3, ext4)", text);
 }
 
@@ -41,7 +41,7 @@ int sp_parse_table(const char *text, enum sp_table *ret, struct sp_error *err)
 		*ret = SP_TABLE_MSDOS;
 		return 0;
 	}
-	return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "table",
+	return sp_error_set(err, EINVAL, SP_ERR_INVALID, "table",
 			    "table: unknown partition table '%s' (known: gpt, msdos)", text);
 }
 
@@ -60,7 +60,7 @@ int sp_parse_tuning_recipe(const char *text, enum sp_tuning_recipe *ret, struct 
 		*ret = SP_TUNING_FIELD_REPORT;
 		return 0;
 	}
-	return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "tuning",
+	return sp_error_set(err, EINVAL, SP_ERR_INVALID, "tuning",
 			    "tuning: unknown recipe '%s' (known: default, field-report)", text);
 }
 

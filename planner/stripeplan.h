@@ -40,25 +40,36 @@ enum sp_exit {
 	SP_EXIT_FAILED = 4,
 };
 
+/* What went wrong, in the terms the exit code is decided from (one place:
+ * sp_error_exit_code()).  Zero is FAILED, so an error nobody classified
+ * is a failure, never a success. */
+enum sp_error_kind {
+	SP_ERR_FAILED = 0, /* the system did not do what was asked */
+	SP_ERR_INVALID,    /* the input is wrong: nothing was attempted */
+	SP_ERR_REFUSED,    /* safety: the device was not touched */
+};
+
 /*
  * Every failure carries where it happened and what was said.  `field`
  * names the user input or knob at fault, `subject` the device or file.
  */
 struct sp_error {
 	int code;               /* -errno */
-	int exit_code;          /* enum sp_exit the CLI should use */
+	enum sp_error_kind kind; /* decides the exit code */
 	char field[SP_NAME_MAX];
 	char subject[SP_PATH_MAX];
 	char message[SP_MSG_MAX];
 };
 
 void sp_error_clear(struct sp_error *err);
+/* The exit code for err: the only place a kind becomes an enum sp_exit. */
+int sp_error_exit_code(const struct sp_error *err);
 /* sp_error_set() that also names the device or file the error is about. */
-int sp_error_set_at(struct sp_error *err, int code, int exit_code, const char *field,
+int sp_error_set_at(struct sp_error *err, int code, enum sp_error_kind kind, const char *field,
 		    const char *subject, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* Fills err (when non-NULL) and returns -code, so callers can
- * `return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "chunk", "...")`. */
-int sp_error_set(struct sp_error *err, int code, int exit_code, const char *field,
+ * `return sp_error_set(err, EINVAL, SP_ERR_INVALID, "chunk", "...")`. */
+int sp_error_set(struct sp_error *err, int code, enum sp_error_kind kind, const char *field,
 		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* ---------------------------------------------------------------- units */
@@ -461,8 +472,8 @@ struct sp_plan {
 #define SP_FSTAB_UUID_PLACEHOLDER "@FS_UUID@"
 
 /*
- * The planner: pure, no I/O.  Returns -EINVAL with err->exit_code set to
- * SP_EXIT_INVALID for impossible requests.
+ * The planner: pure, no I/O.  Returns -EINVAL with err->kind set to
+ * SP_ERR_INVALID for impossible requests.
  */
 int sp_plan_make(const struct sp_spec *spec, const struct sp_profile *profile,
 		 const struct sp_facts *facts, struct sp_plan *ret, struct sp_error *err);
@@ -474,7 +485,7 @@ int sp_plan_make(const struct sp_spec *spec, const struct sp_profile *profile,
  * path, -EXDEV for a ".." component (never resolved: it would leave the
  * directory meant), -ENAMETOOLONG.
  * sp_mountpoint_check() normalizes a mount point into out and refuses
- * (SP_EXIT_INVALID) control characters, "/" in any spelling, and, unless
+ * (SP_ERR_INVALID) control characters, "/" in any spelling, and, unless
  * force, the directories of the operating system (/usr, /var, /boot ...)
  * and anything below /proc, /sys, /dev, /run.
  */
@@ -506,7 +517,7 @@ int sp_plan_from_json(const char *text, struct sp_plan *ret, struct sp_error *er
  * facts; the file is accepted only when it is exactly that plan, every
  * executable part compared (mkfs argv, tuning, mount options, fstab
  * line, geometry).  *ret is the plan made here.  -EINVAL with err
- * naming the first field that differs (exit SP_EXIT_INVALID).
+ * naming the first field that differs (exit SP_ERR_INVALID).
  */
 int sp_plan_replan(const struct sp_plan *file, const struct sp_profile *profile,
 		   struct sp_plan *ret, struct sp_error *err);

@@ -58,7 +58,7 @@ static int copy_arg(char *dst, size_t len, const char *src, const char *field,
 		    struct sp_error *err)
 {
 	if (strlen(src) >= len)
-		return sp_error_set(err, ENAMETOOLONG, SP_EXIT_INVALID, field,
+		return sp_error_set(err, ENAMETOOLONG, SP_ERR_INVALID, field,
 				    "%s: '%.40s...' is too long", field, src);
 	memcpy(dst, src, strlen(src) + 1);
 	return 0;
@@ -76,7 +76,7 @@ static int parse_members(const char *list, struct sp_spec *spec, struct sp_error
 		char *name;
 
 		if (spec->n_members >= SP_MAX_MEMBERS)
-			return sp_error_set(err, E2BIG, SP_EXIT_INVALID, "members",
+			return sp_error_set(err, E2BIG, SP_ERR_INVALID, "members",
 					    "members: more than %u member disks", SP_MAX_MEMBERS);
 		name = spec->members[spec->n_members];
 		if (!strncmp(tok, "/dev/", 5)) {
@@ -86,10 +86,10 @@ static int parse_members(const char *list, struct sp_spec *spec, struct sp_error
 			return -EINVAL;
 		}
 		if (!name[0])
-			return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "members",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "members",
 					    "members: empty name in '%s'", list);
 		if (!sp_block_name_ok(name))
-			return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "members",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "members",
 					    "members: '%s' is not a block device name", tok);
 		spec->n_members++;
 	}
@@ -111,7 +111,7 @@ static int parse_format(const char *arg, struct sp_cli_args *a, struct sp_error 
 			return 0;
 		}
 	}
-	return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "format",
+	return sp_error_set(err, EINVAL, SP_ERR_INVALID, "format",
 			    "format: unknown format '%s' (known: text, json, kickstart, preseed, "
 			    "fstab, script, udev)",
 			    arg);
@@ -132,7 +132,7 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 			continue;
 		for (const unsigned char *p = (const unsigned char *)arg; *p; p++)
 			if (*p < 0x20 || *p == 0x7f)
-				return sp_error_set(err, EINVAL, SP_EXIT_INVALID, o->name,
+				return sp_error_set(err, EINVAL, SP_ERR_INVALID, o->name,
 						    "%s: control character 0x%02x is not allowed",
 						    o->name, *p);
 	}
@@ -156,7 +156,7 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 		a->have_chunk = true;
 		r = sp_parse_size(arg, "chunk", &s->chunk_bytes, err);
 		if (r == 0 && s->chunk_bytes > SP_GIB)
-			r = sp_error_set(err, ERANGE, SP_EXIT_INVALID, "chunk",
+			r = sp_error_set(err, ERANGE, SP_ERR_INVALID, "chunk",
 					 "chunk: '%s' is larger than any controller's chunk (1G at most)", arg);
 		return r;
 	case OPT_FS:
@@ -167,13 +167,13 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 	case OPT_SIZE:
 		r = sp_parse_size(arg, "size", &a->size_bytes, err);
 		if (r == 0 && (a->size_bytes == 0 || a->size_bytes > (1ULL << 62)))
-			r = sp_error_set(err, ERANGE, SP_EXIT_INVALID, "size",
+			r = sp_error_set(err, ERANGE, SP_ERR_INVALID, "size",
 					 "size: '%s' is not a device size (1 byte .. 4 EiB)", arg);
 		return r;
 	case OPT_SECTOR_SIZE:
 		r = sp_parse_count(arg, "sector-size", 512, 4096, &v, err);
 		if (r == 0 && v != 512 && v != 4096)
-			r = sp_error_set(err, EINVAL, SP_EXIT_INVALID, "sector-size",
+			r = sp_error_set(err, EINVAL, SP_ERR_INVALID, "sector-size",
 					 "sector-size: %s is not 512 or 4096", arg);
 		a->sector_bytes = (unsigned)v;
 		return r;
@@ -196,7 +196,7 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 		else if (!strcmp(arg, "on") || !strcmp(arg, "default"))
 			s->barriers = SP_BARRIERS_DEFAULT;
 		else
-			r = sp_error_set(err, EINVAL, SP_EXIT_INVALID, "barriers",
+			r = sp_error_set(err, EINVAL, SP_ERR_INVALID, "barriers",
 					 "barriers: '%s' is not on or off", arg);
 		return r;
 	case OPT_TUNING:
@@ -204,7 +204,7 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 	case OPT_MEMORY_BUDGET:
 		r = sp_parse_size(arg, "memory-budget", &s->memory_budget_bytes, err);
 		if (r == 0 && (s->memory_budget_bytes < SP_MIB || s->memory_budget_bytes > 64 * SP_GIB))
-			r = sp_error_set(err, ERANGE, SP_EXIT_INVALID, "memory-budget",
+			r = sp_error_set(err, ERANGE, SP_ERR_INVALID, "memory-budget",
 					 "memory-budget: '%s' is outside 1M..64G", arg);
 		return r;
 	case OPT_FACTS:
@@ -228,7 +228,7 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 		a->strict = true;
 		return 0;
 	}
-	return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "usage", "unexpected option");
+	return sp_error_set(err, EINVAL, SP_ERR_INVALID, "usage", "unexpected option");
 }
 
 static int check_required(const struct sp_cli_args *a, unsigned allowed, struct sp_error *err)
@@ -240,18 +240,18 @@ static int check_required(const struct sp_cli_args *a, unsigned allowed, struct 
 
 	for (size_t i = 0; i < sizeof(have) / sizeof(have[0]); i++)
 		if (!have[i])
-			return sp_error_set(err, EINVAL, SP_EXIT_INVALID, names[i] + 2,
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID, names[i] + 2,
 					    "%s: required (see 'stripeplan plan --help')", names[i] + 2);
 	if (!a->device[0] && !a->facts_file[0])
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "device",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "device",
 				    "device: give --device PATH (probed read-only), with --size for an "
 				    "offline plan");
 	if (a->sector_bytes && !a->size_bytes)
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "sector-size",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "sector-size",
 				    "sector-size: only for offline plans (with --size); a probed "
 				    "device reports its own");
 	if (a->size_bytes && a->facts_file[0])
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "size",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "size",
 				    "size: --size and --facts both describe the device; give one");
 	return 0;
 }
@@ -350,7 +350,7 @@ static int load_profile(const struct sp_cli_args *a, const char *name, struct sp
 	if (!profile) {
 		sp_profiles_names(set, names, sizeof(names));
 		sp_profiles_free(set);
-		return sp_error_set(err, ENOENT, SP_EXIT_INVALID, "controller",
+		return sp_error_set(err, ENOENT, SP_ERR_INVALID, "controller",
 				    "controller: unknown controller '%s' (known: %s)", name, names);
 	}
 	*ret_set = set;
@@ -392,15 +392,15 @@ int sp_cli_replan(const struct sp_cli_args *a, struct sp_plan *plan, struct sp_e
 	int r;
 
 	if (!again)
-		return sp_error_set(err, ENOMEM, SP_EXIT_FAILED, "plan", "out of memory");
+		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "plan", "out of memory");
 	r = load_profile(a, plan->controller, &set, &profile, err);
 	if (r == 0)
 		r = sp_plan_replan(plan, profile, again, err);
-	if (r < 0 && err && err->exit_code == SP_EXIT_INVALID) {
+	if (r < 0 && err && err->kind == SP_ERR_INVALID) {
 		char msg[SP_MSG_MAX];
 
 		snprintf(msg, sizeof(msg), "%s", err->message);
-		sp_error_set_at(err, -r, SP_EXIT_INVALID, err->field, a->plan_file,
+		sp_error_set_at(err, -r, SP_ERR_INVALID, err->field, a->plan_file,
 				"%s; '%s' was edited or made by another version: make it again "
 				"with 'stripeplan plan'", msg, a->plan_file);
 	}

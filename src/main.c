@@ -40,7 +40,7 @@ static const char usage_main[] =
 int sp_cli_fail(const struct sp_error *err)
 {
 	fprintf(stderr, "stripeplan: %s\n", err->message[0] ? err->message : strerror(-err->code));
-	return err->exit_code ? err->exit_code : SP_EXIT_FAILED;
+	return sp_error_exit_code(err);
 }
 
 int sp_cli_usage_error(const char *fmt, const char *arg)
@@ -61,13 +61,13 @@ int sp_cli_write_output(const char *path, const char *text, struct sp_error *err
 	if (!path || !strcmp(path, "-")) {
 		fputs(text, stdout);
 		return fflush(stdout) == 0 ? 0 :
-			sp_error_set(err, errno, SP_EXIT_FAILED, "output", "cannot write output: %s",
+			sp_error_set(err, errno, SP_ERR_FAILED, "output", "cannot write output: %s",
 				     strerror(errno));
 	}
 	/* -o /dev/full must not turn the device node into a file: only a
 	 * regular file (or nothing) is replaced; the writer checks again */
 	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return sp_error_set(err, EEXIST, SP_EXIT_INVALID, "output",
+		return sp_error_set(err, EEXIST, SP_ERR_INVALID, "output",
 				    "output: '%s' is %s; -o writes only regular files", path,
 				    sp_file_kind(st.st_mode));
 	/* a half-written plan must never be mistaken for a reviewed one; it
@@ -76,7 +76,7 @@ int sp_cli_write_output(const char *path, const char *text, struct sp_error *err
 	umask(mask);
 	r = sp_write_atomic(path, text, 0666 & ~mask, (uid_t)-1, (gid_t)-1, &what);
 	if (r < 0)
-		return sp_error_set(err, r, SP_EXIT_FAILED, "output", "cannot %s '%s': %s", what, path,
+		return sp_error_set(err, r, SP_ERR_FAILED, "output", "cannot %s '%s': %s", what, path,
 				    strerror(-r));
 	return 0;
 }
@@ -86,7 +86,7 @@ int sp_cli_running_kernel(struct sp_kernel *ret, struct sp_error *err)
 	struct utsname u;
 
 	if (uname(&u) < 0)
-		return sp_error_set(err, errno, SP_EXIT_FAILED, "kernel", "uname: %s", strerror(errno));
+		return sp_error_set(err, errno, SP_ERR_FAILED, "kernel", "uname: %s", strerror(errno));
 	return sp_parse_kernel(u.release, ret, err);
 }
 

@@ -16,7 +16,7 @@ static int read_all(int fd, const char *path, char **ret_text, struct sp_error *
 	size_t used = 0;
 
 	if (!buf)
-		return sp_error_set(err, ENOMEM, SP_EXIT_FAILED, "fstab", "out of memory");
+		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "fstab", "out of memory");
 	for (;;) {
 		ssize_t got = read(fd, buf + used, SP_FSTAB_MAX_BYTES + 1 - used);
 
@@ -26,7 +26,7 @@ static int read_all(int fd, const char *path, char **ret_text, struct sp_error *
 			int e = errno;
 
 			free(buf);
-			return sp_error_set(err, e, SP_EXIT_FAILED, "fstab", "cannot read '%s': %s",
+			return sp_error_set(err, e, SP_ERR_FAILED, "fstab", "cannot read '%s': %s",
 					    path, strerror(e));
 		}
 		if (got == 0)
@@ -34,7 +34,7 @@ static int read_all(int fd, const char *path, char **ret_text, struct sp_error *
 		used += (size_t)got;
 		if (used > SP_FSTAB_MAX_BYTES) {
 			free(buf);
-			return sp_error_set(err, EFBIG, SP_EXIT_INVALID, "fstab",
+			return sp_error_set(err, EFBIG, SP_ERR_INVALID, "fstab",
 					    "'%s' is larger than %u bytes; not editing it", path,
 					    SP_FSTAB_MAX_BYTES);
 		}
@@ -43,7 +43,7 @@ static int read_all(int fd, const char *path, char **ret_text, struct sp_error *
 		size_t at = (size_t)((char *)memchr(buf, '\0', used) - buf);
 
 		free(buf);
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "fstab",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "fstab",
 				    "'%s' has a NUL byte at offset %zu; not editing it", path, at);
 	}
 	buf[used] = '\0';
@@ -64,7 +64,7 @@ int sp_fstab_read(const char *path, char **ret_text, struct sp_fstab_file *ret_f
 	if (fd < 0 && errno == ENOENT) {
 		text = strdup("");
 		if (!text)
-			return sp_error_set(err, ENOMEM, SP_EXIT_FAILED, "fstab", "out of memory");
+			return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "fstab", "out of memory");
 		*ret_text = text;
 		*ret_file = (struct sp_fstab_file){ .exists = false, .mode = 0644 };
 		return 0;
@@ -72,13 +72,13 @@ int sp_fstab_read(const char *path, char **ret_text, struct sp_fstab_file *ret_f
 	if (fd < 0) {
 		int e = errno;
 
-		return sp_error_set(err, e, e == ELOOP ? SP_EXIT_INVALID : SP_EXIT_FAILED, "fstab",
+		return sp_error_set(err, e, e == ELOOP ? SP_ERR_INVALID : SP_ERR_FAILED, "fstab",
 				    "cannot open '%s': %s", path,
 				    e == ELOOP ? "it is a symbolic link; not replacing it" : strerror(e));
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return sp_error_set(err, EINVAL, SP_EXIT_INVALID, "fstab",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "fstab",
 				    "'%s' is not a regular file; not editing it", path);
 	}
 	r = read_all(fd, path, &text, err);
@@ -105,11 +105,11 @@ int sp_fstab_write_atomic(const char *path, const char *text, const struct sp_fs
 	if (r == 0)
 		return 0;
 	if (!strcmp(what, "sync the directory of"))
-		return sp_error_set(err, r, SP_EXIT_FAILED, "fstab",
+		return sp_error_set(err, r, SP_ERR_FAILED, "fstab",
 				    "'%s' was replaced, but syncing its directory failed: %s; the "
 				    "change may not survive a crash",
 				    path, strerror(-r));
-	return sp_error_set(err, r, SP_EXIT_FAILED, "fstab",
+	return sp_error_set(err, r, SP_ERR_FAILED, "fstab",
 			    "cannot %s '%s': %s; the old '%s' is unchanged", what, path,
 			    strerror(-r), path);
 }

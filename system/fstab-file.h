@@ -27,7 +27,7 @@ int sp_fstab_read(const char *path, char **ret_text, struct sp_fstab_file *ret_f
  * Replaces path with text atomically: a temporary file in the same
  * directory, written, given the old mode and owner, fsync'd, renamed over
  * path, then the directory fsync'd.  On any failure path is untouched
- * and the temporary file removed (SP_EXIT_FAILED, message naming the
+ * and the temporary file removed (SP_ERR_FAILED, message naming the
  * file and the errno).
  */
 int sp_fstab_write_atomic(const char *path, const char *text, const struct sp_fstab_file *file,

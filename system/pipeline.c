@@ -71,21 +71,23 @@ static int finish(struct sp_report *r, enum sp_outcome outcome, double started)
 
 	r->outcome = outcome;
 	r->exit_code = codes[outcome];
-	if ((outcome == SP_OUTCOME_FAILED || outcome == SP_OUTCOME_REFUSED) && r->error.exit_code)
-		r->exit_code = r->error.exit_code;
+	if (outcome == SP_OUTCOME_FAILED || outcome == SP_OUTCOME_REFUSED)
+		r->exit_code = sp_error_exit_code(&r->error);
 	r->seconds = sp_now_seconds() - started;
 	return r->exit_code;
 }
 
-static int refuse(struct sp_report *r, double started, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* code says why, as errno: EROFS, EBUSY (in use), ENXIO (not the device
+ * the plan was made for), EEXIST (something would be overwritten)... */
+static int refuse(struct sp_report *r, double started, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-static int refuse(struct sp_report *r, double started, const char *fmt, ...)
+static int refuse(struct sp_report *r, double started, int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	r->error.code = -EBUSY;
-	r->error.exit_code = SP_EXIT_REFUSED;
+	r->error.code = -code;
+	r->error.kind = SP_ERR_REFUSED;
 	snprintf(r->error.field, sizeof(r->error.field), "device");
 	va_start(ap, fmt);
 	vsnprintf(r->error.message, sizeof(r->error.message), fmt, ap);
@@ -156,36 +158,39 @@ static int refuse_if_in_use(const struct sp_sysfs *sys, const struct sp_plan *pl
 	int rc = 0, fd;
 
 	if (!u) {
-		r->error.exit_code = SP_EXIT_FAILED;
+		r->error.kind = SP_ERR_FAILED;
 		snprintf(r->error.message, sizeof(r->error.message), "out of memory");
 		return finish(r, SP_OUTCOME_FAILED, started);
 	}
 	if (facts->read_only == 1) {
-		rc = refuse(r, started, "'%s' is read-only; nothing was attempted", plan->device.path);
+		rc = refuse(r, started, EROFS, "'%s' is read-only; nothing was attempted",
+			    plan->device.path);
 		goto out;
 	}
 	if (sp_probe_usage(sys, facts, u, &err) < 0) {
 		r->error = err;
-		r->error.exit_code = SP_EXIT_REFUSED;
+		r->error.kind = SP_ERR_REFUSED;
 		rc = finish(r, SP_OUTCOME_REFUSED, started);
 		goto out;
 	}
 	if (u->n_mounted || u->n_swap || u->n_held) {
 		describe_usage(u, what, sizeof(what));
-		rc = refuse(r, started, "%s; stripeplan never touches a disk in use, even with --force",
-			    what);
+		rc = refuse(r, started, EBUSY,
+			    "%s; stripeplan never touches a disk in use, even with --force", what);
 		goto out;
 	}
 	/* O_EXCL on a block device fails with EBUSY while anyone holds it
 	 * exclusively (a mounted filesystem, md, dm, another partitioner) */
 	fd = open(plan->device.path, O_RDONLY | O_EXCL | O_CLOEXEC);
 	if (fd < 0) {
-		rc = refuse(r, started, "cannot open '%s' exclusively: %s; another program is using it",
+		rc = refuse(r, started, EBUSY,
+			    "cannot open '%s' exclusively: %s; another program is using it",
 			    plan->device.path, strerror(errno));
 		goto out;
 	}
 	if (fstat(fd, &st) < 0 || st.st_rdev != makedev(facts->major, facts->minor))
-		rc = refuse(r, started, "'%s' no longer names the device that was locked (%u:%u); "
+		rc = refuse(r, started, ENXIO,
+			    "'%s' no longer names the device that was locked (%u:%u); "
 			    "nothing was written", plan->device.path, facts->major, facts->minor);
 	close(fd);
 out:
@@ -214,7 +219,7 @@ static int open_and_lock(const char *path, int op, unsigned wait_ms, int *ret_fd
 	if (fd < 0) {
 		int e = errno;
 
-		return sp_error_set_at(err, e, SP_EXIT_REFUSED, "device", path,
+		return sp_error_set_at(err, e, SP_ERR_REFUSED, "device", path,
 				       "cannot open '%s': %s%s; nothing was written", path, strerror(e),
 				       e == ENOENT || e == ENXIO || e == ENODEV ?
 					       " (the device vanished: detached, removed or renamed)" :
@@ -227,7 +232,7 @@ static int open_and_lock(const char *path, int op, unsigned wait_ms, int *ret_fd
 			int e = errno;
 
 			close(fd);
-			return sp_error_set_at(err, e, SP_EXIT_REFUSED, "device", path,
+			return sp_error_set_at(err, e, SP_ERR_REFUSED, "device", path,
 					       "cannot lock '%s': %s; another program (udev, a "
 					       "partitioner) holds its lock",
 					       path, e == EWOULDBLOCK ? "still locked after waiting" :
@@ -328,7 +333,7 @@ static int refuse_overwrite(struct sp_ctx *ctx, struct sp_report *r, size_t firs
 			continue;
 		what[0] = '\0';
 		if (steps[i]->probe_existing(ctx, what, sizeof(what)) > 0)
-			return refuse(r, started,
+			return refuse(r, started, EEXIST,
 				      "'%s' holds %s; stripeplan will not overwrite it without --force",
 				      ctx->disk_path, what[0] ? what : "data");
 	}
@@ -362,10 +367,10 @@ static int not_started(struct sp_report *r, size_t i, bool wrote, double started
 	for (size_t j = i + 1; j < N_STEPS; j++)
 		r->steps[j].status = SP_STEP_SKIPPED;
 	if (!wrote) {
-		r->error.exit_code = SP_EXIT_REFUSED;
+		r->error.kind = SP_ERR_REFUSED;
 		return finish(r, SP_OUTCOME_REFUSED, started);
 	}
-	r->error.exit_code = SP_EXIT_FAILED;
+	r->error.kind = SP_ERR_FAILED;
 	return finish(r, SP_OUTCOME_FAILED, started);
 }
 
@@ -390,8 +395,6 @@ static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct
 			res->status = SP_STEP_FAILED;
 			res->seconds = sp_now_seconds() - t0;
 			r->error = res->error;
-			if (!r->error.exit_code)
-				r->error.exit_code = SP_EXIT_FAILED;
 			step_done(opts, r, i);
 			for (size_t j = i + 1; j < N_STEPS; j++)
 				r->steps[j].status = SP_STEP_SKIPPED;
@@ -409,7 +412,7 @@ static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct
 				snprintf(res->error.message, sizeof(res->error.message),
 					 "%s: verify after apply found: %s", res->name,
 					 after.n_lines ? after.lines[0] : after.error.message);
-				res->error.exit_code = SP_EXIT_FAILED;
+				res->error.kind = SP_ERR_FAILED;
 				r->error = res->error;
 			} else {
 				res->status = SP_STEP_DONE;
@@ -457,20 +460,20 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 	bind_disk(&ctx, disk_fd, &plan->device);
 	if (sp_probe_facts_fd(opts->sysfs, disk_fd, plan->device.path, &facts, &r->error) < 0) {
 		/* not a block device any more, or it cannot be read: nothing was written */
-		r->error.exit_code = SP_EXIT_REFUSED;
+		r->error.kind = SP_ERR_REFUSED;
 		rc = finish(r, SP_OUTCOME_REFUSED, started);
 		goto out;
 	}
 	bind_disk(&ctx, disk_fd, &facts);
 	if (facts.is_partition) {
-		rc = refuse(r, started, "'%s' is a partition; give the whole disk or array",
+		rc = refuse(r, started, EINVAL, "'%s' is a partition; give the whole disk or array",
 			    plan->device.path);
 		goto out;
 	}
 	n = identity_differences(&plan->device, &facts, r->notes, SP_STEP_MAX_LINES);
 	if (n) {
 		r->n_notes = n < SP_STEP_MAX_LINES ? n : SP_STEP_MAX_LINES;
-		rc = refuse(r, started, "%s: the device is not the one the plan was made for",
+		rc = refuse(r, started, ENXIO, "%s: the device is not the one the plan was made for",
 			    r->notes[0]);
 		goto out;
 	}
@@ -482,7 +485,7 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 		for (size_t i = 0; i < N_STEPS; i++)
 			if (r->steps[i].status == SP_STEP_FAILED)
 				r->error = r->steps[i].error;
-		r->error.exit_code = SP_EXIT_FAILED;
+		r->error.kind = SP_ERR_FAILED;
 		rc = finish(r, SP_OUTCOME_FAILED, started);
 		goto out;
 	}
@@ -565,7 +568,7 @@ int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts
 	r->strict = opts->strict;
 	r->worst = -1;
 	if (!ctx) {
-		r->error.exit_code = SP_EXIT_FAILED;
+		r->error.kind = SP_ERR_FAILED;
 		snprintf(r->error.message, sizeof(r->error.message), "out of memory");
 		return finish(r, SP_OUTCOME_FAILED, started);
 	}
@@ -573,7 +576,7 @@ int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts
 	ctx->auditing = true;
 	if (sp_probe_facts(opts->sysfs, plan->device.path, &facts, &r->error) < 0) {
 		free(ctx);
-		r->error.exit_code = SP_EXIT_FAILED;
+		r->error.kind = SP_ERR_FAILED;
 		return finish(r, SP_OUTCOME_FAILED, started);
 	}
 	n = identity_differences(&plan->device, &facts, r->notes, SP_STEP_MAX_LINES);
@@ -597,11 +600,8 @@ int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts
 		step_done(opts, r, i);
 	snprintf(r->fs_uuid, sizeof(r->fs_uuid), "%s", ctx->fs_uuid);
 	free(ctx);
-	if (failed) {
-		if (!r->error.exit_code)
-			r->error.exit_code = SP_EXIT_FAILED;
+	if (failed)
 		return finish(r, SP_OUTCOME_FAILED, started);
-	}
 	outcome = judge_outcome(r, n > 0);
 	rc = finish(r, outcome, started);
 	return rc;

@@ -108,10 +108,10 @@ static int read_sizes(int fd, const char *path, struct sp_facts *f, struct sp_er
 	uint64_t size = 0;
 
 	if (ioctl(fd, BLKGETSIZE64, &size) < 0)
-		return fail(err, errno, SP_EXIT_INVALID, "device", path,
+		return fail(err, errno, SP_ERR_INVALID, "device", path,
 			    "cannot read the size of '%s': %s", path, strerror(errno));
 	if (ioctl(fd, BLKSSZGET, &lbsz) < 0 || lbsz <= 0)
-		return fail(err, errno ? errno : EINVAL, SP_EXIT_INVALID, "device", path,
+		return fail(err, errno ? errno : EINVAL, SP_ERR_INVALID, "device", path,
 			    "cannot read the logical sector size of '%s': %s", path,
 			    strerror(errno ? errno : EINVAL));
 	/* Topology ioctls exist since 2.6.32; without them, assume none. */
@@ -295,13 +295,13 @@ int sp_probe_facts_fd(const struct sp_sysfs *sys, int fd, const char *path, stru
 	int r;
 
 	if (copy_string(f.path, sizeof(f.path), path) < 0)
-		return fail(err, ENAMETOOLONG, SP_EXIT_INVALID, "device", "",
+		return fail(err, ENAMETOOLONG, SP_ERR_INVALID, "device", "",
 			    "device path is too long");
 	if (fstat(fd, &st) < 0)
-		return fail(err, errno, SP_EXIT_INVALID, "device", path, "cannot stat '%s': %s",
+		return fail(err, errno, SP_ERR_INVALID, "device", path, "cannot stat '%s': %s",
 			    path, strerror(errno));
 	if (!S_ISBLK(st.st_mode))
-		return fail(err, ENOTBLK, SP_EXIT_INVALID, "device", path,
+		return fail(err, ENOTBLK, SP_ERR_INVALID, "device", path,
 			    "'%s' is not a block device", path);
 	f.major = major(st.st_rdev);
 	f.minor = minor(st.st_rdev);
@@ -321,26 +321,26 @@ int sp_probe_resolve(const char *path, char *buf, size_t len, struct sp_error *e
 	int r;
 
 	if (!path || !path[0])
-		return fail(err, EINVAL, SP_EXIT_INVALID, "device", "", "no device given");
+		return fail(err, EINVAL, SP_ERR_INVALID, "device", "", "no device given");
 	if (lstat(path, &st) < 0)
-		return fail(err, errno, SP_EXIT_INVALID, "device", path, "cannot stat '%s': %s%s",
+		return fail(err, errno, SP_ERR_INVALID, "device", path, "cannot stat '%s': %s%s",
 			    path, strerror(errno),
 			    errno == ENOENT ? " (no such device: it vanished, or was never there)" :
 					      "");
 	if (!S_ISLNK(st.st_mode))
 		return copy_string(buf, len, path) < 0 ?
-			       fail(err, ENAMETOOLONG, SP_EXIT_INVALID, "device", path,
+			       fail(err, ENAMETOOLONG, SP_ERR_INVALID, "device", path,
 				    "device path is too long") :
 			       0;
 	/* /dev/disk/by-id/... names a node; partitions are named after the node */
 	real = realpath(path, NULL);
 	if (!real)
-		return fail(err, errno, SP_EXIT_INVALID, "device", path,
+		return fail(err, errno, SP_ERR_INVALID, "device", path,
 			    "cannot resolve the link '%s': %s", path, strerror(errno));
 	r = copy_string(buf, len, real);
 	free(real);
 	if (r < 0)
-		return fail(err, ENAMETOOLONG, SP_EXIT_INVALID, "device", path,
+		return fail(err, ENAMETOOLONG, SP_ERR_INVALID, "device", path,
 			    "'%s' resolves to a path that is too long", path);
 	return 0;
 }
@@ -356,14 +356,14 @@ int sp_probe_facts(const struct sp_sysfs *sys, const char *path, struct sp_facts
 	if (r < 0)
 		return r;
 	if (stat(node, &st) < 0)
-		return fail(err, errno, SP_EXIT_INVALID, "device", node, "cannot stat '%s': %s",
+		return fail(err, errno, SP_ERR_INVALID, "device", node, "cannot stat '%s': %s",
 			    node, strerror(errno));
 	if (!S_ISBLK(st.st_mode))
-		return fail(err, ENOTBLK, SP_EXIT_INVALID, "device", node,
+		return fail(err, ENOTBLK, SP_ERR_INVALID, "device", node,
 			    "'%s' is not a block device", node);
 	fd = open(node, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return fail(err, errno, SP_EXIT_INVALID, "device", node, "cannot open '%s': %s",
+		return fail(err, errno, SP_ERR_INVALID, "device", node, "cannot open '%s': %s",
 			    node, strerror(errno));
 	r = sp_probe_facts_fd(sys, fd, node, ret, err);
 	close(fd);
@@ -513,7 +513,7 @@ static int scan_mounts(const struct devlist *l, struct sp_usage *u, struct sp_er
 	char *line = NULL;
 
 	if (!f)
-		return fail(err, errno, SP_EXIT_FAILED, "mounts", mountinfo,
+		return fail(err, errno, SP_ERR_FAILED, "mounts", mountinfo,
 			    "cannot read '%s': %s", mountinfo, strerror(errno));
 	while (getline(&line, &cap, f) > 0)
 		scan_mountinfo_line(line, l, u);
@@ -593,7 +593,7 @@ static int scan_signatures(const char *path, struct sp_usage *u, struct sp_error
 	errno = 0;
 	pr = blkid_new_probe_from_filename(path);
 	if (!pr)
-		return fail(err, errno ? errno : EIO, SP_EXIT_FAILED, "device", path,
+		return fail(err, errno ? errno : EIO, SP_ERR_FAILED, "device", path,
 			    "cannot probe signatures on '%s': %s", path,
 			    strerror(errno ? errno : EIO));
 	blkid_probe_enable_superblocks(pr, 1);
@@ -630,17 +630,17 @@ int sp_probe_usage(const struct sp_sysfs *sys, const struct sp_facts *facts,
 	int r;
 
 	if (!facts || facts->offline || (!facts->major && !facts->minor))
-		return fail(err, EINVAL, SP_EXIT_INVALID, "device", facts ? facts->path : "",
+		return fail(err, EINVAL, SP_ERR_INVALID, "device", facts ? facts->path : "",
 			    "cannot probe usage of '%s': no device was probed",
 			    facts ? facts->path : "");
 	u = calloc(1, sizeof(*u));
 	if (!u)
-		return fail(err, ENOMEM, SP_EXIT_FAILED, "device", facts->path,
+		return fail(err, ENOMEM, SP_ERR_FAILED, "device", facts->path,
 			    "cannot probe usage of '%s': out of memory", facts->path);
 
 	r = list_devices(sys, facts, &l, &parts);
 	if (r < 0) {
-		r = fail(err, r, SP_EXIT_FAILED, "device", facts->path,
+		r = fail(err, r, SP_ERR_FAILED, "device", facts->path,
 			 "cannot list partitions of '%s': %s", facts->path, strerror(-r));
 		goto out;
 	}

@@ -41,7 +41,7 @@ struct sp_usage {
  * Reads size, sector sizes (BLKSSZGET/BLKPBSZGET), topology (BLKIOMIN,
  * BLKIOOPT, BLKALIGNOFF), read-only flag, rotational, major:minor,
  * diskseq, wwn/serial (sysfs, udev-free), driver, is_scsi, is_partition.
- * Errors: -ENOENT/-ENOTBLK etc. with err->exit_code = SP_EXIT_INVALID and
+ * Errors: -ENOENT/-ENOTBLK etc. with err->kind = SP_ERR_INVALID and
  * a message naming the path.  sys (may be NULL) says where sysfs is.
  */
 int sp_probe_facts(const struct sp_sysfs *sys, const char *path, struct sp_facts *ret,

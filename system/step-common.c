@@ -37,7 +37,7 @@ int sp_step_fail(struct sp_step_result *res, int code, const char *field, const 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	code = sp_error_set_at(&res->error, code ? code : EIO, SP_EXIT_FAILED, field, subject, "%s",
+	code = sp_error_set_at(&res->error, code ? code : EIO, SP_ERR_FAILED, field, subject, "%s",
 			       msg);
 	res->status = SP_STEP_FAILED;
 	return code;

@@ -55,13 +55,13 @@ static void join_options(const struct sp_plan *plan, char *buf, size_t len)
 }
 
 /* Fills the step's error, naming the file or device it is about. */
-#define fail(res, code, exit_code, subject, ...) \
-	sp_error_set_at(&(res)->error, code, exit_code, "fstab", subject, __VA_ARGS__)
+#define fail(res, code, kind, subject, ...) \
+	sp_error_set_at(&(res)->error, code, kind, "fstab", subject, __VA_ARGS__)
 
 /* An error from fstab.c, prefixed with the file it is about. */
 static int fail_with(struct sp_step_result *res, const struct sp_error *err, const char *path)
 {
-	return fail(res, err->code, err->exit_code ? err->exit_code : SP_EXIT_FAILED, path,
+	return fail(res, err->code, err->kind, path,
 		    "%s: %s", path, err->message);
 }
 
@@ -149,7 +149,7 @@ static int mount_test(const struct sp_ctx *ctx, struct sp_step_result *res)
 	join_options(plan, options, sizeof(options));
 	r = make_mount_dir(dir, sizeof(dir));
 	if (r < 0)
-		return fail(res, r, SP_EXIT_FAILED, source,
+		return fail(res, r, SP_ERR_FAILED, source,
 			    "mount test of '%s': cannot create a temporary directory: %s", source,
 			    strerror(-r));
 	r = try_mount(source, sp_fs_name(plan->fs), options, dir, msg, sizeof(msg));
@@ -158,16 +158,16 @@ static int mount_test(const struct sp_ctx *ctx, struct sp_step_result *res)
 		find_rejected(plan, source, dir, rejected, sizeof(rejected));
 		rmdir(dir);
 		if (rejected[0])
-			return fail(res, r, SP_EXIT_FAILED, source,
+			return fail(res, r, SP_ERR_FAILED, source,
 				    "mount test of '%s' with '%s' failed: the kernel rejects %s (%s); "
 				    "fstab was not changed",
 				    source, options, rejected, msg);
-		return fail(res, r, SP_EXIT_FAILED, source,
+		return fail(res, r, SP_ERR_FAILED, source,
 			    "mount test of '%s' with '%s' failed: %s; fstab was not changed", source,
 			    options, msg);
 	}
 	if (u < 0)
-		return fail(res, u, SP_EXIT_FAILED, dir,
+		return fail(res, u, SP_ERR_FAILED, dir,
 			    "mount test: cannot unmount '%s' from '%s': %s; unmount it by hand",
 			    source, dir, strerror(-u));
 	rmdir(dir);
@@ -191,12 +191,12 @@ static int mkdir_p(const char *path, mode_t mode, struct sp_step_result *res)
 	int r = sp_mkdir_p(path, mode, at, sizeof(at), &what);
 
 	if (r == -ENAMETOOLONG)
-		return fail(res, ENAMETOOLONG, SP_EXIT_FAILED, path, "'%s': path too long", path);
+		return fail(res, ENAMETOOLONG, SP_ERR_FAILED, path, "'%s': path too long", path);
 	if (r == -ENOTDIR)
-		return fail(res, ENOTDIR, SP_EXIT_FAILED, at,
+		return fail(res, ENOTDIR, SP_ERR_FAILED, at,
 			    "cannot create directory '%s': something else is in the way", at);
 	if (r < 0)
-		return fail(res, -r, SP_EXIT_FAILED, at, "cannot %s '%s': %s", what, at,
+		return fail(res, -r, SP_ERR_FAILED, at, "cannot %s '%s': %s", what, at,
 			    strerror(-r));
 	return 0;
 }
@@ -294,13 +294,13 @@ static int planned_entry(const struct sp_ctx *ctx, struct sp_found_fstab *f,
 		return 0;
 	if (sp_fstab_line_render(ctx->plan, ctx->fs_uuid, f->planned_line,
 				 sizeof(f->planned_line)) < 0)
-		return fail(res, EINVAL, SP_EXIT_FAILED, "fstab",
+		return fail(res, EINVAL, SP_ERR_FAILED, "fstab",
 			    "cannot render the planned fstab line '%s' for UUID '%s'",
 			    ctx->plan->fstab_line, ctx->fs_uuid);
 	if (sp_fstab_find_uuid(f->planned_line, ctx->fs_uuid, &want, 1, &n, &err) < 0)
 		return fail_with(res, &err, "fstab");
 	if (n != 1)
-		return fail(res, EINVAL, SP_EXIT_FAILED, "fstab",
+		return fail(res, EINVAL, SP_ERR_FAILED, "fstab",
 			    "the planned fstab line '%s' does not parse as one entry",
 			    f->planned_line);
 	copy_line(&want, &f->planned);
@@ -321,7 +321,7 @@ static int find_lines(const struct sp_ctx *ctx, struct sp_found_fstab *f,
 	int r = 0;
 
 	if (!have)
-		return fail(res, ENOMEM, SP_EXIT_FAILED, f->path, "out of memory");
+		return fail(res, ENOMEM, SP_ERR_FAILED, f->path, "out of memory");
 	if (stat(f->fs_path, &st) == 0 && S_ISBLK(st.st_mode)) {
 		names.rdev = st.st_rdev;
 		names.have_rdev = true;
@@ -356,7 +356,7 @@ static int read_fstab(struct sp_ctx *ctx, struct sp_found_fstab *f, struct sp_st
 	int r;
 
 	if (under_root(ctx, "/etc/fstab", f->path, sizeof(f->path)) < 0)
-		return fail(res, ENAMETOOLONG, SP_EXIT_FAILED, ctx->root, "'%s': path too long",
+		return fail(res, ENAMETOOLONG, SP_ERR_FAILED, ctx->root, "'%s': path too long",
 			    ctx->root);
 	snprintf(f->fs_path, sizeof(f->fs_path), "%s",
 		 ctx->have_found_fs ? ctx->found_fs.path : sp_ctx_partition_path(ctx));
@@ -384,7 +384,7 @@ static int verify(struct sp_ctx *ctx, struct sp_step_result *res)
 	int r;
 
 	if (!f)
-		return fail(res, ENOMEM, SP_EXIT_FAILED, "fstab", "out of memory");
+		return fail(res, ENOMEM, SP_ERR_FAILED, "fstab", "out of memory");
 	r = read_fstab(ctx, f, res);
 	if (r == 0) {
 		sp_judge_fstab(ctx->plan, f, &res->findings);
@@ -437,7 +437,7 @@ static int render_line(const struct sp_ctx *ctx, char *line, size_t len,
 {
 	if (!ctx->fs_uuid[0]) {
 		if (!ctx->dry_run)
-			return fail(res, ENOENT, SP_EXIT_FAILED, ctx->partition_path,
+			return fail(res, ENOENT, SP_ERR_FAILED, ctx->partition_path,
 				    "the UUID of the filesystem on '%s' is unknown (the filesystem "
 				    "step reported none); no fstab line written",
 				    ctx->partition_path[0] ? ctx->partition_path :
@@ -446,7 +446,7 @@ static int render_line(const struct sp_ctx *ctx, char *line, size_t len,
 		return 0;
 	}
 	if (sp_fstab_line_render(ctx->plan, ctx->fs_uuid, line, len) < 0)
-		return fail(res, EINVAL, SP_EXIT_INVALID, "fstab",
+		return fail(res, EINVAL, SP_ERR_INVALID, "fstab",
 			    "cannot put UUID '%s' into the planned fstab line '%s'", ctx->fs_uuid,
 			    ctx->plan->fstab_line);
 	return 0;
@@ -480,12 +480,12 @@ static int write_fstab(const struct sp_ctx *ctx, const char *path, const char *t
 
 	r = under_root(ctx, "/etc", etc, sizeof(etc));
 	if (r < 0)
-		return fail(res, -r, SP_EXIT_FAILED, ctx->root, "'%s': path too long", ctx->root);
+		return fail(res, -r, SP_ERR_FAILED, ctx->root, "'%s': path too long", ctx->root);
 	r = mkdir_p(etc, 0755, res);
 	if (r < 0)
 		return r;
 	if (sp_fstab_write_atomic(path, text, file, &err) < 0)
-		return fail(res, err.code, SP_EXIT_FAILED, path, "%s", err.message);
+		return fail(res, err.code, SP_ERR_FAILED, path, "%s", err.message);
 	return 0;
 }
 
@@ -503,7 +503,7 @@ static int apply(struct sp_ctx *ctx, struct sp_step_result *res)
 	}
 	if (under_root(ctx, "/etc/fstab", path, sizeof(path)) < 0 ||
 	    under_root(ctx, ctx->plan->mountpoint, mnt, sizeof(mnt)) < 0)
-		return fail(res, ENAMETOOLONG, SP_EXIT_FAILED, ctx->root, "'%s': path too long",
+		return fail(res, ENAMETOOLONG, SP_ERR_FAILED, ctx->root, "'%s': path too long",
 			    ctx->root);
 	r = render_line(ctx, line, sizeof(line), res);
 	if (r == 0)

@@ -60,7 +60,7 @@ struct sp_ctx {
  *
  * apply(): called only when verify reported drift (or nothing there).
  * Returns 0 after changing the system (status SP_STEP_DONE), or -errno
- * with res->error filled (exit code SP_EXIT_FAILED, message naming the
+ * with res->error filled (exit code SP_ERR_FAILED, message naming the
  * device and what the tool or kernel said).  In dry-run mode it changes
  * nothing and adds one line per action with the exact command/arguments.
  *
@@ -90,7 +90,7 @@ int sp_step_partition_bind(struct sp_ctx *ctx, struct sp_step_result *res);
 
 /* ------------------------------------------ shared by the step files */
 
-/* Marks res FAILED, fills res->error (SP_EXIT_FAILED, field, subject =
+/* Marks res FAILED, fills res->error (SP_ERR_FAILED, field, subject =
  * the device) and returns -code. */
 int sp_step_fail(struct sp_step_result *res, int code, const char *field, const char *subject,
 		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));

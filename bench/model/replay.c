@@ -271,7 +271,7 @@ int main(int argc, char **argv)
 	}
 	if (rm_trace_replay(m, in, path, &err) < 0) {
 		fprintf(stderr, "sp-replay: %s\n", err.message);
-		rc = err.exit_code ? err.exit_code : SP_EXIT_FAILED;
+		rc = sp_error_exit_code(&err);
 		goto out;
 	}
 	rm_model_finish(m, &stats);

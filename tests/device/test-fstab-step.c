@@ -369,7 +369,7 @@ static void test_enospc_keeps_old(void **state)
 	close(fd);
 
 	assert_true(apply(f) < 0);
-	assert_int_equal(f->res.error.exit_code, SP_EXIT_FAILED);
+	assert_int_equal(f->res.error.kind, SP_ERR_FAILED);
 	assert_contains(f->res.error.message, "No space left on device");
 	assert_contains(f->res.error.message, "unchanged");
 	print_message("%s\n", f->res.error.message);
@@ -394,7 +394,7 @@ static void test_nobarrier_rejected(void **state)
 	spit(f->fstab, "# before\n");
 	set_options(f, "noatime,nobarrier,nofail");
 	assert_true(apply(f) < 0);
-	assert_int_equal(f->res.error.exit_code, SP_EXIT_FAILED);
+	assert_int_equal(f->res.error.kind, SP_ERR_FAILED);
 	assert_contains(f->res.error.message, "mount test of '");
 	assert_contains(f->res.error.message, "the kernel rejects 'nobarrier'");
 	print_message("%s\n", f->res.error.message);
@@ -416,7 +416,7 @@ static void test_conflict_and_dry_run_touch_nothing(void **state)
 	(void)state;
 	spit(f->fstab, old);
 	assert_true(apply(f) < 0);
-	assert_int_equal(f->res.error.exit_code, SP_EXIT_INVALID);
+	assert_int_equal(f->res.error.kind, SP_ERR_INVALID);
 	assert_contains(f->res.error.message, "line 1 already mounts '/data'");
 
 	spit(f->fstab, "# dry\n");

@@ -424,7 +424,7 @@ static void expect_apply_fails(struct sp_ctx *ctx, const char *needle)
 	assert_true(sp_step_filesystem.apply(ctx, &t.res) < 0);
 	print_message("failure: %s\n", t.res.error.message);
 	assert_int_equal(t.res.status, SP_STEP_FAILED);
-	assert_int_equal(t.res.error.exit_code, SP_EXIT_FAILED);
+	assert_int_equal(t.res.error.kind, SP_ERR_FAILED);
 	if (!strstr(t.res.error.message, needle))
 		fail_msg("message should say '%s'", needle);
 }
@@ -492,7 +492,7 @@ static void test_node_never_appears(void **state)
 	took = now_seconds() - started;
 	print_message("after %.2f s: %s\n", took, t.res.error.message);
 	assert_true(took >= 1.0 && took < 2.5);
-	assert_int_equal(t.res.error.exit_code, SP_EXIT_FAILED);
+	assert_int_equal(t.res.error.kind, SP_ERR_FAILED);
 	assert_non_null(strstr(t.res.error.message, "did not appear within 1 s"));
 	assert_non_null(strstr(t.res.error.message, "but no node appeared"));
 
@@ -502,7 +502,7 @@ static void test_node_never_appears(void **state)
 	snprintf(ctx.partition_path, sizeof(ctx.partition_path), "%s", dev);
 	sp_step_result_clear(&t.res);
 	assert_true(sp_step_filesystem.apply(&ctx, &t.res) < 0);
-	assert_int_equal(t.res.error.exit_code, SP_EXIT_FAILED);
+	assert_int_equal(t.res.error.kind, SP_ERR_FAILED);
 	assert_non_null(strstr(t.res.error.message, "never formats a whole disk"));
 	expect_no_fs_on(dev);
 	rmdir(fake_dev);
@@ -703,7 +703,7 @@ static void test_partition_in_use(void **state)
 	print_message("after %.2f s: %s\n", took, t.res.error.message);
 	assert_true(took < 3.0);
 	assert_int_equal(t.res.status, SP_STEP_FAILED);
-	assert_int_equal(t.res.error.exit_code, SP_EXIT_FAILED);
+	assert_int_equal(t.res.error.kind, SP_ERR_FAILED);
 	snprintf(want, sizeof(want), "but cannot tell the kernel: %s (partition 2) is in use", p2);
 	if (!strstr(t.res.error.message, want))
 		fail_msg("message should say '%s'", want);

@@ -248,7 +248,7 @@ static void test_kernel_refusal(void **state)
 		fail_msg("apply did not fail with EINVAL");
 	}
 	assert_int_equal(res.status, SP_STEP_FAILED);
-	assert_int_equal(res.error.exit_code, SP_EXIT_FAILED);
+	assert_int_equal(res.error.kind, SP_ERR_FAILED);
 	snprintf(want, sizeof(want),
 		 "cannot set 'queue/nr_requests' on '%s' to 100000: Invalid argument",
 		 kernel_name());

@@ -131,7 +131,7 @@ static void check_replan(const struct sp_plan *file)
 	if (!again || !twice || !profile)
 		goto out;
 	if (sp_plan_replan(file, profile, again, &err) < 0) {
-		FUZZ_CHECK(err.exit_code == SP_EXIT_INVALID, "replan exit %d: %s", err.exit_code,
+		FUZZ_CHECK(err.kind == SP_ERR_INVALID, "replan exit %d: %s", err.kind,
 			   err.message);
 		goto out;
 	}

@@ -15,7 +15,7 @@ static void check_refusal(int r, const struct sp_error *err, const char *field)
 {
 	FUZZ_CHECK(r < 0, "r = %d", r);
 	FUZZ_CHECK(err->code == r, "code %d, r %d", err->code, r);
-	FUZZ_CHECK(err->exit_code == SP_EXIT_INVALID, "exit %d", err->exit_code);
+	FUZZ_CHECK(err->kind == SP_ERR_INVALID, "exit %d", err->kind);
 	FUZZ_CHECK(!strcmp(err->field, field), "field '%s'", err->field);
 	FUZZ_CHECK(err->message[0] != '\0', "empty message");
 	FUZZ_CHECK_TERMINATED(err->message);

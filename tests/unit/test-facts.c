@@ -65,7 +65,7 @@ static void expect_rejected(const char *text, const char *field, const char *nee
 	untouched = f;
 	assert_true(load_text(text, file, sizeof(file), &f, &err) < 0);
 	assert_true(err.code < 0);
-	assert_int_equal(err.exit_code, SP_EXIT_INVALID);
+	assert_int_equal(err.kind, SP_ERR_INVALID);
 	assert_string_equal(err.field, field);
 	assert_string_equal(err.subject, file);
 	if (!strstr(err.message, needle) || !strstr(err.message, file))
@@ -273,7 +273,7 @@ static void test_missing_file(void **state)
 
 	(void)state;
 	assert_int_equal(sp_facts_load_json("/nonexistent/facts.json", &f, &err), -ENOENT);
-	assert_int_equal(err.exit_code, SP_EXIT_INVALID);
+	assert_int_equal(err.kind, SP_ERR_INVALID);
 	assert_non_null(strstr(err.message, "'/nonexistent/facts.json'"));
 }
 

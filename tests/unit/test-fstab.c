@@ -92,7 +92,7 @@ static void merge_refused(const char *old, const char *line, const char *mp, con
 	char *text = (char *)"untouched";
 
 	assert_int_equal(sp_fstab_merge(old, line, mp, uuid, &text, &err), code);
-	assert_int_equal(err.exit_code, SP_EXIT_INVALID);
+	assert_int_equal(err.kind, SP_ERR_INVALID);
 	assert_string_equal(text, "untouched");
 	if (!strstr(err.message, needle))
 		fail_msg("message '%s' should contain '%s'", err.message, needle);
@@ -399,7 +399,7 @@ static void test_read(void **state)
 	close(fd);
 	text = (char *)"untouched";
 	assert_int_equal(sp_fstab_read(path, &text, &file, &err), -EINVAL);
-	assert_int_equal(err.exit_code, SP_EXIT_INVALID);
+	assert_int_equal(err.kind, SP_ERR_INVALID);
 	assert_non_null(strstr(err.message, "NUL byte at offset 2"));
 	assert_string_equal(text, "untouched");
 
@@ -470,7 +470,7 @@ static void test_write_failure_keeps_old(void **state)
 	signal(SIGXFSZ, old_handler);
 
 	assert_int_equal(r, -EFBIG);
-	assert_int_equal(err.exit_code, SP_EXIT_FAILED);
+	assert_int_equal(err.kind, SP_ERR_FAILED);
 	if (!strstr(err.message, "cannot write") || !strstr(err.message, "unchanged"))
 		fail_msg("message: %s", err.message);
 	text = slurp(path);
@@ -490,7 +490,7 @@ static void test_write_no_directory(void **state)
 	spit(etc, "");
 	snprintf(path, sizeof(path), "%s/fstab", etc);
 	assert_int_equal(sp_fstab_write_atomic(path, "x\n", &file, &err), -ENOTDIR);
-	assert_int_equal(err.exit_code, SP_EXIT_FAILED);
+	assert_int_equal(err.kind, SP_ERR_FAILED);
 	assert_non_null(strstr(err.message, "cannot create a temporary file beside"));
 }
 
@@ -644,7 +644,7 @@ static void test_step_refuses_before_mounting(void **state)
 	(void)state;
 	spit(f->fstab, old);
 	assert_true(sp_step_fstab.apply(&f->ctx, &f->res) < 0);
-	assert_int_equal(f->res.error.exit_code, SP_EXIT_INVALID);
+	assert_int_equal(f->res.error.kind, SP_ERR_INVALID);
 	assert_non_null(strstr(f->res.error.message, "/etc/fstab: line 2 already mounts '/data'"));
 	assert_string_equal(f->res.error.subject, f->fstab);
 	text = slurp(f->fstab);
@@ -656,7 +656,7 @@ static void test_step_refuses_before_mounting(void **state)
 	spit(f->fstab, "");
 	f->ctx.fs_uuid[0] = '\0';
 	assert_true(sp_step_fstab.apply(&f->ctx, &f->res) < 0);
-	assert_int_equal(f->res.error.exit_code, SP_EXIT_FAILED);
+	assert_int_equal(f->res.error.kind, SP_ERR_FAILED);
 	assert_non_null(strstr(f->res.error.message,
 			       "UUID of the filesystem on '/dev/loop99p1' is unknown"));
 	sp_step_result_clear(&f->res);

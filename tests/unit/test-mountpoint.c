@@ -50,7 +50,7 @@ static int check(const char *in, bool force, char *out)
 	int r = sp_mountpoint_check(in, force, out, SP_PATH_MAX, &err);
 
 	if (r < 0) {
-		assert_int_equal(err.exit_code, SP_EXIT_INVALID);
+		assert_int_equal(err.kind, SP_ERR_INVALID);
 		assert_string_equal(err.field, "mountpoint");
 		assert_true(err.message[0] != '\0');
 	}

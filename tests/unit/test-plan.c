@@ -107,7 +107,7 @@ static const char *plan_error(const struct req *q)
 
 	memset(&err, 0, sizeof(err));
 	assert_true(make(q, plan, &err) < 0);
-	assert_int_equal(err.exit_code, SP_EXIT_INVALID);
+	assert_int_equal(err.kind, SP_ERR_INVALID);
 	free(plan);
 	return err.message;
 }

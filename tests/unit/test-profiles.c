@@ -69,7 +69,7 @@ static const char *parse_error(const char *json)
 
 	memset(&err, 0, sizeof(err));
 	assert_true(sp_profile_parse(json, "x.json", p, &err) < 0);
-	assert_int_equal(err.exit_code, SP_EXIT_INVALID);
+	assert_int_equal(err.kind, SP_ERR_INVALID);
 	free(p);
 	return err.message;
 }

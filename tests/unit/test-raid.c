@@ -30,7 +30,7 @@ static const char *data_disks_error(const char *level_text, unsigned disks, unsi
 	assert_int_equal(sp_parse_level(level_text, &level, &err), 0);
 	assert_true(sp_raid_data_disks(level, disks, spans, &data, &err) < 0);
 	assert_int_equal(data, 99);
-	assert_int_equal(err.exit_code, SP_EXIT_INVALID);
+	assert_int_equal(err.kind, SP_ERR_INVALID);
 	return err.message;
 }
 

@@ -467,7 +467,7 @@ static void test_write_error_names_knob(void **state)
 	assert_int_equal(symlink("/dev/full", path), 0);
 	assert_int_equal(apply(false), -ENOSPC);
 	assert_int_equal(res.status, SP_STEP_FAILED);
-	assert_int_equal(res.error.exit_code, SP_EXIT_FAILED);
+	assert_int_equal(res.error.kind, SP_ERR_FAILED);
 	assert_string_equal(res.error.message, "cannot set 'queue/read_ahead_kb' on 'md3' to 32768: "
 					       "No space left on device");
 	snprintf(path, sizeof(path), "%s/etc", root);

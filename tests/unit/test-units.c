@@ -27,7 +27,7 @@ static const char *size_bad(const char *text)
 	memset(&err, 0, sizeof(err));
 	assert_true(sp_parse_size(text, "chunk", &v, &err) < 0);
 	assert_int_equal(v, 12345); /* out-parameter untouched on failure */
-	assert_int_equal(err.exit_code, SP_EXIT_INVALID);
+	assert_int_equal(err.kind, SP_ERR_INVALID);
 	assert_string_equal(err.field, "chunk");
 	return err.message;
 }
