@@ -12,10 +12,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -272,4 +275,88 @@ void sp_exec_result_free(struct sp_exec_result *result)
 	free(result->output);
 	result->output = NULL;
 	result->output_len = 0;
+}
+
+/* What the child sends back: fn's result and message. */
+struct private_result {
+	int rc;
+	char msg[SP_MSG_MAX];
+};
+
+static void private_child(int fd, pid_t parent, int (*fn)(void *, char *, size_t), void *arg)
+{
+	struct private_result out = { 0 };
+
+	/* killed with the parent: a run stopped with -9 leaves no process
+	 * and, with it, no namespace and no mount */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+		_exit(1);
+	if (unshare(CLONE_NEWNS) < 0) {
+		out.rc = -errno;
+		snprintf(out.msg, sizeof(out.msg), "cannot make a private mount namespace: %s",
+			 strerror(errno));
+	} else if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
+		/* never mount anything that could propagate to the machine */
+		out.rc = -errno;
+		snprintf(out.msg, sizeof(out.msg), "cannot make the mounts private: %s",
+			 strerror(errno));
+	} else if (mount("stripeplan", "/run", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			 "mode=0700,size=64k") < 0) {
+		out.rc = -errno;
+		snprintf(out.msg, sizeof(out.msg), "cannot mount a private tmpfs on /run: %s",
+			 strerror(errno));
+	} else {
+		out.rc = fn(arg, out.msg, sizeof(out.msg));
+	}
+	(void)!write(fd, &out, sizeof(out));
+	_exit(0);
+}
+
+int sp_run_in_private_mounts(int (*fn)(void *arg, char *msg, size_t len), void *arg, char *msg,
+			     size_t len)
+{
+	struct private_result in = { 0 };
+	pid_t parent = getpid(), pid;
+	ssize_t got = 0, n;
+	int fds[2], status = 0;
+
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		snprintf(msg, len, "cannot create a pipe: %s", strerror(errno));
+		return -errno;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(fds[0]);
+		close(fds[1]);
+		snprintf(msg, len, "cannot fork: %s", strerror(e));
+		return -e;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		private_child(fds[1], parent, fn, arg);
+	}
+	close(fds[1]);
+	while ((size_t)got < sizeof(in)) {
+		n = read(fds[0], (char *)&in + got, sizeof(in) - (size_t)got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if ((size_t)got != sizeof(in)) {
+		snprintf(msg, len, "the process in the private mount namespace died (%s %d)",
+			 WIFSIGNALED(status) ? "signal" : "exit status",
+			 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+		return -ECHILD;
+	}
+	in.msg[sizeof(in.msg) - 1] = '\0';
+	snprintf(msg, len, "%s", in.msg);
+	return in.rc;
 }

@@ -24,4 +24,17 @@ struct sp_exec_result {
 int sp_exec(const char *const *argv, struct sp_exec_result *result, struct sp_error *err);
 void sp_exec_result_free(struct sp_exec_result *result);
 
+/*
+ * Runs fn(arg, msg, len) in a child process with a mount namespace of its
+ * own (unshare(CLONE_NEWNS), every mount made private, a private tmpfs on
+ * /run): whatever fn mounts is seen by no other process and is gone when
+ * the child exits, including when it or this process is killed with
+ * SIGKILL (the child is killed with its parent).  Returns fn's return
+ * value with fn's message in msg, or -errno with msg saying why the child
+ * could not run it.  fn must not return with anything it mounted still
+ * needed: the namespace does not outlive it.
+ */
+int sp_run_in_private_mounts(int (*fn)(void *arg, char *msg, size_t len), void *arg, char *msg,
+			     size_t len);
+
 #endif

@@ -302,3 +302,59 @@ int sp_root_open_dir(int root_fd, const char *rel, bool create, mode_t mode)
 	}
 	return open_dir_below(root_fd, rel);
 }
+
+int sp_root_check_dir(int root_fd, const char *rel)
+{
+	char path[SP_PATH_MAX];
+	int parent = -1, r = 0;
+	size_t len;
+
+	while (rel[0] == '/')
+		rel++;
+	len = strlen(rel);
+	if (len >= sizeof(path))
+		return -ENAMETOOLONG;
+	memcpy(path, rel, len + 1);
+	parent = open_dir_below(root_fd, "");
+	if (parent < 0)
+		return parent;
+	/* walk down while the directories exist; at the first that does not,
+	 * its name must be free and its parent writable */
+	for (char *start = path, *p = path;; p++) {
+		bool end = *p == '\0';
+		struct stat st;
+		int fd;
+
+		if (!end && *p != '/')
+			continue;
+		if (p == start) { /* an empty component */
+			start = p + 1;
+			if (end)
+				break;
+			continue;
+		}
+		*p = '\0';
+		fd = open_dir_below(root_fd, path);
+		if (fd == -ENOENT) {
+			/* the rest will be made: only the writable check below is left */
+			r = fstatat(parent, start, &st, AT_SYMLINK_NOFOLLOW) == 0 ? -EEXIST :
+			    errno != ENOENT					   ? -errno :
+											     0;
+			break;
+		}
+		if (fd < 0) {
+			r = fd;
+			break;
+		}
+		close(parent);
+		parent = fd;
+		if (end)
+			break;
+		*p = '/';
+		start = p + 1;
+	}
+	if (r == 0)
+		r = faccessat(parent, ".", W_OK, AT_EACCESS) < 0 ? -errno : 0;
+	close(parent);
+	return r;
+}

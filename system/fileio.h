@@ -46,6 +46,11 @@ int sp_write_atomic_at(int dirfd, const char *name, const char *text, mode_t mod
  */
 int sp_root_open(const char *root);
 int sp_root_open_dir(int root_fd, const char *rel, bool create, mode_t mode);
+/* Whether sp_root_open_dir(create) would succeed, creating nothing: 0
+ * when rel is a writable directory or every missing component can be
+ * made; -EEXIST when something not a directory (a file, a link leading
+ * out of the root or nowhere) is in the way; -errno otherwise. */
+int sp_root_check_dir(int root_fd, const char *rel);
 
 /* write(2) until done, retrying EINTR. */
 int sp_write_all(int fd, const char *buf, size_t len);

@@ -3,65 +3,28 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "fileio.h"
+#include "textfile.h"
 #include "fstab-file.h"
 
-static int read_all(int fd, const char *path, char **ret_text, struct sp_error *err)
+int sp_fstab_read_at(int dirfd, const char *name, const char *display, char **ret_text,
+		     struct sp_fstab_file *ret_file, struct sp_error *err)
 {
-	char *buf = malloc(SP_FSTAB_MAX_BYTES + 1);
-	size_t used = 0;
-
-	if (!buf)
-		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "fstab", "out of memory");
-	for (;;) {
-		ssize_t got = read(fd, buf + used, SP_FSTAB_MAX_BYTES + 1 - used);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			int e = errno;
-
-			free(buf);
-			return sp_error_set(err, e, SP_ERR_FAILED, "fstab", "cannot read '%s': %s",
-					    path, strerror(e));
-		}
-		if (got == 0)
-			break;
-		used += (size_t)got;
-		if (used > SP_FSTAB_MAX_BYTES) {
-			free(buf);
-			return sp_error_set(err, EFBIG, SP_ERR_INVALID, "fstab",
-					    "'%s' is larger than %u bytes; not editing it", path,
-					    SP_FSTAB_MAX_BYTES);
-		}
-	}
-	if (memchr(buf, '\0', used)) {
-		size_t at = (size_t)((char *)memchr(buf, '\0', used) - buf);
-
-		free(buf);
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "fstab",
-				    "'%s' has a NUL byte at offset %zu; not editing it", path, at);
-	}
-	buf[used] = '\0';
-	*ret_text = buf;
-	return 0;
-}
-
-int sp_fstab_read(const char *path, char **ret_text, struct sp_fstab_file *ret_file,
-		  struct sp_error *err)
-{
+	char why[SP_MSG_MAX], *text = NULL;
 	struct stat st;
-	char *text = NULL;
-	int fd, r;
+	int r;
 
 	/* O_NOFOLLOW: a rename over a symlink would replace the link, so a
 	 * linked fstab is refused here rather than silently unlinked later */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
-	if (fd < 0 && errno == ENOENT) {
+	r = sp_read_regular_at(dirfd, name, O_NOFOLLOW, SP_FSTAB_MAX_BYTES, &text, &st, why,
+			       sizeof(why));
+	if (r == -ENOENT) {
 		text = strdup("");
 		if (!text)
 			return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "fstab", "out of memory");
@@ -69,22 +32,14 @@ int sp_fstab_read(const char *path, char **ret_text, struct sp_fstab_file *ret_f
 		*ret_file = (struct sp_fstab_file){ .exists = false, .mode = 0644 };
 		return 0;
 	}
-	if (fd < 0) {
-		int e = errno;
-
-		return sp_error_set(err, e, e == ELOOP ? SP_ERR_INVALID : SP_ERR_FAILED, "fstab",
-				    "cannot open '%s': %s", path,
-				    e == ELOOP ? "it is a symbolic link; not replacing it" : strerror(e));
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "fstab",
-				    "'%s' is not a regular file; not editing it", path);
-	}
-	r = read_all(fd, path, &text, err);
-	close(fd);
+	if (r == -ENOMEM)
+		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "fstab", "out of memory");
+	if (r == -ELOOP || r == -EISDIR || r == -EINVAL || r == -EFBIG)
+		return sp_error_set(err, r, SP_ERR_INVALID, "fstab", "'%s' %s; not editing it",
+				    display, why);
 	if (r < 0)
-		return r;
+		return sp_error_set(err, r, SP_ERR_FAILED, "fstab", "cannot read '%s': %s", display,
+				    why);
 	*ret_text = text;
 	*ret_file = (struct sp_fstab_file){ .exists = true,
 					     .mode = st.st_mode & 07777,
@@ -93,14 +48,20 @@ int sp_fstab_read(const char *path, char **ret_text, struct sp_fstab_file *ret_f
 	return 0;
 }
 
-int sp_fstab_write_atomic(const char *path, const char *text, const struct sp_fstab_file *file,
-			  struct sp_error *err)
+int sp_fstab_read(const char *path, char **ret_text, struct sp_fstab_file *ret_file,
+		  struct sp_error *err)
+{
+	return sp_fstab_read_at(AT_FDCWD, path, path, ret_text, ret_file, err);
+}
+
+int sp_fstab_write_atomic_at(int dirfd, const char *name, const char *display, const char *text,
+			     const struct sp_fstab_file *file, struct sp_error *err)
 {
 	/* a new fstab is root's only when we are root: tests run unprivileged */
 	bool chown_it = file->exists || geteuid() == 0;
 	const char *what = "write";
-	int r = sp_write_atomic(path, text, file->mode, chown_it ? file->uid : (uid_t)-1,
-				chown_it ? file->gid : (gid_t)-1, &what);
+	int r = sp_write_atomic_at(dirfd, name, text, file->mode, chown_it ? file->uid : (uid_t)-1,
+				   chown_it ? file->gid : (gid_t)-1, &what);
 
 	if (r == 0)
 		return 0;
@@ -108,8 +69,60 @@ int sp_fstab_write_atomic(const char *path, const char *text, const struct sp_fs
 		return sp_error_set(err, r, SP_ERR_FAILED, "fstab",
 				    "'%s' was replaced, but syncing its directory failed: %s; the "
 				    "change may not survive a crash",
-				    path, strerror(-r));
+				    display, strerror(-r));
 	return sp_error_set(err, r, SP_ERR_FAILED, "fstab",
-			    "cannot %s '%s': %s; the old '%s' is unchanged", what, path,
-			    strerror(-r), path);
+			    "cannot %s '%s': %s; the old '%s' is unchanged", what, display,
+			    strerror(-r), display);
+}
+
+int sp_fstab_write_atomic(const char *path, const char *text, const struct sp_fstab_file *file,
+			  struct sp_error *err)
+{
+	char dir[SP_PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	int dirfd, r;
+
+	snprintf(dir, sizeof(dir), "%.*s", !slash ? 1 : slash == path ? 1 : (int)(slash - path),
+		 !slash ? "." : path);
+	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return sp_error_set(err, errno, SP_ERR_FAILED, "fstab",
+				    "cannot %s '%s': %s; the old '%s' is unchanged",
+				    "create a temporary file beside", path, strerror(errno), path);
+	r = sp_fstab_write_atomic_at(dirfd, slash ? slash + 1 : path, path, text, file, err);
+	close(dirfd);
+	return r;
+}
+
+int sp_fstab_lock(int etc_fd, const char *display, unsigned wait_ms, int *ret_fd,
+		  struct sp_error *err)
+{
+	int fd = openat(etc_fd, SP_FSTAB_LOCK_NAME,
+			O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
+	struct stat st;
+
+	if (fd < 0)
+		return sp_error_set(err, errno, SP_ERR_FAILED, "fstab",
+				    "cannot open the lock file '%s': %s", display, strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return sp_error_set(err, EINVAL, SP_ERR_FAILED, "fstab",
+				    "the lock file '%s' is not a regular file", display);
+	}
+	for (unsigned waited = 0;; waited += 20) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			break;
+		if ((errno != EWOULDBLOCK && errno != EINTR) || waited >= wait_ms) {
+			int e = errno;
+
+			close(fd);
+			return sp_error_set(err, e, SP_ERR_FAILED, "fstab",
+					    "cannot lock '%s': %s", display,
+					    e == EWOULDBLOCK ? "another run still holds it" :
+							       strerror(e));
+		}
+		usleep(20 * 1000);
+	}
+	*ret_fd = fd;
+	return 0;
 }

@@ -12,13 +12,17 @@
  *   3. refuse if it is read-only, mounted, swap, held, or opened
  *      exclusively by someone else (never overridable);
  *   4. verify every step: a device that already matches is left alone;
- *   5. refuse to overwrite anything not written by an already-matching
+ *   5. run every remaining step's preflight: what a later step would
+ *      refuse (an fstab it cannot merge, a path leaving --root) is
+ *      refused now, with nothing written;
+ *   6. refuse to overwrite anything not written by an already-matching
  *      step, unless --force: libblkid looks at the label, the end of the
  *      disk (backup GPT, old md superblocks) and the planned partition's
  *      whole range, whether or not a partition table still points at it;
- *   6. apply the first differing step and everything after it, each
+ *   7. apply the first differing step and everything after it, each
  *      followed by its verify, each write to a node re-checked against
- *      the identified disk; stop at the first failure.
+ *      the identified disk; stop at the first failure, exit 4 once
+ *      anything was written, and say what was left behind.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -340,6 +344,54 @@ static int refuse_overwrite(struct sp_ctx *ctx, struct sp_report *r, size_t firs
 	return 0;
 }
 
+/*
+ * Everything that can be refused without writing is refused here, before
+ * the first step writes: a refusal found by a later step's apply would
+ * come after the disk was partitioned and formatted.
+ */
+static int preflight_all(struct sp_ctx *ctx, struct sp_report *r, size_t first, double started)
+{
+	for (size_t i = first; i < N_STEPS; i++) {
+		struct sp_step_result res = { .name = steps[i]->name };
+
+		if (!steps[i]->preflight)
+			continue;
+		if (steps[i]->preflight(ctx, &res) < 0) {
+			r->error = res.error;
+			if (r->error.kind != SP_ERR_INVALID)
+				r->error.kind = SP_ERR_REFUSED;
+			sp_step_result_clear(&res);
+			return finish(r, SP_OUTCOME_REFUSED, started);
+		}
+		sp_step_result_clear(&res);
+	}
+	return 0;
+}
+
+/*
+ * A failure after an earlier step wrote is never "invalid input" or
+ * "refused, nothing touched": exit 4, and a note says what is on the
+ * disk now.
+ */
+static void failed_after_writes(struct sp_report *r, size_t first, size_t failed)
+{
+	char done[SP_MSG_MAX] = "", rest[SP_MSG_MAX] = "";
+	size_t used = 0, rused = 0;
+
+	for (size_t j = first; j < failed; j++)
+		if (r->steps[j].status == SP_STEP_DONE)
+			used += (size_t)snprintf(done + used, sizeof(done) - used, "%s%s",
+						 used ? ", " : "", r->steps[j].name);
+	for (size_t j = failed + 1; j < N_STEPS; j++)
+		rused += (size_t)snprintf(rest + rused, sizeof(rest) - rused, "%s%s",
+					  rused ? ", " : "", r->steps[j].name);
+	if (!used)
+		return;
+	r->error.kind = SP_ERR_FAILED;
+	note(r, "left behind: %s written and verified; '%s' failed%s%s; re-run apply to finish",
+	     done, r->steps[failed].name, rused ? "; not run: " : "", rest);
+}
+
 /* The fault-injection tests' hook: stop after the named step, as if the
  * run had been killed there. */
 static bool stop_requested_after(const struct sp_run_opts *opts, const char *name)
@@ -398,6 +450,7 @@ static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct
 			step_done(opts, r, i);
 			for (size_t j = i + 1; j < N_STEPS; j++)
 				r->steps[j].status = SP_STEP_SKIPPED;
+			failed_after_writes(r, first, i);
 			return finish(r, SP_OUTCOME_FAILED, started);
 		}
 		if (!ctx->dry_run) {
@@ -429,6 +482,7 @@ static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct
 		if (res->status == SP_STEP_FAILED) {
 			for (size_t j = i + 1; j < N_STEPS; j++)
 				r->steps[j].status = SP_STEP_SKIPPED;
+			failed_after_writes(r, first, i);
 			return finish(r, SP_OUTCOME_FAILED, started);
 		}
 		if (!ctx->dry_run && stop_requested_after(opts, steps[i]->name)) {
@@ -477,6 +531,12 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 			    r->notes[0]);
 		goto out;
 	}
+	if (!opts->dry_run) {
+		char left[SP_MSG_MAX];
+
+		if (sp_mount_test_leftovers_remove(plan->partition_path, left, sizeof(left)) > 0)
+			note(r, "%s", left);
+	}
 	rc = refuse_if_in_use(opts->sysfs, plan, &facts, r, started);
 	if (rc)
 		goto out;
@@ -496,6 +556,9 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 		rc = finish(r, SP_OUTCOME_UNCHANGED, started);
 		goto out;
 	}
+	rc = preflight_all(&ctx, r, first, started);
+	if (rc)
+		goto out;
 	rc = refuse_overwrite(&ctx, r, first, started);
 	if (rc)
 		goto out;

@@ -18,11 +18,13 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/mount.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <blkid/blkid.h>
 
+#include "exec.h"
 #include "fileio.h"
 #include "fstab-file.h"
 #include "mount-options.h"
@@ -61,7 +63,7 @@ static void join_options(const struct sp_plan *plan, char *buf, size_t len)
 /* An error from fstab.c, prefixed with the file it is about. */
 static int fail_with(struct sp_step_result *res, const struct sp_error *err, const char *path)
 {
-	return fail(res, err->code, err->kind, path,
+	return fail(res, err->code, err->kind ? err->kind : SP_ERR_FAILED, path,
 		    "%s: %s", path, err->message);
 }
 
@@ -128,77 +130,264 @@ static void find_rejected(const struct sp_plan *plan, const char *source, const 
 	}
 }
 
-static int make_mount_dir(char *dir, size_t len)
-{
-	const char *tmp = getenv("TMPDIR");
+/* Inside the private namespace, on its private tmpfs: no name on the
+ * machine's /run, so nothing is left there whatever happens. */
+#define MOUNT_DIR "/run/stripeplan-mount"
+/* What earlier versions mounted on, in the machine's own namespace. */
+#define OLD_MOUNT_DIR_PREFIX "stripeplan-mount."
 
-	snprintf(dir, len, "/run/stripeplan-mount.XXXXXX");
-	if (mkdtemp(dir))
+struct mount_job {
+	const struct sp_plan *plan;
+	const char *source;
+	const char *options;
+};
+
+/* Runs in the private mount namespace (sp_run_in_private_mounts). */
+static int mount_job_run(void *arg, char *msg, size_t len)
+{
+	const struct mount_job *job = arg;
+	char why[SP_MSG_MAX], rejected[SP_MSG_MAX];
+	int r;
+
+	if (mkdir(MOUNT_DIR, 0700) < 0 && errno != EEXIST) {
+		r = -errno;
+		snprintf(msg, len, "mount test of '%s': cannot create '%s': %s; fstab was not changed",
+			 job->source, MOUNT_DIR, strerror(errno));
+		return r;
+	}
+	r = try_mount(job->source, sp_fs_name(job->plan->fs), job->options, MOUNT_DIR, why,
+		      sizeof(why));
+	unmount_dir(MOUNT_DIR); /* tidy; the namespace takes it with it anyway */
+	if (r == 0)
 		return 0;
-	snprintf(dir, len, "%s/stripeplan-mount.XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-	return mkdtemp(dir) ? 0 : -errno;
+	find_rejected(job->plan, job->source, MOUNT_DIR, rejected, sizeof(rejected));
+	if (rejected[0])
+		snprintf(msg, len,
+			 "mount test of '%s' with '%s' failed: the kernel rejects %s (%s); fstab was "
+			 "not changed",
+			 job->source, job->options, rejected, why);
+	else
+		snprintf(msg, len, "mount test of '%s' with '%s' failed: %s; fstab was not changed",
+			 job->source, job->options, why);
+	return r;
 }
 
+/*
+ * Mounts the filesystem once with exactly the planned options, in a
+ * private mount namespace: a run killed in the middle (kill -9) leaves
+ * nothing mounted, because the namespace dies with its process.
+ */
 static int mount_test(const struct sp_ctx *ctx, struct sp_step_result *res)
 {
 	const struct sp_plan *plan = ctx->plan;
 	const char *source = ctx->partition_path[0] ? ctx->partition_path : plan->partition_path;
-	char dir[SP_PATH_MAX], options[OPTIONS_MAX], msg[SP_MSG_MAX], rejected[SP_MSG_MAX];
-	int r, u;
+	char options[OPTIONS_MAX], msg[SP_MSG_MAX] = "";
+	struct mount_job job = { plan, source, options };
+	int r;
 
 	join_options(plan, options, sizeof(options));
-	r = make_mount_dir(dir, sizeof(dir));
+	r = sp_run_in_private_mounts(mount_job_run, &job, msg, sizeof(msg));
 	if (r < 0)
-		return fail(res, r, SP_ERR_FAILED, source,
-			    "mount test of '%s': cannot create a temporary directory: %s", source,
-			    strerror(-r));
-	r = try_mount(source, sp_fs_name(plan->fs), options, dir, msg, sizeof(msg));
-	u = unmount_dir(dir); /* always, the mount may half-succeed */
-	if (r < 0) {
-		find_rejected(plan, source, dir, rejected, sizeof(rejected));
-		rmdir(dir);
-		if (rejected[0])
-			return fail(res, r, SP_ERR_FAILED, source,
-				    "mount test of '%s' with '%s' failed: the kernel rejects %s (%s); "
-				    "fstab was not changed",
-				    source, options, rejected, msg);
-		return fail(res, r, SP_ERR_FAILED, source,
-			    "mount test of '%s' with '%s' failed: %s; fstab was not changed", source,
-			    options, msg);
-	}
-	if (u < 0)
-		return fail(res, u, SP_ERR_FAILED, dir,
-			    "mount test: cannot unmount '%s' from '%s': %s; unmount it by hand",
-			    source, dir, strerror(-u));
-	rmdir(dir);
+		return fail(res, r, SP_ERR_FAILED, source, "%s%s", msg,
+			    strstr(msg, "fstab was not changed") ? "" : "; fstab was not changed");
 	return 0;
 }
 
-/* ---------------------------------------------------------- directories */
-
-static bool is_dir(const char *path)
+/* The name of a directory an earlier version mounted its test on:
+ * <dir>/stripeplan-mount.XXXXXX (mkdtemp). */
+static bool is_old_mount_dir(const char *target)
 {
+	const char *base = strrchr(target, '/');
+
+	if (!base || strncmp(base + 1, OLD_MOUNT_DIR_PREFIX, strlen(OLD_MOUNT_DIR_PREFIX)))
+		return false;
+	return strlen(base + 1) == strlen(OLD_MOUNT_DIR_PREFIX) + 6;
+}
+
+/* A mountinfo path field as the kernel writes it: space, tab, newline
+ * and backslash octal-escaped. */
+static void unescape_mountinfo(const char *in, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (; *in && o + 1 < len; in++) {
+		if (in[0] == '\\' && in[1] >= '0' && in[1] <= '3' && in[2] >= '0' && in[2] <= '7' &&
+		    in[3] >= '0' && in[3] <= '7') {
+			out[o++] = (char)((in[1] - '0') * 64 + (in[2] - '0') * 8 + (in[3] - '0'));
+			in += 3;
+		} else {
+			out[o++] = *in;
+		}
+	}
+	out[o] = '\0';
+}
+
+/* mount point and source of one mountinfo line: 0, or -EINVAL. */
+static int mountinfo_fields(char *line, char *target, char *source, size_t len)
+{
+	char *save = NULL, *f, *sep = strstr(line, " - ");
+	int n = 0;
+
+	if (!sep)
+		return -EINVAL;
+	*sep = '\0';
+	for (f = strtok_r(line, " ", &save); f && n < 4; f = strtok_r(NULL, " ", &save))
+		n++;
+	if (!f)
+		return -EINVAL;
+	unescape_mountinfo(f, target, len);
+	save = NULL;
+	f = strtok_r(sep + 3, " ", &save); /* fstype */
+	f = f ? strtok_r(NULL, " ", &save) : NULL;
+	if (!f)
+		return -EINVAL;
+	unescape_mountinfo(f, source, len);
+	return 0;
+}
+
+int sp_mount_test_leftovers_remove(const char *partition_path, char *note, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char want[SP_PATH_MAX], line[3 * SP_PATH_MAX];
+	int removed = 0;
+
+	note[0] = '\0';
+	if (!f)
+		return 0;
+	if (!realpath(partition_path, want)) {
+		fclose(f);
+		return 0;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char target[SP_PATH_MAX], source[SP_PATH_MAX], have[SP_PATH_MAX];
+
+		if (mountinfo_fields(line, target, source, sizeof(target)) < 0 ||
+		    !is_old_mount_dir(target) || !realpath(source, have) || strcmp(have, want))
+			continue;
+		/* our own mount test's, from a run that was killed: take it off */
+		if (umount2(target, UMOUNT_NOFOLLOW) < 0 &&
+		    umount2(target, MNT_DETACH | UMOUNT_NOFOLLOW) < 0)
+			continue;
+		rmdir(target);
+		snprintf(note, len, "unmounted '%s' from '%s', left by a mount test that was killed",
+			 partition_path, target);
+		removed++;
+	}
+	fclose(f);
+	return removed;
+}
+
+/* ------------------------------------------------- the files under root */
+
+/*
+ * Where the step writes, opened once: every file below --root is reached
+ * through root_fd (sp_root_open_dir), so neither a ".." nor a symlinked
+ * etc/ or mount point can lead a write out of the root.  The paths are
+ * for messages only.
+ */
+struct where {
+	int root_fd;
+	char fstab[SP_PATH_MAX];
+	char lock[SP_PATH_MAX];
+	char mnt[SP_PATH_MAX];
+};
+
+static void where_close(struct where *w)
+{
+	if (w->root_fd >= 0)
+		close(w->root_fd);
+	w->root_fd = -1;
+}
+
+static int where_open(const struct sp_ctx *ctx, struct where *w, struct sp_step_result *res)
+{
+	const char *root = ctx->root && ctx->root[0] ? ctx->root : "/";
 	struct stat st;
 
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	w->root_fd = -1;
+	if (under_root(ctx, "/etc/fstab", w->fstab, sizeof(w->fstab)) < 0 ||
+	    under_root(ctx, "/etc/" SP_FSTAB_LOCK_NAME, w->lock, sizeof(w->lock)) < 0 ||
+	    under_root(ctx, ctx->plan->mountpoint, w->mnt, sizeof(w->mnt)) < 0)
+		return fail(res, ENAMETOOLONG, SP_ERR_INVALID, root, "'%s': path too long", root);
+	w->root_fd = sp_root_open(root);
+	if (w->root_fd < 0 || fstat(w->root_fd, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		int e = w->root_fd < 0 ? -w->root_fd : ENOTDIR;
+
+		where_close(w);
+		return fail(res, e, SP_ERR_INVALID, root, "the target root '%s' is not a directory: %s",
+			    root, strerror(e));
+	}
+	return 0;
 }
 
-/* mkdir -p (sp_mkdir_p), failures named for the user. */
-static int mkdir_p(const char *path, mode_t mode, struct sp_step_result *res)
+/* <root>/etc: -ENOENT when it does not exist (and !create). */
+static int open_etc(const struct where *w, bool create, int *ret_fd, struct sp_step_result *res)
 {
-	char at[SP_PATH_MAX];
-	const char *what;
-	int r = sp_mkdir_p(path, mode, at, sizeof(at), &what);
+	int fd = sp_root_open_dir(w->root_fd, "etc", create, 0755);
 
-	if (r == -ENAMETOOLONG)
-		return fail(res, ENAMETOOLONG, SP_ERR_FAILED, path, "'%s': path too long", path);
-	if (r == -ENOTDIR)
-		return fail(res, ENOTDIR, SP_ERR_FAILED, at,
-			    "cannot create directory '%s': something else is in the way", at);
-	if (r < 0)
-		return fail(res, -r, SP_ERR_FAILED, at, "cannot %s '%s': %s", what, at,
-			    strerror(-r));
+	if (fd == -ENOENT && !create)
+		return -ENOENT;
+	if (fd < 0)
+		return fail(res, -fd, SP_ERR_INVALID, w->fstab,
+			    "cannot reach the directory of '%s' inside the target root: %s", w->fstab,
+			    strerror(-fd));
+	*ret_fd = fd;
 	return 0;
+}
+
+/* The fstab as it is; a missing <root>/etc reads as a missing fstab. */
+static int read_current(const struct where *w, char **ret_text, struct sp_fstab_file *ret_file,
+			struct sp_step_result *res)
+{
+	struct sp_error err = { 0 };
+	int etc_fd = -1, r;
+
+	r = open_etc(w, false, &etc_fd, res);
+	if (r == -ENOENT) {
+		*ret_text = strdup("");
+		*ret_file = (struct sp_fstab_file){ .exists = false, .mode = 0644 };
+		return *ret_text ? 0 : fail(res, ENOMEM, SP_ERR_FAILED, w->fstab, "out of memory");
+	}
+	if (r < 0)
+		return r;
+	r = sp_fstab_read_at(etc_fd, "fstab", w->fstab, ret_text, ret_file, &err);
+	close(etc_fd);
+	return r < 0 ? fail_with(res, &err, w->fstab) : 0;
+}
+
+enum mnt_state { MNT_MISSING, MNT_DIR, MNT_MOUNTED };
+
+/* What is at the mount point now; -errno (res filled) when it is not a
+ * directory stripeplan may create or use. */
+static int mount_point_state(const struct sp_ctx *ctx, const struct where *w, bool create,
+			     enum mnt_state *ret, struct sp_step_result *res)
+{
+	struct statx stx;
+	int fd = sp_root_open_dir(w->root_fd, ctx->plan->mountpoint, create, 0755);
+
+	if (fd == -ENOENT && !create) {
+		*ret = MNT_MISSING;
+		return 0;
+	}
+	if (fd < 0)
+		return fail(res, -fd, SP_ERR_INVALID, w->mnt,
+			    "mount point '%s' cannot be %s inside the target root: %s", w->mnt,
+			    create ? "created" : "reached",
+			    fd == -ENOTDIR || fd == -EEXIST ? "something else is in the way" :
+							      strerror(-fd));
+	*ret = MNT_DIR;
+	if (statx(fd, "", AT_EMPTY_PATH, 0, &stx) == 0 &&
+	    (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+	    (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT))
+		*ret = MNT_MOUNTED;
+	close(fd);
+	return 0;
+}
+
+static int refuse_mounted(const struct where *w, struct sp_step_result *res)
+{
+	return fail(res, EBUSY, SP_ERR_REFUSED, w->mnt,
+		    "mount point '%s' already has a filesystem mounted on it", w->mnt);
 }
 
 /* ---------------------------------------------------------------- verify */
@@ -308,7 +497,7 @@ static int planned_entry(const struct sp_ctx *ctx, struct sp_found_fstab *f,
 	return 0;
 }
 
-static int find_lines(const struct sp_ctx *ctx, struct sp_found_fstab *f,
+static int find_lines(const struct sp_ctx *ctx, const struct where *w, struct sp_found_fstab *f,
 		      struct sp_step_result *res)
 {
 	struct sp_fstab_entry *have = calloc(SP_FOUND_MAX_MOUNT_LINES, sizeof(*have));
@@ -327,9 +516,9 @@ static int find_lines(const struct sp_ctx *ctx, struct sp_found_fstab *f,
 		names.have_rdev = true;
 		partition_names(f->fs_path, &names);
 	}
-	if (sp_fstab_read(f->path, &text, &file, &err) < 0 ||
-	    sp_fstab_find(text, names_match, &names, have, SP_FOUND_MAX_MOUNT_LINES, &f->n_lines,
-			  &err) < 0)
+	r = read_current(w, &text, &file, res);
+	if (r == 0 && sp_fstab_find(text, names_match, &names, have, SP_FOUND_MAX_MOUNT_LINES,
+				    &f->n_lines, &err) < 0)
 		r = fail_with(res, &err, f->path);
 	for (size_t i = 0; r == 0 && i < f->n_lines && i < SP_FOUND_MAX_MOUNT_LINES; i++)
 		copy_line(&have[i], &f->lines[i]);
@@ -338,8 +527,11 @@ static int find_lines(const struct sp_ctx *ctx, struct sp_found_fstab *f,
 	return r;
 }
 
-static void check_mountpoint(const struct sp_ctx *ctx, struct sp_found_fstab *f)
+static void look_at_mountpoint(const struct sp_ctx *ctx, const struct where *w,
+			       struct sp_found_fstab *f)
 {
+	int fd;
+
 	const char *target = ctx->plan->mountpoint[0] ? ctx->plan->mountpoint :
 			     f->n_lines	       ? f->lines[0].target :
 						 "";
@@ -348,11 +540,16 @@ static void check_mountpoint(const struct sp_ctx *ctx, struct sp_found_fstab *f)
 	    under_root(ctx, target, f->mountpoint_dir, sizeof(f->mountpoint_dir)) < 0)
 		return;
 	f->mountpoint_checked = true;
-	f->mountpoint_is_dir = is_dir(f->mountpoint_dir);
+	/* through the root, as apply would reach it: a symlink out is no directory */
+	fd = sp_root_open_dir(w->root_fd, target, false, 0);
+	f->mountpoint_is_dir = fd >= 0;
+	if (fd >= 0)
+		close(fd);
 }
 
 static int read_fstab(struct sp_ctx *ctx, struct sp_found_fstab *f, struct sp_step_result *res)
 {
+	struct where w = { .root_fd = -1 };
 	int r;
 
 	if (under_root(ctx, "/etc/fstab", f->path, sizeof(f->path)) < 0)
@@ -372,9 +569,12 @@ static int read_fstab(struct sp_ctx *ctx, struct sp_found_fstab *f, struct sp_st
 		return 0;
 	r = planned_entry(ctx, f, res);
 	if (r == 0)
-		r = find_lines(ctx, f, res);
+		r = where_open(ctx, &w, res);
 	if (r == 0)
-		check_mountpoint(ctx, f);
+		r = find_lines(ctx, &w, f, res);
+	if (r == 0)
+		look_at_mountpoint(ctx, &w, f);
+	where_close(&w);
 	return r;
 }
 
@@ -414,8 +614,9 @@ static const char *action_name(enum sp_fstab_action a, bool done)
 	return done ? "kept" : "keep";
 }
 
-static void dry_run_lines(const struct sp_ctx *ctx, const char *path, const char *line,
-			  enum sp_fstab_action action, const char *mnt, struct sp_step_result *res)
+static void dry_run_lines(const struct sp_ctx *ctx, const struct where *w, const char *line,
+			  enum sp_fstab_action action, enum mnt_state mnt,
+			  struct sp_step_result *res)
 {
 	const char *source = ctx->partition_path[0] ? ctx->partition_path :
 						      ctx->plan->partition_path;
@@ -423,20 +624,20 @@ static void dry_run_lines(const struct sp_ctx *ctx, const char *path, const char
 
 	join_options(ctx->plan, options, sizeof(options));
 	sp_step_line(res, "mount-test %s with %s on a temporary directory", source, options);
-	if (!is_dir(mnt))
-		sp_step_line(res, "create %s", mnt);
-	sp_step_line(res, "write %s: %s '%s'", path, action_name(action, false), line);
+	if (mnt == MNT_MISSING)
+		sp_step_line(res, "create %s", w->mnt);
+	sp_step_line(res, "write %s: %s '%s'", w->fstab, action_name(action, false), line);
 	snprintf(res->summary, sizeof(res->summary), "would %s '%s' in %s",
-		 action_name(action, false), line, path);
+		 action_name(action, false), line, w->fstab);
 }
 
-/* The line to write; before mkfs (dry run) the UUID is still the
- * placeholder, and the merge then checks the mount point only. */
-static int render_line(const struct sp_ctx *ctx, char *line, size_t len,
+/* The line to write; before mkfs (dry run, preflight) the UUID is still
+ * the placeholder, and the merge then checks the mount point only. */
+static int render_line(const struct sp_ctx *ctx, bool placeholder_ok, char *line, size_t len,
 		       struct sp_step_result *res)
 {
 	if (!ctx->fs_uuid[0]) {
-		if (!ctx->dry_run)
+		if (!placeholder_ok)
 			return fail(res, ENOENT, SP_ERR_FAILED, ctx->partition_path,
 				    "the UUID of the filesystem on '%s' is unknown (the filesystem "
 				    "step reported none); no fstab line written",
@@ -454,77 +655,165 @@ static int render_line(const struct sp_ctx *ctx, char *line, size_t len,
 
 /* Reads and merges in memory: every refusal happens here, before the
  * mount test and before anything is written. */
-static int prepare(const struct sp_ctx *ctx, const char *path, const char *line, char **ret_text,
-		   struct sp_fstab_file *ret_file, enum sp_fstab_action *ret_action,
-		   struct sp_step_result *res)
+static int prepare(const struct sp_ctx *ctx, const struct where *w, const char *line,
+		   const char *uuid, char **ret_text, struct sp_fstab_file *ret_file,
+		   enum sp_fstab_action *ret_action, struct sp_step_result *res)
 {
 	struct sp_error err = { 0 };
 	char *old = NULL;
 	int r;
 
-	r = sp_fstab_read(path, &old, ret_file, &err);
-	if (r == 0)
-		r = sp_fstab_merge_action(old, line, ctx->plan->mountpoint,
-					  ctx->fs_uuid[0] ? ctx->fs_uuid : NULL, ret_text,
-					  ret_action, &err);
-	free(old);
-	return r < 0 ? fail_with(res, &err, path) : 0;
-}
-
-static int write_fstab(const struct sp_ctx *ctx, const char *path, const char *text,
-		       const struct sp_fstab_file *file, struct sp_step_result *res)
-{
-	struct sp_error err = { 0 };
-	char etc[SP_PATH_MAX];
-	int r;
-
-	r = under_root(ctx, "/etc", etc, sizeof(etc));
-	if (r < 0)
-		return fail(res, -r, SP_ERR_FAILED, ctx->root, "'%s': path too long", ctx->root);
-	r = mkdir_p(etc, 0755, res);
+	r = read_current(w, &old, ret_file, res);
 	if (r < 0)
 		return r;
-	if (sp_fstab_write_atomic(path, text, file, &err) < 0)
-		return fail(res, err.code, SP_ERR_FAILED, path, "%s", err.message);
+	r = sp_fstab_merge_action(old, line, ctx->plan->mountpoint, uuid, ret_text, ret_action,
+				  &err);
+	free(old);
+	return r < 0 ? fail_with(res, &err, w->fstab) : 0;
+}
+
+/* The plan's mount point must be the one the planner would write: a plan
+ * file is untrusted, and a spelling like "/data/.." is "/". */
+static int check_mountpoint(const struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	char normalized[SP_PATH_MAX];
+	struct sp_error err = { 0 };
+
+	if (sp_mountpoint_check(ctx->plan->mountpoint, ctx->force, normalized, sizeof(normalized),
+				&err) < 0)
+		return fail(res, -err.code, SP_ERR_INVALID, ctx->plan->mountpoint, "%s",
+			    err.message);
+	if (strcmp(normalized, ctx->plan->mountpoint))
+		return fail(res, EINVAL, SP_ERR_INVALID, ctx->plan->mountpoint,
+			    "mountpoint: the plan spells it '%s'; plans name it '%s'",
+			    ctx->plan->mountpoint, normalized);
 	return 0;
 }
 
-static int apply(struct sp_ctx *ctx, struct sp_step_result *res)
+/* The root must take the new files: <root>/etc and the mount point are
+ * (or can be made) writable directories inside it.  A read-only target,
+ * or a symlinked etc/ that leads out of the root, fails here, before the
+ * disk is touched, not after mkfs. */
+static int check_writable(const struct where *w, const char *rel, const char *display,
+			  struct sp_step_result *res)
 {
-	char path[SP_PATH_MAX], mnt[SP_PATH_MAX], line[sizeof(ctx->plan->fstab_line) + SP_UUID_MAX];
-	enum sp_fstab_action action = SP_FSTAB_KEEP;
+	int r = sp_root_check_dir(w->root_fd, rel);
+
+	if (r < 0)
+		return fail(res, -r, SP_ERR_REFUSED, display,
+			    "cannot write '%s' inside the target root: %s; nothing was written",
+			    display,
+			    r == -EEXIST ? "something that is not a directory there (a file, or a "
+					   "link that leads out of the root) is in the way" :
+					   strerror(-r));
+	return 0;
+}
+
+/* Everything apply could refuse, checked before any step writes. */
+static int preflight(struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	char line[sizeof(ctx->plan->fstab_line) + SP_UUID_MAX];
+	enum sp_fstab_action action;
 	struct sp_fstab_file file;
+	enum mnt_state mnt;
+	struct where w = { .root_fd = -1 };
 	char *text = NULL;
 	int r;
+
+	if (!ctx->plan->mountpoint[0])
+		return 0;
+	r = check_mountpoint(ctx, res);
+	if (r == 0)
+		r = where_open(ctx, &w, res);
+	if (r < 0)
+		return r;
+	/* the filesystem may still be re-made: check the mount point only */
+	snprintf(line, sizeof(line), "%s", ctx->plan->fstab_line);
+	r = prepare(ctx, &w, line, NULL, &text, &file, &action, res);
+	free(text);
+	if (r == 0)
+		r = mount_point_state(ctx, &w, false, &mnt, res);
+	if (r == 0 && mnt == MNT_MOUNTED)
+		r = refuse_mounted(&w, res);
+	if (r == 0 && !ctx->dry_run)
+		r = check_writable(&w, "etc", w.fstab, res);
+	if (r == 0 && !ctx->dry_run)
+		r = check_writable(&w, ctx->plan->mountpoint, w.mnt, res);
+	where_close(&w);
+	return r;
+}
+
+static int write_fstab(const struct where *w, const char *text, const struct sp_fstab_file *file,
+		       int etc_fd, struct sp_step_result *res)
+{
+	struct sp_error err = { 0 };
+
+	if (sp_fstab_write_atomic_at(etc_fd, "fstab", w->fstab, text, file, &err) < 0)
+		return fail(res, err.code, SP_ERR_FAILED, w->fstab, "%s", err.message);
+	return 0;
+}
+
+/* How long a run waits for another one on the same root to finish its
+ * fstab (its mount test included). */
+#define FSTAB_LOCK_WAIT_MS 60000U
+
+static int apply(struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	char line[sizeof(ctx->plan->fstab_line) + SP_UUID_MAX];
+	enum sp_fstab_action action = SP_FSTAB_KEEP;
+	enum mnt_state mnt = MNT_MISSING;
+	struct sp_fstab_file file;
+	struct sp_error err = { 0 };
+	int etc_fd = -1, lock_fd = -1, r;
+	struct where w = { .root_fd = -1 };
+	char *text = NULL;
 
 	if (!ctx->plan->mountpoint[0]) {
 		no_mountpoint(res);
 		return 0;
 	}
-	if (under_root(ctx, "/etc/fstab", path, sizeof(path)) < 0 ||
-	    under_root(ctx, ctx->plan->mountpoint, mnt, sizeof(mnt)) < 0)
-		return fail(res, ENAMETOOLONG, SP_ERR_FAILED, ctx->root, "'%s': path too long",
-			    ctx->root);
-	r = render_line(ctx, line, sizeof(line), res);
+	r = check_mountpoint(ctx, res);
 	if (r == 0)
-		r = prepare(ctx, path, line, &text, &file, &action, res);
+		r = render_line(ctx, ctx->dry_run, line, sizeof(line), res);
+	if (r == 0)
+		r = where_open(ctx, &w, res);
 	if (r < 0)
 		return r;
 	if (ctx->dry_run) {
-		dry_run_lines(ctx, path, line, action, mnt, res);
+		r = prepare(ctx, &w, line, ctx->fs_uuid[0] ? ctx->fs_uuid : NULL, &text, &file,
+			    &action, res);
+		if (r == 0)
+			r = mount_point_state(ctx, &w, false, &mnt, res);
+		if (r == 0)
+			dry_run_lines(ctx, &w, line, action, mnt, res);
 		goto out;
 	}
-	r = mount_test(ctx, res);
+	/* read, merge and replace under the root's fstab lock: a second run
+	 * on the same root waits, then merges into what this one wrote */
+	r = open_etc(&w, true, &etc_fd, res);
+	if (r == 0 && sp_fstab_lock(etc_fd, w.lock, FSTAB_LOCK_WAIT_MS, &lock_fd, &err) < 0)
+		r = fail_with(res, &err, w.fstab);
 	if (r == 0)
-		r = mkdir_p(mnt, 0755, res);
+		r = prepare(ctx, &w, line, ctx->fs_uuid, &text, &file, &action, res);
+	if (r == 0)
+		r = mount_test(ctx, res);
+	if (r == 0)
+		r = mount_point_state(ctx, &w, true, &mnt, res);
+	if (r == 0 && mnt == MNT_MOUNTED)
+		r = refuse_mounted(&w, res);
 	if (r == 0 && action != SP_FSTAB_KEEP)
-		r = write_fstab(ctx, path, text, &file, res);
+		r = write_fstab(&w, text, &file, etc_fd, res);
 	if (r == 0)
 		snprintf(res->summary, sizeof(res->summary), "%s '%s' in %s; mount test passed",
-			 action_name(action, true), line, path);
+			 action_name(action, true), line, w.fstab);
 out:
+	if (lock_fd >= 0)
+		close(lock_fd);
+	if (etc_fd >= 0)
+		close(etc_fd);
+	where_close(&w);
 	free(text);
 	return r;
 }
 
-const struct sp_step sp_step_fstab = { "fstab", verify, apply, NULL };
+const struct sp_step sp_step_fstab = { "fstab", verify, apply, NULL, preflight };

@@ -27,6 +27,7 @@
 
 #include "tuning.h"
 #include "fileio.h"
+#include "textfile.h"
 #include "steps.h"
 #include "sysfs.h"
 
@@ -405,33 +406,36 @@ static int render_artifacts(const struct sp_ctx *ctx, struct artifacts *as,
 	return 0;
 }
 
-/* The file as it is: 0 with *ret (malloc'd), -ENOENT, or -errno. */
-static int read_artifact(const char *path, char **ret, struct stat *st)
+/* Every artifact is reached through the target root's descriptor
+ * (sp_root_open_dir): a symlinked etc/ or usr/ cannot lead out of it. */
+static int open_root(const struct sp_ctx *ctx, int *ret_fd, struct sp_step_result *res)
 {
-	char *buf;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	const char *root = ctx->root && ctx->root[0] ? ctx->root : "/";
+	int fd = sp_root_open(root);
+	struct stat st;
 
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode) || st->st_size > ARTIFACT_MAX_BYTES) {
-		close(fd);
-		return -EINVAL;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		return sp_step_fail(res, ENOTDIR, STEP, root,
+				    "the target root '%s' is not a directory", root);
 	}
-	buf = malloc((size_t)st->st_size + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	n = read(fd, buf, (size_t)st->st_size + 1);
-	close(fd);
-	if (n != st->st_size) {
-		free(buf);
-		return -EIO;
-	}
-	buf[n] = '\0';
-	*ret = buf;
+	*ret_fd = fd;
 	return 0;
+}
+
+/* The file as it is: 0 with *ret (malloc'd), -ENOENT, or -errno. */
+static int read_artifact(int root_fd, const struct artifact *a, char **ret, struct stat *st)
+{
+	char why[SP_MSG_MAX];
+	int dir = sp_root_open_dir(root_fd, a->dir, false, 0), r;
+
+	if (dir < 0)
+		return dir;
+	r = sp_read_regular_at(dir, a->name, O_NOFOLLOW, ARTIFACT_MAX_BYTES, ret, st, why,
+			       sizeof(why));
+	close(dir);
+	return r;
 }
 
 enum artifact_state {
@@ -441,12 +445,12 @@ enum artifact_state {
 	ARTIFACT_WRONG_MODE,
 };
 
-static enum artifact_state artifact_look(const struct artifact *a, mode_t *ret_mode)
+static enum artifact_state artifact_look(int root_fd, const struct artifact *a, mode_t *ret_mode)
 {
 	enum artifact_state s;
 	struct stat st;
 	char *have = NULL;
-	int r = read_artifact(a->path, &have, &st);
+	int r = read_artifact(root_fd, a, &have, &st);
 
 	if (r == -ENOENT)
 		return ARTIFACT_MISSING;
@@ -462,62 +466,98 @@ static enum artifact_state artifact_look(const struct artifact *a, mode_t *ret_m
 }
 
 /* A crash leaves the old file or the new one, never half of one. */
-static int write_atomic(const struct artifact *a)
+static int install_artifact(struct run *run, int root_fd, const struct artifact *a)
 {
-	const char *what;
-
-	return sp_write_atomic(a->path, a->content, a->mode, (uid_t)-1, (gid_t)-1, &what);
-}
-
-static int install_artifact(struct run *run, const struct artifact *a)
-{
-	char dir[SP_PATH_MAX], at[SP_PATH_MAX];
-	const char *what;
+	const char *what = "write";
 	mode_t mode = 0;
-	int r;
+	int dir, r;
 
-	if (artifact_look(a, &mode) == ARTIFACT_MATCHES)
+	if (artifact_look(root_fd, a, &mode) == ARTIFACT_MATCHES)
 		return 0;
 	if (run->ctx->dry_run) {
 		say(run, "write %s", a->path);
 		return 0;
 	}
-	snprintf(dir, sizeof(dir), "%s", a->path);
-	*strrchr(dir, '/') = '\0';
-	/* the target root exists (check_root), so only folders below it are made */
-	r = sp_mkdir_p(dir, 0755, at, sizeof(at), &what);
-	if (r == 0)
-		r = write_atomic(a);
+	dir = sp_root_open_dir(root_fd, a->dir, true, 0755);
+	r = dir;
+	if (dir >= 0) {
+		r = sp_write_atomic_at(dir, a->name, a->content, a->mode, (uid_t)-1, (gid_t)-1,
+				       &what);
+		close(dir);
+	}
 	if (r < 0)
-		return sp_step_fail(run->res, -r, STEP, a->path, "cannot write '%s': %s", a->path,
+		return sp_step_fail(run->res, -r, STEP, a->path, "cannot %s '%s': %s", what, a->path,
 				    strerror(-r));
 	say(run, "wrote %s", a->path);
-	return 0;
-}
-
-static int check_root(const char *root, struct sp_step_result *res)
-{
-	struct stat st;
-
-	if (stat(root, &st) < 0 || !S_ISDIR(st.st_mode))
-		return sp_step_fail(res, ENOTDIR, STEP, root,
-				    "the target root '%s' is not a directory", root);
 	return 0;
 }
 
 static int install_artifacts(struct run *run)
 {
 	struct artifacts as;
-	int r;
+	int root_fd = -1, r;
 
-	r = check_root(run->ctx->root ? run->ctx->root : "/", run->res);
+	r = open_root(run->ctx, &root_fd, run->res);
 	if (r < 0 || (r = render_artifacts(run->ctx, &as, run->res)) < 0)
-		return r;
+		goto out;
 	if (as.warning[0])
 		say(run, "udev rule: %s", as.warning);
 	for (size_t i = 0; r == 0 && i < as.n; i++)
-		r = install_artifact(run, &as.a[i]);
+		r = install_artifact(run, root_fd, &as.a[i]);
 	artifacts_free(&as);
+out:
+	if (root_fd >= 0)
+		close(root_fd);
+	return r;
+}
+
+/* An artifact's place must be one apply can write: its directory reachable
+ * inside the root (or not there yet), writable, and the file itself, if
+ * any, a regular file. */
+static int preflight_artifact(int root_fd, const struct artifact *a, struct sp_step_result *res)
+{
+	int dir = sp_root_open_dir(root_fd, a->dir, false, 0), r = 0;
+	struct stat st;
+
+	if (dir == -ENOENT) {
+		dir = sp_root_check_dir(root_fd, a->dir);
+		if (dir == 0)
+			return 0; /* it will be made */
+	}
+	if (dir < 0)
+		return sp_step_fail(res, -dir, STEP, a->path,
+				    "cannot reach the directory of '%s' inside the target root: %s",
+				    a->path,
+				    dir == -EEXIST ? "something that is not a directory (a file, or a "
+						     "link that leads out of the root) is in the way" :
+						     strerror(-dir));
+	if (fstatat(dir, a->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode))
+		r = sp_step_fail(res, EEXIST, STEP, a->path, "'%s' is %s; not replacing it",
+				 a->path, sp_file_kind(st.st_mode));
+	else if (faccessat(dir, ".", W_OK, AT_EACCESS) < 0)
+		r = sp_step_fail(res, errno, STEP, a->path, "cannot write '%s': %s", a->path,
+				 strerror(errno));
+	close(dir);
+	if (r < 0)
+		res->error.kind = SP_ERR_REFUSED;
+	return r;
+}
+
+static int tuning_preflight(struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	struct artifacts as;
+	int root_fd = -1, r;
+
+	r = check_entries(ctx, res);
+	if (r == 0)
+		r = open_root(ctx, &root_fd, res);
+	if (r == 0 && (r = render_artifacts(ctx, &as, res)) == 0) {
+		for (size_t i = 0; r == 0 && !ctx->dry_run && i < as.n; i++)
+			r = preflight_artifact(root_fd, &as.a[i], res);
+		artifacts_free(&as);
+	}
+	if (root_fd >= 0)
+		close(root_fd);
 	return r;
 }
 
@@ -631,11 +671,12 @@ static int verify_knobs(struct run *run, bool *ret_drift)
 	return r;
 }
 
-static void verify_artifact(struct run *run, const struct artifact *a, bool *ret_drift)
+static void verify_artifact(struct run *run, int root_fd, const struct artifact *a,
+			    bool *ret_drift)
 {
 	mode_t mode = 0;
 
-	switch (artifact_look(a, &mode)) {
+	switch (artifact_look(root_fd, a, &mode)) {
 	case ARTIFACT_MATCHES:
 		return;
 	case ARTIFACT_MISSING:
@@ -658,7 +699,7 @@ static int tuning_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 	char files[SP_MSG_MAX];
 	struct artifacts as;
 	bool differs = false;
-	int r;
+	int root_fd = -1, r;
 
 	run.found = calloc(1, sizeof(*run.found));
 	if (!run.found)
@@ -671,8 +712,15 @@ static int tuning_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 		free(run.found);
 		return r;
 	}
+	if (open_root(ctx, &root_fd, res) < 0) {
+		artifacts_free(&as);
+		say_dropped(&run);
+		free(run.found);
+		return -ENOTDIR;
+	}
 	for (size_t i = 0; i < as.n; i++)
-		verify_artifact(&run, &as.a[i], &differs);
+		verify_artifact(&run, root_fd, &as.a[i], &differs);
+	close(root_fd);
 	artifacts_free(&as);
 	say_dropped(&run);
 	sp_judge_tuning(ctx->plan, run.found, &res->findings);
@@ -689,4 +737,5 @@ static int tuning_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 	return 0;
 }
 
-const struct sp_step sp_step_tuning = { STEP, tuning_verify, tuning_apply, NULL };
+const struct sp_step sp_step_tuning = { STEP, tuning_verify, tuning_apply, NULL,
+					tuning_preflight };

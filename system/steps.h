@@ -67,12 +67,19 @@ struct sp_ctx {
  * probe_existing(): optional.  Says whether what is on the device where
  * this step would write is blank (0), or holds something (1, with a
  * description in `what`).  The pipeline refuses to overwrite unless --force.
+ *
+ * preflight(): optional.  Everything apply() could refuse that can be
+ * known before the first step writes (a file it cannot read or merge, a
+ * path that leaves --root, a target that is not writable).  The pipeline
+ * calls every step's preflight before any apply, so such a refusal comes
+ * with the disk untouched.  0, or -errno with res->error filled.
  */
 struct sp_step {
 	const char *name;
 	int (*verify)(struct sp_ctx *ctx, struct sp_step_result *res);
 	int (*apply)(struct sp_ctx *ctx, struct sp_step_result *res);
 	int (*probe_existing)(struct sp_ctx *ctx, char *what, size_t len);
+	int (*preflight)(struct sp_ctx *ctx, struct sp_step_result *res);
 };
 
 extern const struct sp_step sp_step_partition;
@@ -127,6 +134,15 @@ int sp_ctx_open_checked(const struct sp_ctx *ctx, const char *path, int flags, d
 /* Does the disk fd still name the disk we identified?  0 or -errno with
  * res->error filled; a ctx without a disk fd always passes. */
 int sp_ctx_check_disk(const struct sp_ctx *ctx, const char *field, struct sp_step_result *res);
+
+/*
+ * Unmounts the partition from /run/stripeplan-mount.XXXXXX (or the same
+ * name under TMPDIR), where a mount test of an earlier stripeplan that was
+ * killed left it, so a re-run is not refused as "in use".  Only mounts of
+ * exactly this partition on exactly such a name are touched.  Returns how
+ * many were removed, with the last one described in note.
+ */
+int sp_mount_test_leftovers_remove(const char *partition_path, char *note, size_t len);
 
 /* The disk and partition node a run works on (the plan's, unless set). */
 const char *sp_ctx_disk_path(const struct sp_ctx *ctx);
