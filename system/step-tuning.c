@@ -494,7 +494,7 @@ static int install_artifact(struct run *run, int root_fd, const struct artifact 
 
 static int install_artifacts(struct run *run)
 {
-	struct artifacts as;
+	struct artifacts as = { .n = 0 };
 	int root_fd = -1, r;
 
 	r = open_root(run->ctx, &root_fd, run->res);
@@ -545,7 +545,7 @@ static int preflight_artifact(int root_fd, const struct artifact *a, struct sp_s
 
 static int tuning_preflight(struct sp_ctx *ctx, struct sp_step_result *res)
 {
-	struct artifacts as;
+	struct artifacts as = { .n = 0 };
 	int root_fd = -1, r;
 
 	r = check_entries(ctx, res);
@@ -697,7 +697,7 @@ static int tuning_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 	struct run run = { .ctx = ctx, .res = res, .verifying = true };
 	const char *root = ctx->root ? ctx->root : "/";
 	char files[SP_MSG_MAX];
-	struct artifacts as;
+	struct artifacts as = { .n = 0 };
 	bool differs = false;
 	int root_fd = -1, r;
 
