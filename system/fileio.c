@@ -136,43 +136,6 @@ int sp_write_atomic(const char *path, const char *text, mode_t mode, uid_t uid, 
 	return r;
 }
 
-int sp_mkdir_p(const char *path, mode_t mode, char *at, size_t at_len, const char **ret_what)
-{
-	char buf[SP_PATH_MAX];
-	struct stat st;
-	int r = 0;
-
-	*ret_what = "create directory";
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf)) {
-		snprintf(at, at_len, "%s", path);
-		return -ENAMETOOLONG;
-	}
-	for (char *p = buf + 1;; p++) {
-		bool last = *p == '\0';
-
-		if (*p != '/' && !last)
-			continue;
-		*p = '\0';
-		if (mkdir(buf, mode) == 0) {
-			if (chmod(buf, mode) < 0) {
-				*ret_what = "chmod";
-				r = -errno;
-			}
-		} else if (errno != EEXIST) {
-			r = -errno;
-		} else if (stat(buf, &st) < 0 || !S_ISDIR(st.st_mode)) {
-			r = -ENOTDIR;
-		}
-		if (r < 0) {
-			snprintf(at, at_len, "%s", buf);
-			return r;
-		}
-		if (last)
-			return 0;
-		*p = '/';
-	}
-}
-
 /* ------------------------------------------------- paths under a root */
 
 int sp_root_open(const char *root)

@@ -20,14 +20,6 @@
 int sp_write_atomic(const char *path, const char *text, mode_t mode, uid_t uid, gid_t gid,
 		    const char **ret_what);
 
-/*
- * mkdir -p: makes each missing directory of path with exactly mode,
- * whatever the umask.  0 or -errno, -ENOTDIR when something other than a
- * directory is in the way; on failure `at` names the directory and
- * *ret_what the stage ("create directory", "chmod").
- */
-int sp_mkdir_p(const char *path, mode_t mode, char *at, size_t at_len, const char **ret_what);
-
 /* The same, for name in the directory dirfd (no '/' in name).  A name
  * that is not a regular file (device node, FIFO, link, directory) is
  * never replaced: -EEXIST. */
