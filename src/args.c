@@ -361,7 +361,7 @@ static int load_profile(const struct sp_cli_args *a, const char *name, struct sp
 int sp_cli_make_plan(const struct sp_cli_args *a, struct sp_plan *ret, struct sp_error *err)
 {
 	struct sp_profile_set *set = NULL;
-	const struct sp_profile *profile;
+	const struct sp_profile *profile = NULL;
 	struct sp_facts facts = { 0 };
 	int r;
 
@@ -387,7 +387,7 @@ out:
 int sp_cli_replan(const struct sp_cli_args *a, struct sp_plan *plan, struct sp_error *err)
 {
 	struct sp_profile_set *set = NULL;
-	const struct sp_profile *profile;
+	const struct sp_profile *profile = NULL;
 	struct sp_plan *again = calloc(1, sizeof(*again));
 	int r;
 

@@ -325,7 +325,7 @@ static void count_partitions(const PedDisk *disk, struct sp_found_partition *f)
 
 static void read_kernel(const struct sp_ctx *ctx, struct sp_found_partition *f)
 {
-	struct kernel_part kp;
+	struct kernel_part kp = { 0 };
 	int r = kernel_partition(ctx, sp_ctx_disk_path(ctx), PARTITION_NUMBER, &kp);
 
 	if (r < 0) {
@@ -834,7 +834,7 @@ static int wait_for_node(const struct sp_ctx *ctx, struct sp_step_result *res)
 	const char *disk = sp_ctx_disk_path(ctx), *part = sp_ctx_partition_path(ctx);
 	unsigned wait_ms = ctx->partition_wait_ms ? ctx->partition_wait_ms : WAIT_DEFAULT_MS;
 	double deadline = sp_now_seconds() + wait_ms / 1000.0;
-	struct kernel_part kp;
+	struct kernel_part kp = { 0 };
 	char hint[SP_MSG_MAX];
 
 	for (;;) {
@@ -878,7 +878,7 @@ static int partition_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 int sp_step_partition_bind(struct sp_ctx *ctx, struct sp_step_result *res)
 {
 	const char *part = sp_ctx_partition_path(ctx);
-	struct kernel_part kp;
+	struct kernel_part kp = { 0 };
 	uint64_t size = 0;
 	dev_t want;
 	int fd, r;
