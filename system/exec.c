@@ -296,10 +296,19 @@ static void private_child(int fd, pid_t parent, int (*fn)(void *, char *, size_t
 		snprintf(out.msg, sizeof(out.msg), "cannot make a private mount namespace: %s",
 			 strerror(errno));
 	} else if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
-		/* never mount anything that could propagate to the machine */
-		out.rc = -errno;
-		snprintf(out.msg, sizeof(out.msg), "cannot make the mounts private: %s",
-			 strerror(errno));
+		if (errno == EINVAL) {
+			/* In a chroot (an installer's in-target) "/" is no mount
+			 * point and cannot be made private.  Then fn mounts where
+			 * it stands and unmounts again itself, as before
+			 * namespaces; only a run killed in that instant leaves a
+			 * mount behind. */
+			out.rc = fn(arg, out.msg, sizeof(out.msg));
+		} else {
+			/* never mount anything that could propagate to the machine */
+			out.rc = -errno;
+			snprintf(out.msg, sizeof(out.msg), "cannot make the mounts private: %s",
+				 strerror(errno));
+		}
 	} else if (mount("stripeplan", "/run", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 			 "mode=0700,size=64k") < 0) {
 		out.rc = -errno;
