@@ -22,7 +22,18 @@ static json_object *u64(uint64_t v)
 
 static json_object *array_json(const struct sp_plan *p)
 {
-	json_object *o = json_object_new_object(), *members;
+	json_object *o = json_object_new_object(), *members = json_object_new_array();
+	json_object *source = json_object_new_object();
+
+	for (size_t i = 0; i < p->n_members; i++)
+		json_object_array_add(members, json_object_new_string(p->members[i]));
+	json_object_object_add(source, "level", json_object_new_string(sp_source_name(p->level_source)));
+	json_object_object_add(source, "disks", json_object_new_string(sp_source_name(p->disks_source)));
+	json_object_object_add(source, "chunk", json_object_new_string(sp_source_name(p->chunk_source)));
+	json_object_object_add(source, "layout",
+			       p->layout.near_copies ? json_object_new_string(sp_source_name(p->layout_source)) : NULL);
+	json_object_object_add(source, "members", json_object_new_string(sp_source_name(p->members_source)));
+	json_object_object_add(source, "table", json_object_new_string(sp_source_name(p->table_source)));
 
 	json_object_object_add(o, "controller", json_object_new_string(p->controller));
 	json_object_object_add(o, "level", json_object_new_string(sp_level_name(p->level)));
@@ -31,10 +42,16 @@ static json_object *array_json(const struct sp_plan *p)
 	json_object_object_add(o, "data_disks", json_object_new_int((int)p->data_disks));
 	json_object_object_add(o, "chunk_bytes", u64(p->chunk_bytes));
 	json_object_object_add(o, "stripe_width_bytes", u64(p->stripe_width_bytes));
-	members = json_object_new_array();
-	for (size_t i = 0; i < p->n_members; i++)
-		json_object_array_add(members, json_object_new_string(p->members[i]));
+	if (p->layout.near_copies) {
+		char name[SP_MD_LAYOUT_NAME_MAX];
+
+		sp_md_layout_name(&p->layout, name, sizeof(name));
+		json_object_object_add(o, "layout", json_object_new_string(name));
+	} else {
+		json_object_object_add(o, "layout", NULL);
+	}
 	json_object_object_add(o, "members", members);
+	json_object_object_add(o, "source", source);
 	return o;
 }
 
@@ -54,6 +71,7 @@ static json_object *device_json(const struct sp_facts *d)
 	json_object_object_add(o, "wwn", str_or_null(d->wwn));
 	json_object_object_add(o, "serial", str_or_null(d->serial));
 	json_object_object_add(o, "diskseq", d->diskseq ? u64(d->diskseq) : NULL);
+	json_object_object_add(o, "md", sp_md_facts_to_json(&d->md));
 	return o;
 }
 

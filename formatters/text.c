@@ -25,6 +25,20 @@ static const char *data_disks_reason(const struct sp_plan *p, char *buf, size_t 
 		snprintf(buf, len, "raid1 mirrors: one disk's worth of data");
 		break;
 	case SP_LEVEL_10:
+		if (p->layout.near_copies) {
+			char l[SP_MD_LAYOUT_NAME_MAX];
+
+			sp_md_layout_name(&p->layout, l, sizeof(l));
+			if (p->data_disks == p->disks)
+				snprintf(buf, len, "md raid10 %s: the kernel's optimal I/O is %u chunks "
+					 "(%u disks %s)", l, p->data_disks, p->disks,
+					 p->layout.near_copies > 1 ?
+					 "do not divide into the near copies" : "each hold a chunk of a stripe");
+			else
+				snprintf(buf, len, "md raid10 %s: the kernel's optimal I/O is %u disks / "
+					 "%u near copies chunks", l, p->disks, p->layout.near_copies);
+			break;
+		}
 		snprintf(buf, len, "raid10 mirrors pairs: %u disks / 2", p->disks);
 		break;
 	case SP_LEVEL_5:
@@ -42,14 +56,40 @@ static const char *data_disks_reason(const struct sp_plan *p, char *buf, size_t 
 	return buf;
 }
 
+static const char *from(enum sp_source s)
+{
+	switch (s) {
+	case SP_SOURCE_KERNEL:
+		return " (from the kernel)";
+	case SP_SOURCE_DEFAULT:
+		return " (the profile's default)";
+	default:
+		return "";
+	}
+}
+
 static void print_array(FILE *f, const struct sp_plan *p)
 {
 	char a[32], b[128];
 
 	fprintf(f, "Array\n");
+	if (p->level_source == SP_SOURCE_KERNEL)
+		fprintf(f, "  geometry       read from %s's md/ in sysfs: level, raid_disks, chunk_size%s\n",
+			p->device.kernel_name, p->layout.near_copies ? ", layout" : "");
+	if (p->layout.near_copies) {
+		sp_md_layout_name(&p->layout, a, sizeof(a));
+		fprintf(f, "  layout         %-14s %u near, %u %s cop%s of each chunk%s\n", a,
+			p->layout.near_copies, p->layout.far_copies,
+			p->layout.offset ? "offset" : "far", p->layout.far_copies == 1 ? "y" : "ies",
+			from(p->layout_source));
+	}
 	fprintf(f, "  data disks     %-14u %s\n", p->data_disks, data_disks_reason(p, b, sizeof(b)));
-	fprintf(f, "  chunk          %-14s written to one disk before moving to the next\n",
-		human(p->chunk_bytes, a, sizeof(a)));
+	if (!p->stripe_width_bytes) {
+		fprintf(f, "  stripe         none           a mirror writes every block to each disk: there is no chunk or stripe to align to\n");
+		return;
+	}
+	fprintf(f, "  chunk          %-14s written to one disk before moving to the next%s\n",
+		human(p->chunk_bytes, a, sizeof(a)), from(p->chunk_source));
 	fprintf(f, "  full stripe    %-14s chunk x data disks: one write of this size and alignment touches every disk once\n",
 		human(p->stripe_width_bytes, a, sizeof(a)));
 }
@@ -71,14 +111,41 @@ static void print_device(FILE *f, const struct sp_plan *p)
 			d->optimal_io_bytes ? "" : " (none exported, as usual for hardware RAID and loop devices)");
 }
 
+static void print_whole_device(FILE *f, const struct sp_plan *p)
+{
+	char a[32];
+
+	fprintf(f, "\nNo partition table: the filesystem goes on %s itself\n", p->partition_path);
+	if (p->table_source == SP_SOURCE_DEFAULT)
+		fprintf(f, "                 the default for md arrays: the array is the volume, as nearly every md user runs\n"
+			   "                 it; no label to keep aligned or to move when the array grows (mdadm --grow)\n");
+	else
+		fprintf(f, "                 as asked (--table none)\n");
+	fprintf(f, "  start          0: the start of the device is aligned to any stripe\n");
+	fprintf(f, "  size           %s, the whole device\n", human(p->size_bytes, a, sizeof(a)));
+}
+
 static void print_partition(FILE *f, const struct sp_plan *p)
 {
 	uint64_t sector = p->device.logical_sector_bytes;
 	char a[32], b[32];
 
+	if (p->table == SP_TABLE_NONE) {
+		print_whole_device(f, p);
+		return;
+	}
 	fprintf(f, "\nPartition %s (%s label)\n", p->partition_path, sp_table_name(p->table));
 	fprintf(f, "  start          %s, byte %" PRIu64 ", sector %" PRIu64 "\n",
 		human(p->start_bytes, a, sizeof(a)), p->start_bytes, p->start_bytes / sector);
+	if (!p->stripe_width_bytes) {
+		fprintf(f, "                 1 MiB and the %u-byte physical sector: a mirror has no stripe\n",
+			p->device.physical_sector_bytes);
+		fprintf(f, "  size           %s, %" PRIu64 " sectors\n", human(p->size_bytes, a, sizeof(a)),
+			p->size_bytes / sector);
+		fprintf(f, "                 rounded down to whole physical sectors%s\n",
+			p->reserved_tail_bytes ? ", keeping the last bytes for the GPT backup header" : "");
+		return;
+	}
 	fprintf(f, "                 the least common multiple of the %s full stripe, 1 MiB and the %u-byte physical sector%s\n",
 		human(p->stripe_width_bytes, b, sizeof(b)), p->device.physical_sector_bytes,
 		p->device.optimal_io_bytes && p->device.optimal_io_bytes != p->stripe_width_bytes &&
@@ -120,7 +187,12 @@ static void print_filesystem(FILE *f, const struct sp_plan *p)
 	char a[32], b[32];
 
 	fprintf(f, "\nFilesystem %s, %u-byte blocks\n", sp_fs_name(p->fs), p->block_bytes);
-	if (p->fs == SP_FS_XFS) {
+	if (!p->stripe_width_bytes) {
+		fprintf(f, "  stripe         none           a mirror has no stripe: no %s, and %s\n",
+			p->fs == SP_FS_XFS ? "su/sw" : "stride/stripe_width",
+			p->fs == SP_FS_XFS ? "log writes are not padded to a stripe unit" :
+			"the allocator does not round to a stripe");
+	} else if (p->fs == SP_FS_XFS) {
 		fprintf(f, "  su             %-14s stripe unit = the chunk\n", human(p->xfs_su_bytes, a, sizeof(a)));
 		fprintf(f, "  sw             %-14u stripe width in units = the data disks (full stripe %s)\n",
 			p->xfs_sw, human(p->stripe_width_bytes, b, sizeof(b)));

@@ -206,9 +206,26 @@ static void judge_kernel(const struct sp_found_partition *f, struct sp_findings 
 				f->kernel_name);
 }
 
+/* --table none: the filesystem goes on the whole device, so a label there
+ * (and the partitions the kernel made from it) must go. */
+static void judge_no_table(const struct sp_found_partition *f, struct sp_findings *out)
+{
+	if (f->label_unreadable || (f->label[0] && strcmp(f->label, "loop") != 0))
+		sp_findings_add(out, SP_SEVERITY_COSTLY, "table-present",
+				"%s has a %s partition table%s; the plan puts the filesystem on the "
+				"whole device (--table none); fix: stripeplan apply --force (it wipes "
+				"the table: destroys what the partitions hold)",
+				f->disk, f->label[0] ? f->label : "unreadable",
+				f->kernel_n_partitions ? " and the kernel has partitions from it" : "");
+}
+
 void sp_judge_partition(const struct sp_plan *plan, const struct sp_found_partition *f,
 			struct sp_findings *out)
 {
+	if (plan->table == SP_TABLE_NONE) {
+		judge_no_table(f, out);
+		return;
+	}
 	if (f->label_unreadable) {
 		sp_findings_add(out, SP_SEVERITY_COSTLY, "label-unreadable",
 				"cannot read the partition table on %s: libparted said: %s; fix: %s",

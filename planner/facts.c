@@ -32,6 +32,7 @@ enum field_kind {
 	KIND_BOOL,
 	KIND_DEVNO,    /* unsigned */
 	KIND_SCHEDULERS, /* list of names, as queue/scheduler offers them */
+	KIND_MD,       /* struct sp_md_facts, from an object */
 };
 
 struct facts_field {
@@ -64,6 +65,7 @@ static const struct facts_field facts_fields[] = {
 	FIELD(is_scsi, KIND_BOOL, false),
 	FIELD(is_partition, KIND_BOOL, false),
 	FIELD(schedulers, KIND_SCHEDULERS, false),
+	FIELD(md, KIND_MD, false),
 };
 
 static const struct facts_field *facts_field_find(const char *name)
@@ -199,6 +201,8 @@ static int set_field(const char *file, const struct facts_field *fd, struct json
 		return set_schedulers(file, v, f, err);
 	case KIND_STRING:
 		return set_string_field(file, fd, v, dst, err);
+	case KIND_MD:
+		return sp_md_facts_from_json(v, file, dst, err);
 	case KIND_BOOL:
 		if (!json_object_is_type(v, json_type_boolean))
 			return fail(err, EINVAL, SP_ERR_INVALID, fd->name, file,

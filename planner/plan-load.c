@@ -87,10 +87,29 @@ static void get_str(struct loader *l, json_object *obj, const char *section, con
 static void load_strings(struct loader *l, json_object *arr, const char *section, size_t max,
 			 size_t width, char *out, size_t *count);
 
+/* Where each value came from; plans written before it was recorded say nothing. */
+static void load_sources(struct loader *l, json_object *o, struct sp_plan *p)
+{
+	static const char *const keys[] = { "level", "disks", "chunk", "layout", "members", "table" };
+	enum sp_source *const dst[] = { &p->level_source,  &p->disks_source,
+					&p->chunk_source,  &p->layout_source,
+					&p->members_source, &p->table_source };
+	char text[16];
+
+	for (size_t i = 0; o && i < sizeof(keys) / sizeof(keys[0]) && l->r == 0; i++) {
+		text[0] = '\0';
+		get_str(l, o, "array.source", keys[i], false, text, sizeof(text));
+		if (l->r == 0 && text[0] && sp_parse_source(text, dst[i]) < 0)
+			l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID, keys[i],
+					    "plan: array.source.%s '%s' is not declared, kernel, default "
+					    "or none", keys[i], text);
+	}
+}
+
 static void load_array(struct loader *l, json_object *root, struct sp_plan *p)
 {
 	json_object *a = member(l, root, "plan", "array", json_type_object, true);
-	char level[16] = "";
+	char level[16] = "", layout[SP_MD_LAYOUT_NAME_MAX] = "";
 
 	get_str(l, a, "array", "controller", true, p->controller, sizeof(p->controller));
 	get_str(l, a, "array", "level", true, level, sizeof(level));
@@ -101,8 +120,12 @@ static void load_array(struct loader *l, json_object *root, struct sp_plan *p)
 	get_uint(l, a, "array", "data_disks", SP_MAX_DISKS, &p->data_disks);
 	get_u64(l, a, "array", "chunk_bytes", UINT32_MAX, &p->chunk_bytes);
 	get_u64(l, a, "array", "stripe_width_bytes", INT64_MAX, &p->stripe_width_bytes);
+	get_str(l, a, "array", "layout", false, layout, sizeof(layout));
+	if (l->r == 0 && layout[0])
+		l->r = sp_parse_md_layout(layout, &p->layout, l->err);
 	load_strings(l, member(l, a, "array", "members", json_type_array, false), "array.members",
 		     SP_MAX_MEMBERS, SP_NAME_MAX, &p->members[0][0], &p->n_members);
+	load_sources(l, member(l, a, "array", "source", json_type_object, false), p);
 }
 
 static void load_device(struct loader *l, json_object *root, struct sp_facts *d)
@@ -127,6 +150,8 @@ static void load_device(struct loader *l, json_object *root, struct sp_facts *d)
 		off = json_object_get_int64(v);
 		d->alignment_offset_bytes = off;
 	}
+	if ((v = member(l, o, "device", "md", json_type_object, false)) && l->r == 0)
+		l->r = sp_md_facts_from_json(v, "the plan", &d->md, l->err);
 	d->rotational = -1;
 	d->read_only = -1;
 }
@@ -302,18 +327,26 @@ static int check_consistency(const struct sp_plan *p, struct sp_error *err)
 	char part[SP_PATH_MAX];
 	const char *tool = sp_mkfs_tool(p->fs);
 	uint64_t sector = p->device.logical_sector_bytes;
+	bool mirror = sp_level_is_mirror(p->level);
 
-	if (sector < 512 || !sp_is_power_of_two(sector) || p->stripe_width_bytes == 0)
+	if (sector < 512 || !sp_is_power_of_two(sector) || (p->stripe_width_bytes == 0) != mirror)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "device",
-				    "plan: device.logical_sector_bytes and array.stripe_width_bytes must be set");
+				    "plan: device.logical_sector_bytes must be set, and "
+				    "array.stripe_width_bytes too unless the array is a mirror");
 	if (p->start_bytes % sector || p->size_bytes % sector || p->size_bytes == 0)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "partition",
 				    "plan: the partition is not whole %" PRIu64 "-byte sectors", sector);
-	if (sp_partition_path(p->device.path, 1, part, sizeof(part)) < 0 ||
-	    strcmp(part, p->partition_path) != 0)
+	if (p->table == SP_TABLE_NONE) {
+		if (strcmp(p->partition_path, p->device.path) != 0 || p->start_bytes != 0)
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "partition",
+					    "plan: with table none, partition.path must be the device "
+					    "'%s' and start at 0", p->device.path);
+	} else if (sp_partition_path(p->device.path, 1, part, sizeof(part)) < 0 ||
+		   strcmp(part, p->partition_path) != 0) {
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "partition",
 				    "plan: partition.path '%s' is not partition 1 of '%s'",
 				    p->partition_path, p->device.path);
+	}
 	if (p->n_mkfs_argv < 2 || strcmp(p->mkfs_argv[0], tool) != 0 ||
 	    strcmp(p->mkfs_argv[p->n_mkfs_argv - 1], p->partition_path) != 0)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "mkfs_argv",

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stripeplan.h"
+#include "plan-internal.h"
 
 #define FS_BLOCK_BYTES 4096U
 #define XFS_LOG_SU_MAX_BYTES (256 * SP_KIB)
@@ -89,55 +89,6 @@ int sp_partition_path(const char *disk_path, unsigned number, char *buf, size_t 
 	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
 }
 
-static int plan_array(const struct sp_spec *spec, const struct sp_profile *profile,
-		      struct sp_plan *plan, struct sp_error *err)
-{
-	char a[32], b[32];
-	int r;
-
-	snprintf(plan->controller, sizeof(plan->controller), "%s", profile->name);
-	plan->level = spec->level;
-	plan->disks = spec->disks;
-	plan->spans = sp_level_has_spans(spec->level) ? spec->spans : 1;
-	plan->chunk_bytes = spec->chunk_bytes;
-
-	if (!(profile->levels_mask & sp_level_bit(spec->level)))
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "level",
-				    "level: %s is not supported by the %s profile", sp_level_name(spec->level),
-				    profile->name);
-	r = sp_raid_data_disks(spec->level, spec->disks, spec->spans, &plan->data_disks, err);
-	if (r < 0)
-		return r;
-	if (profile->max_disks && spec->disks > profile->max_disks)
-		return sp_error_set(err, ERANGE, SP_ERR_INVALID, "disks",
-				    "disks: %s takes at most %u disks, not %u", profile->name,
-				    profile->max_disks, spec->disks);
-	if (spec->chunk_bytes == 0)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "chunk", "chunk: must not be zero");
-	sp_format_size_short(spec->chunk_bytes, a, sizeof(a));
-	if (!sp_is_power_of_two(spec->chunk_bytes))
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "chunk",
-				    "chunk: %s is not a power of two (controllers stripe in 2^n sizes)", a);
-	if (spec->chunk_bytes < FS_BLOCK_BYTES)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "chunk",
-				    "chunk: %s is smaller than the 4K filesystem block; "
-				    "the filesystem cannot align to it",
-				    a);
-	if (spec->chunk_bytes < profile->chunk_min_bytes ||
-	    spec->chunk_bytes > profile->chunk_max_bytes) {
-		char c[32];
-
-		sp_format_size_short(profile->chunk_min_bytes, b, sizeof(b));
-		sp_format_size_short(profile->chunk_max_bytes, c, sizeof(c));
-		return sp_error_set(err, ERANGE, SP_ERR_INVALID, "chunk",
-				    "chunk: %s is outside what %s supports (%s..%s)", a, profile->name, b, c);
-	}
-	if (sp_mul_overflows(spec->chunk_bytes, plan->data_disks, &plan->stripe_width_bytes) < 0)
-		return sp_error_set(err, EOVERFLOW, SP_ERR_INVALID, "chunk",
-				    "chunk: %s x %u data disks overflows", a, plan->data_disks);
-	return 0;
-}
-
 static int check_facts(const struct sp_facts *f, struct sp_error *err)
 {
 	if (f->is_partition)
@@ -175,24 +126,42 @@ static bool optimal_io_is_sane(const struct sp_facts *f)
 	       io <= OPTIMAL_IO_MAX_BYTES;
 }
 
-static int plan_alignment(const struct sp_facts *f, struct sp_plan *plan, struct sp_error *err)
+static void topology_mismatch(const struct sp_facts *f, struct sp_plan *plan)
 {
 	char a[32], b[32];
-	uint64_t align;
 
-	if (sp_lcm(plan->stripe_width_bytes, SP_MIB, &align) < 0 ||
+	size_str(f->optimal_io_bytes, a, sizeof(a));
+	if (!plan->stripe_width_bytes)
+		sp_plan_add_warning(plan, "topology-mismatch",
+				    "%s exports an optimal I/O size of %s but a mirror has no stripe; "
+				    "it is not aligned to",
+				    f->path, a);
+	else if (plan->level_source == SP_SOURCE_KERNEL)
+		sp_plan_add_warning(plan, "topology-mismatch",
+				    "%s exports an optimal I/O size of %s but its md geometry makes a "
+				    "%s full stripe",
+				    f->path, a, size_str(plan->stripe_width_bytes, b, sizeof(b)));
+	else
+		sp_plan_add_warning(plan, "topology-mismatch",
+				    "%s exports an optimal I/O size of %s but the declared array's "
+				    "full stripe is %s: check --level, --disks and --chunk against "
+				    "the controller's configuration",
+				    f->path, a, size_str(plan->stripe_width_bytes, b, sizeof(b)));
+}
+
+static int plan_alignment(const struct sp_facts *f, struct sp_plan *plan, struct sp_error *err)
+{
+	uint64_t align = SP_MIB;
+
+	/* a mirror has no stripe: 1 MiB and the physical sector */
+	if ((plan->stripe_width_bytes && sp_lcm(plan->stripe_width_bytes, SP_MIB, &align) < 0) ||
 	    sp_lcm(align, f->physical_sector_bytes, &align) < 0)
 		return sp_error_set(err, EOVERFLOW, SP_ERR_INVALID, "chunk",
 				    "chunk: the stripe width cannot be aligned to 1 MiB without overflow");
 	if (optimal_io_is_sane(f)) {
 		if (f->optimal_io_bytes != plan->stripe_width_bytes)
-			sp_plan_add_warning(plan, "topology-mismatch",
-					    "%s exports an optimal I/O size of %s but the declared array's "
-					    "full stripe is %s: check --level, --disks and --chunk against "
-					    "the controller's configuration",
-					    f->path, size_str(f->optimal_io_bytes, a, sizeof(a)),
-					    size_str(plan->stripe_width_bytes, b, sizeof(b)));
-		if (sp_lcm(align, f->optimal_io_bytes, &align) < 0)
+			topology_mismatch(f, plan);
+		if (plan->stripe_width_bytes && sp_lcm(align, f->optimal_io_bytes, &align) < 0)
 			return sp_error_set(err, EOVERFLOW, SP_ERR_INVALID, "device",
 					    "device: the optimal I/O size cannot be combined with the stripe");
 	} else if (f->optimal_io_bytes) {
@@ -211,42 +180,75 @@ static int plan_alignment(const struct sp_facts *f, struct sp_plan *plan, struct
 	return 0;
 }
 
-static int plan_partition(const struct sp_spec *spec, const struct sp_facts *f,
-			  struct sp_plan *plan, struct sp_error *err)
+/* md arrays carry the filesystem themselves; LUNs get a label */
+static void choose_table(const struct sp_spec *spec, const struct sp_profile *profile,
+			 struct sp_plan *plan)
+{
+	if (!(spec->omitted & SP_FIELD_TABLE)) {
+		plan->table = spec->table;
+		plan->table_source = SP_SOURCE_DECLARED;
+		return;
+	}
+	plan->table = profile->is_md ? SP_TABLE_NONE : SP_TABLE_GPT;
+	plan->table_source = SP_SOURCE_DEFAULT;
+}
+
+/* The filesystem on the whole device: it starts at 0, aligned to anything. */
+static int plan_whole_device(const struct sp_facts *f, struct sp_plan *plan, struct sp_error *err)
+{
+	char a[32], b[32];
+
+	plan->start_bytes = 0;
+	plan->reserved_tail_bytes = 0;
+	plan->size_bytes = f->size_bytes;
+	if (plan->size_bytes < plan->stripe_width_bytes)
+		return sp_error_set(err, ENOSPC, SP_ERR_INVALID, "size",
+				    "size: %s (%s) is smaller than one %s stripe", f->path,
+				    size_str(f->size_bytes, a, sizeof(a)),
+				    size_str(plan->stripe_width_bytes, b, sizeof(b)));
+	snprintf(plan->partition_path, sizeof(plan->partition_path), "%s", f->path);
+	return 0;
+}
+
+static int plan_partition(const struct sp_spec *spec, const struct sp_profile *profile,
+			  const struct sp_facts *f, struct sp_plan *plan, struct sp_error *err)
 {
 	uint64_t sector = f->logical_sector_bytes;
 	uint64_t device_sectors = f->size_bytes / sector;
-	uint64_t usable_end, stripes;
+	/* a mirror's partition ends on a physical sector, a stripe's on a stripe */
+	uint64_t unit = plan->stripe_width_bytes ? plan->stripe_width_bytes : f->physical_sector_bytes;
+	uint64_t usable_end;
 	char a[32], b[32], c[32];
 	int r;
 
 	r = plan_alignment(f, plan, err);
 	if (r < 0)
 		return r;
-	plan->table = spec->table;
+	choose_table(spec, profile, plan);
+	if (plan->table == SP_TABLE_NONE)
+		return plan_whole_device(f, plan, err);
 	/* GPT keeps a backup header and entry array in the last sectors */
-	plan->reserved_tail_bytes = spec->table == SP_TABLE_GPT ? GPT_ENTRIES_BYTES + sector : 0;
+	plan->reserved_tail_bytes = plan->table == SP_TABLE_GPT ? GPT_ENTRIES_BYTES + sector : 0;
 	plan->start_bytes = plan->align_bytes;
 	if (f->size_bytes < plan->reserved_tail_bytes ||
-	    f->size_bytes - plan->reserved_tail_bytes < plan->start_bytes + plan->stripe_width_bytes)
+	    f->size_bytes - plan->reserved_tail_bytes < plan->start_bytes + unit)
 		return sp_error_set(err, ENOSPC, SP_ERR_INVALID, "size",
 				    "size: %s (%s) is smaller than one %s stripe after the aligned start "
 				    "at %s and the %s label",
 				    f->path, size_str(f->size_bytes, a, sizeof(a)),
-				    size_str(plan->stripe_width_bytes, b, sizeof(b)),
-				    size_str(plan->start_bytes, c, sizeof(c)), sp_table_name(spec->table));
+				    size_str(unit, b, sizeof(b)),
+				    size_str(plan->start_bytes, c, sizeof(c)), sp_table_name(plan->table));
 	usable_end = f->size_bytes - plan->reserved_tail_bytes;
-	stripes = (usable_end - plan->start_bytes) / plan->stripe_width_bytes;
-	plan->size_bytes = stripes * plan->stripe_width_bytes;
+	plan->size_bytes = (usable_end - plan->start_bytes) / unit * unit;
 
-	if (spec->table == SP_TABLE_MSDOS &&
+	if (plan->table == SP_TABLE_MSDOS &&
 	    (plan->start_bytes + plan->size_bytes) / sector > MSDOS_MAX_SECTORS)
 		return sp_error_set(err, EFBIG, SP_ERR_INVALID, "table",
 				    "table: msdos labels stop at 2^32 sectors (%s with %" PRIu64
 				    "-byte sectors) and %s has %" PRIu64 "; use --table gpt",
 				    size_str(MSDOS_MAX_SECTORS * sector, a, sizeof(a)), sector, f->path,
 				    device_sectors);
-	if (spec->table == SP_TABLE_GPT && device_sectors > MSDOS_MAX_SECTORS)
+	if (plan->table == SP_TABLE_GPT && device_sectors > MSDOS_MAX_SECTORS)
 		sp_plan_add_warning(plan, "gpt-required",
 				    "%s has %" PRIu64 " sectors, more than an msdos label can address "
 				    "(2^32); GPT is the only choice",
@@ -288,13 +290,49 @@ static bool is_parity_level(enum sp_level level)
 	return sp_level_parity_disks(level) > 0;
 }
 
-static int plan_xfs(const struct sp_spec *spec, struct sp_plan *plan, struct sp_error *err)
+/* -d su=,sw=[,agsize=] and -l su=: the stripe, which a mirror does not have */
+static int xfs_stripe_args(struct sp_plan *plan)
 {
 	char su[32], lsu[32], a[32];
 	int r = 0;
 
+	if (plan->chunk_bytes <= XFS_LOG_SU_MAX_BYTES) {
+		plan->xfs_log_su_bytes = plan->chunk_bytes;
+	} else {
+		plan->xfs_log_su_bytes = XFS_LOG_SU_FALLBACK_BYTES;
+		sp_plan_add_warning(plan, "xfs-log-su-capped",
+				    "the XFS log stripe unit can be at most 256 KiB; for a %s chunk "
+				    "mkfs.xfs would fall back to 32 KiB on its own, so 32 KiB is set "
+				    "explicitly (every log write is padded to it)",
+				    size_str(plan->chunk_bytes, a, sizeof(a)));
+	}
+	/* mkfs.xfs documents lowercase suffixes (su=256k) */
+	sp_format_size_short(plan->xfs_su_bytes, su, sizeof(su));
+	sp_format_size_short(plan->xfs_log_su_bytes, lsu, sizeof(lsu));
+	lowercase(su);
+	lowercase(lsu);
+	r |= argv_add(plan, "-d");
+	if (plan->xfs_agsize_bytes) {
+		char ag[32];
+
+		sp_format_size_short(plan->xfs_agsize_bytes, ag, sizeof(ag));
+		lowercase(ag);
+		r |= argv_add(plan, "su=%s,sw=%u,agsize=%s", su, plan->xfs_sw, ag);
+	} else {
+		r |= argv_add(plan, "su=%s,sw=%u", su, plan->xfs_sw);
+	}
+	r |= argv_add(plan, "-l");
+	r |= argv_add(plan, "su=%s", lsu);
+	return r;
+}
+
+static int plan_xfs(const struct sp_spec *spec, struct sp_plan *plan, struct sp_error *err)
+{
+	int r = 0;
+
+	/* a mirror has no stripe: su, sw and the log stripe unit stay 0 */
 	plan->xfs_su_bytes = plan->chunk_bytes;
-	plan->xfs_sw = plan->data_disks;
+	plan->xfs_sw = plan->stripe_width_bytes ? plan->data_disks : 0;
 	/*
 	 * XFS aligns file data to the stripe width only relative to the start
 	 * of each AG (and only with swalloc), so parity arrays get AGs of whole
@@ -311,36 +349,19 @@ static int plan_xfs(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 	if (r < 0)
 		return r;
 	plan->xfs_agsize_bytes = plan->xfs_ag.agsize_bytes;
-	if (plan->chunk_bytes <= XFS_LOG_SU_MAX_BYTES) {
-		plan->xfs_log_su_bytes = plan->chunk_bytes;
-	} else {
-		plan->xfs_log_su_bytes = XFS_LOG_SU_FALLBACK_BYTES;
-		sp_plan_add_warning(plan, "xfs-log-su-capped",
-				    "the XFS log stripe unit can be at most 256 KiB; for a %s chunk "
-				    "mkfs.xfs would fall back to 32 KiB on its own, so 32 KiB is set "
-				    "explicitly (every log write is padded to it)",
-				    size_str(plan->chunk_bytes, a, sizeof(a)));
-	}
-	/* mkfs.xfs documents lowercase suffixes (su=256k) */
-	sp_format_size_short(plan->xfs_su_bytes, su, sizeof(su));
-	sp_format_size_short(plan->xfs_log_su_bytes, lsu, sizeof(lsu));
-	lowercase(su);
-	lowercase(lsu);
 	r |= argv_add(plan, "%s", sp_mkfs_tool(SP_FS_XFS));
 	r |= argv_add(plan, "-b");
 	r |= argv_add(plan, "size=%u", plan->block_bytes);
-	r |= argv_add(plan, "-d");
-	if (plan->xfs_agsize_bytes) {
+	if (plan->stripe_width_bytes) {
+		r |= xfs_stripe_args(plan);
+	} else if (plan->xfs_agsize_bytes) {
 		char ag[32];
 
 		sp_format_size_short(plan->xfs_agsize_bytes, ag, sizeof(ag));
 		lowercase(ag);
-		r |= argv_add(plan, "su=%s,sw=%u,agsize=%s", su, plan->xfs_sw, ag);
-	} else {
-		r |= argv_add(plan, "su=%s,sw=%u", su, plan->xfs_sw);
+		r |= argv_add(plan, "-d");
+		r |= argv_add(plan, "agsize=%s", ag);
 	}
-	r |= argv_add(plan, "-l");
-	r |= argv_add(plan, "su=%s", lsu);
 	if (spec->label[0]) {
 		r |= argv_add(plan, "-L");
 		r |= argv_add(plan, "%s", spec->label);
@@ -377,9 +398,11 @@ static int plan_ext(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 	r |= argv_add(plan, "%s", sp_fs_name(spec->fs));
 	r |= argv_add(plan, "-b");
 	r |= argv_add(plan, "%u", plan->block_bytes);
-	r |= argv_add(plan, "-E");
-	r |= argv_add(plan, "stride=%u,stripe_width=%u", plan->ext_stride_blocks,
-		      plan->ext_stripe_width_blocks);
+	if (plan->stripe_width_bytes) {
+		r |= argv_add(plan, "-E");
+		r |= argv_add(plan, "stride=%u,stripe_width=%u", plan->ext_stride_blocks,
+			      plan->ext_stripe_width_blocks);
+	}
 	if (spec->label[0]) {
 		r |= argv_add(plan, "-L");
 		r |= argv_add(plan, "%s", spec->label);
@@ -506,7 +529,7 @@ static int plan_mount(const struct sp_spec *spec, const struct sp_profile *profi
 		option_add(plan, opts);
 		/* with whole-stripe AGs, allocations that extend a file start on
 		 * a full stripe: full-stripe writes stay full-stripe writes */
-		if (is_parity_level(spec->level))
+		if (is_parity_level(plan->level))
 			option_add(plan, "swalloc");
 		opts[0] = '\0';
 	}
@@ -687,6 +710,8 @@ static void tune_disk(const struct sp_spec *spec, const struct sp_profile *profi
 
 		if (k->target != target || !knob_planned(spec, profile, i))
 			continue;
+		if (target == SP_TARGET_MEMBERS && sp_plan_member_lacks(&plan->device, disk, k->knob))
+			continue; /* noted once for all members by note_missing_knobs() */
 		snprintf(why, sizeof(why), "%s", k->why);
 		snprintf(value, sizeof(value), "%s", k->value);
 		if (!strcmp(k->knob, "queue/read_ahead_kb")) {
@@ -701,7 +726,7 @@ static void tune_disk(const struct sp_spec *spec, const struct sp_profile *profi
 	}
 }
 
-static void plan_md_memory(const struct sp_spec *spec, struct sp_plan *plan)
+static void plan_md_memory(struct sp_plan *plan)
 {
 	char a[32], b[32];
 
@@ -711,13 +736,13 @@ static void plan_md_memory(const struct sp_spec *spec, struct sp_plan *plan)
 		if (strcmp(plan->tuning[i].attribute, "md/stripe_cache_size") != 0)
 			continue;
 		entries = strtoull(plan->tuning[i].value, NULL, 10);
-		plan->md_stripe_cache_bytes = entries * PAGE_BYTES * spec->disks;
+		plan->md_stripe_cache_bytes = entries * PAGE_BYTES * plan->disks;
 		sp_plan_add_warning(plan, "md-stripe-cache-memory",
 				    "md/stripe_cache_size %" PRIu64 " costs %" PRIu64
 				    " entries x 4 KiB pages x %u member disks = %s of RAM, held "
 				    "while the array runs (range 17..32768, default 256; memory "
 				    "budget %s, --memory-budget)",
-				    entries, entries, spec->disks,
+				    entries, entries, plan->disks,
 				    size_str(plan->md_stripe_cache_bytes, a, sizeof(a)),
 				    size_str(plan->memory_budget_bytes, b, sizeof(b)));
 	}
@@ -768,6 +793,31 @@ static void plan_left_out(const struct sp_spec *spec, const struct sp_profile *p
 	}
 }
 
+/* Knobs the probe saw a member lacks are left out; say which and why. */
+static void note_missing_knobs(const struct sp_spec *spec, const struct sp_profile *profile,
+			       struct sp_plan *plan)
+{
+	for (size_t i = 0; i < profile->n_knobs; i++) {
+		const struct sp_profile_knob *k = &profile->knobs[i];
+		char disks[SP_MSG_MAX / 2] = "";
+		size_t used = 0, n = 0;
+
+		if (k->target != SP_TARGET_MEMBERS || !knob_planned(spec, profile, i))
+			continue;
+		for (size_t m = 0; m < plan->n_members; m++) {
+			if (!sp_plan_member_lacks(&plan->device, plan->members[m], k->knob))
+				continue;
+			used += (size_t)snprintf(disks + used, used < sizeof(disks) ? sizeof(disks) - used : 0,
+						 "%s%s", n++ ? ", " : "", plan->members[m]);
+		}
+		if (n)
+			sp_plan_add_warning(plan, "md-member-knob-missing",
+					    "%s %s no %s (SCSI disks have it; NVMe and virtio disks "
+					    "do not): not tuned there",
+					    disks, n == 1 ? "has" : "have", k->knob);
+	}
+}
+
 static int plan_tuning(const struct sp_spec *spec, const struct sp_profile *profile,
 		       struct sp_plan *plan, struct sp_error *err)
 {
@@ -789,12 +839,19 @@ static int plan_tuning(const struct sp_spec *spec, const struct sp_profile *prof
 					    "members: '%s' is not a block device name",
 					    spec->members[m]);
 	tune_disk(spec, profile, plan, disk, SP_TARGET_DEVICE);
-	for (size_t m = 0; m < spec->n_members; m++) {
-		tune_disk(spec, profile, plan, spec->members[m], SP_TARGET_MEMBERS);
-		snprintf(plan->members[m], sizeof(plan->members[m]), "%s", spec->members[m]);
-	}
-	plan->n_members = spec->n_members;
-	if (profile->is_md && !spec->n_members)
+	plan->members_source = SP_SOURCE_NONE;
+	if (profile->is_md)
+		sp_plan_members(spec, &plan->device, plan);
+	/* members the kernel named (a facts file is untrusted too) */
+	for (size_t m = 0; m < plan->n_members; m++)
+		if (!sp_block_name_ok(plan->members[m]))
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "members",
+					    "members: '%s' is not a block device name",
+					    plan->members[m]);
+	for (size_t m = 0; m < plan->n_members; m++)
+		tune_disk(spec, profile, plan, plan->members[m], SP_TARGET_MEMBERS);
+	note_missing_knobs(spec, profile, plan);
+	if (profile->is_md && !plan->n_members)
 		sp_plan_add_warning(plan, "md-members-unknown",
 				    "give --members sdb,sdc,... to tune the member disks too "
 				    "(scheduler, max_sectors_kb, nr_requests, queue_depth)");
@@ -804,7 +861,7 @@ static int plan_tuning(const struct sp_spec *spec, const struct sp_profile *prof
 		if (module_option_planned(spec, o))
 			tuning_add(plan, SP_TUNING_MODULE, o->module, o->param, o->value, o->why);
 	}
-	plan_md_memory(spec, plan);
+	plan_md_memory(plan);
 	plan_left_out(spec, profile, plan);
 	return 0;
 }
@@ -812,7 +869,7 @@ static int plan_tuning(const struct sp_spec *spec, const struct sp_profile *prof
 static void plan_profile_notes(const struct sp_spec *spec, const struct sp_profile *profile,
 			       struct sp_plan *plan)
 {
-	unsigned bit = sp_level_bit(spec->level);
+	unsigned bit = sp_level_bit(plan->level);
 
 	for (size_t i = 0; i < profile->n_warnings; i++) {
 		const struct sp_profile_warning *w = &profile->warnings[i];
@@ -827,12 +884,12 @@ static void plan_profile_notes(const struct sp_spec *spec, const struct sp_profi
 				    "the cciss driver was removed in Linux 4.14; on %s a Smart Array "
 				    "is driven by hpsa and appears as /dev/sdX",
 				    spec->kernel.release);
-	if ((spec->level == SP_LEVEL_5 || spec->level == SP_LEVEL_50) && spec->disks / plan->spans > 12)
+	if ((plan->level == SP_LEVEL_5 || plan->level == SP_LEVEL_50) && plan->disks / plan->spans > 12)
 		sp_plan_add_warning(plan, "wide-raid5",
 				    "%u disks in one RAID5 set: a rebuild reads every other disk and a "
 				    "second failure or unreadable sector loses the array; consider RAID6 "
 				    "or RAID50",
-				    spec->disks / plan->spans);
+				    plan->disks / plan->spans);
 	if (spec->kernel.family == SP_KERNEL_UNKNOWN)
 		sp_plan_add_warning(plan, "kernel-vendor-unknown",
 				    "'%s' carries a vendor suffix stripeplan does not know; it is planned "
@@ -852,28 +909,50 @@ static void plan_profile_notes(const struct sp_spec *spec, const struct sp_profi
 				    plan->device.path);
 }
 
+/*
+ * After the array stage, the later stages reason on the geometry the
+ * plan has, whether declared or read from the kernel: they get the spec
+ * with the array's values in it.
+ */
+static void effective_spec(const struct sp_plan *plan, struct sp_spec *eff)
+{
+	eff->level = plan->level;
+	eff->disks = plan->disks;
+	eff->chunk_bytes = plan->chunk_bytes;
+	eff->omitted &= ~(SP_FIELD_LEVEL | SP_FIELD_DISKS | SP_FIELD_CHUNK);
+}
+
 int sp_plan_make(const struct sp_spec *spec, const struct sp_profile *profile,
 		 const struct sp_facts *facts, struct sp_plan *ret, struct sp_error *err)
 {
 	static struct sp_plan zero;
 	struct sp_plan *plan;
+	struct sp_spec *eff;
 	int r;
 
 	plan = malloc(sizeof(*plan));
-	if (!plan)
+	eff = malloc(sizeof(*eff));
+	if (!plan || !eff) {
+		free(plan);
+		free(eff);
 		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "plan", "out of memory");
+	}
 	*plan = zero;
+	*eff = *spec;
 	plan->device = *facts;
 	snprintf(plan->kernel_release, sizeof(plan->kernel_release), "%s", spec->kernel.release);
-	if ((r = plan_array(spec, profile, plan, err)) < 0 || (r = check_facts(facts, err)) < 0 ||
-	    (r = plan_partition(spec, facts, plan, err)) < 0 ||
-	    (r = plan_filesystem(spec, plan, err)) < 0 ||
-	    (r = plan_mount(spec, profile, plan, err)) < 0 ||
-	    (r = plan_tuning(spec, profile, plan, err)) < 0)
+	if ((r = check_facts(facts, err)) < 0 || (r = sp_plan_array(spec, profile, facts, plan, err)) < 0)
 		goto out;
-	plan_profile_notes(spec, profile, plan);
+	effective_spec(plan, eff);
+	if ((r = plan_partition(eff, profile, facts, plan, err)) < 0 ||
+	    (r = plan_filesystem(eff, plan, err)) < 0 ||
+	    (r = plan_mount(eff, profile, plan, err)) < 0 ||
+	    (r = plan_tuning(eff, profile, plan, err)) < 0)
+		goto out;
+	plan_profile_notes(eff, profile, plan);
 	*ret = *plan;
 out:
+	free(eff);
 	free(plan);
 	return r;
 }

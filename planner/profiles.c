@@ -213,6 +213,87 @@ static int parse_warning(struct parse_ctx *ctx, json_object *e, struct sp_profil
 	return 0;
 }
 
+static int parse_layouts(struct parse_ctx *ctx, json_object *e, struct sp_level_rule *rule)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(e, "layouts", &v))
+		return 0;
+	if (rule->level != SP_LEVEL_10)
+		return bad(ctx, "layouts", "apply to raid10 only");
+	if (!json_object_is_type(v, json_type_array) || json_object_array_length(v) == 0 ||
+	    json_object_array_length(v) > SP_PROFILE_MAX_LAYOUTS)
+		return bad(ctx, "layouts", "must be a list of 1 to 8 md layouts (\"n2\", \"f2\" ...)");
+	for (size_t i = 0; i < json_object_array_length(v); i++) {
+		json_object *l = json_object_array_get_idx(v, i);
+
+		if (!json_object_is_type(l, json_type_string) ||
+		    sp_parse_md_layout(json_object_get_string(l), &rule->layouts[i], NULL) < 0)
+			return bad(ctx, "layouts", "lists an unknown layout (n2, n3, f2, f3, o2, o3)");
+		rule->n_layouts = i + 1;
+	}
+	return 0;
+}
+
+/*
+ * { "level": 10, "min_disks": 2, "layouts": ["n2", ...], "stripe": "near-copies" }:
+ * what the controller allows for one level (md's rules differ from a
+ * hardware controller's).  Unset keys keep the hardware rule's values.
+ */
+static int parse_level_rule(struct parse_ctx *ctx, json_object *e, struct sp_level_rule *rule)
+{
+	static const char *const keys[] = { "level", "min_disks", "even_disks", "layouts",
+					    "stripe", NULL };
+	json_object *v;
+	char text[16] = "";
+	enum sp_level level;
+	int r;
+
+	if (!json_object_is_type(e, json_type_object))
+		return bad(ctx, "level_rules", "entries must be objects");
+	if ((r = check_keys(ctx, e, keys)) < 0)
+		return r;
+	if (!json_object_object_get_ex(e, "level", &v) || !json_object_is_type(v, json_type_int))
+		return bad(ctx, "level", "must be a RAID level number");
+	snprintf(text, sizeof(text), "%" PRId64, json_object_get_int64(v));
+	if (sp_parse_level(text, &level, NULL) < 0)
+		return bad(ctx, "level", "is an unknown RAID level");
+	*rule = *sp_level_default_rule(level);
+	if (json_object_object_get_ex(e, "min_disks", &v)) {
+		int64_t n = json_object_get_int64(v);
+
+		if (!json_object_is_type(v, json_type_int) || n < 1 || n > SP_MAX_DISKS)
+			return bad(ctx, "min_disks", "must be a number from 1 to 1024");
+		rule->min_disks = (unsigned)n;
+	}
+	if ((r = get_bool(ctx, e, "even_disks", &rule->even_disks)) < 0 ||
+	    (r = parse_layouts(ctx, e, rule)) < 0 ||
+	    (r = get_string(ctx, e, "stripe", false, text, sizeof(text))) < 0)
+		return r;
+	if (json_object_object_get_ex(e, "stripe", NULL)) {
+		if (!strcmp(text, "near-copies"))
+			rule->stripe = SP_STRIPE_NEAR_COPIES;
+		else if (!strcmp(text, "pairs"))
+			rule->stripe = SP_STRIPE_PAIRS;
+		else
+			return bad(ctx, "stripe", "must be \"pairs\" or \"near-copies\"");
+		if (rule->level != SP_LEVEL_10)
+			return bad(ctx, "stripe", "applies to raid10 only");
+	}
+	if (rule->stripe == SP_STRIPE_NEAR_COPIES && !rule->n_layouts)
+		return bad(ctx, "stripe", "\"near-copies\" needs the layouts the level takes");
+	return 0;
+}
+
+const struct sp_level_rule *sp_profile_level_rule(const struct sp_profile *profile,
+						  enum sp_level level)
+{
+	for (size_t i = 0; profile && i < profile->n_level_rules; i++)
+		if (profile->level_rules[i].level == level)
+			return &profile->level_rules[i];
+	return sp_level_default_rule(level);
+}
+
 /* Calls parse(ctx, element, &items[i]) for each element of array `key`. */
 #define PARSE_LIST(ctx, obj, key, items, count, max, parse)                                \
 	({                                                                                  \
@@ -285,7 +366,7 @@ int sp_profile_parse(const char *json_text, const char *origin, struct sp_profil
 		"name", "description", "driver", "device_naming", "source", "levels",
 		"chunk_min", "chunk_max", "max_disks", "protected_write_cache", "md",
 		"scheduler", "member_scheduler", "tuning", "module_options",
-		"warnings", "advice", NULL,
+		"warnings", "advice", "level_rules", NULL,
 	};
 	struct parse_ctx ctx = { origin, err };
 	struct sp_profile *p = calloc(1, sizeof(*p));
@@ -355,7 +436,9 @@ int sp_profile_parse(const char *json_text, const char *origin, struct sp_profil
 	    (r = PARSE_LIST(&ctx, obj, "warnings", p->warnings, p->n_warnings,
 			    SP_PROFILE_MAX_WARNINGS, parse_warning)) < 0 ||
 	    (r = PARSE_LIST(&ctx, obj, "advice", p->advice, p->n_advice, SP_PROFILE_MAX_ADVICE,
-			    parse_advice)) < 0)
+			    parse_advice)) < 0 ||
+	    (r = PARSE_LIST(&ctx, obj, "level_rules", p->level_rules, p->n_level_rules,
+			    SP_PROFILE_MAX_LEVEL_RULES, parse_level_rule)) < 0)
 		goto out;
 	*ret = *p;
 	r = 0;

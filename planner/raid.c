@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* RAID levels and what they leave for data. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -96,15 +97,127 @@ static int check_spans(const struct level_info *li, unsigned disks, unsigned spa
 	return 0;
 }
 
-int sp_raid_data_disks(enum sp_level level, unsigned disks, unsigned spans,
-		       unsigned *ret_data_disks, struct sp_error *err)
+bool sp_level_is_mirror(enum sp_level level)
+{
+	return level == SP_LEVEL_1;
+}
+
+/* What hardware controllers allow; md's own rules are in its profile. */
+static const struct sp_level_rule default_rules[] = {
+	{ .level = SP_LEVEL_0, .min_disks = 2 },
+	{ .level = SP_LEVEL_1, .min_disks = 2 },
+	{ .level = SP_LEVEL_5, .min_disks = 3 },
+	{ .level = SP_LEVEL_6, .min_disks = 4 },
+	{ .level = SP_LEVEL_10, .min_disks = 4, .even_disks = true },
+	{ .level = SP_LEVEL_50, .min_disks = 3 },
+	{ .level = SP_LEVEL_60, .min_disks = 4 },
+};
+
+const struct sp_level_rule *sp_level_default_rule(enum sp_level level)
+{
+	for (size_t i = 0; i < sizeof(default_rules) / sizeof(default_rules[0]); i++)
+		if (default_rules[i].level == level)
+			return &default_rules[i];
+	return NULL;
+}
+
+int sp_parse_md_layout(const char *text, struct sp_md_layout *ret, struct sp_error *err)
+{
+	const char *t = text ? text : "";
+	struct sp_md_layout l = { 0 };
+
+	/* mdadm spells them n2, f2, o2 (and near2 ... in old man pages) */
+	if ((t[0] == 'n' || t[0] == 'f' || t[0] == 'o') && (t[1] == '2' || t[1] == '3') && !t[2]) {
+		unsigned copies = (unsigned)(t[1] - '0');
+
+		l.near_copies = t[0] == 'n' ? copies : 1;
+		l.far_copies = t[0] == 'n' ? 1 : copies;
+		l.offset = t[0] == 'o';
+		*ret = l;
+		return 0;
+	}
+	return sp_error_set(err, EINVAL, SP_ERR_INVALID, "layout",
+			    "layout: unknown md raid10 layout '%s' (known: n2, n3, f2, f3, o2, o3)",
+			    t);
+}
+
+int sp_md_layout_from_kernel(uint64_t layout, struct sp_md_layout *ret)
+{
+	struct sp_md_layout l = {
+		.near_copies = (unsigned)(layout & 0xff),
+		.far_copies = (unsigned)((layout >> 8) & 0xff),
+		.offset = (layout >> 16) & 1,
+	};
+
+	if (!l.near_copies || !l.far_copies || layout >> 18)
+		return -EINVAL;
+	*ret = l;
+	return 0;
+}
+
+void sp_md_layout_name(const struct sp_md_layout *l, char *buf, size_t len)
+{
+	if (l->far_copies <= 1)
+		snprintf(buf, len, "n%u", l->near_copies);
+	else if (l->near_copies <= 1)
+		snprintf(buf, len, "%c%u", l->offset ? 'o' : 'f', l->far_copies);
+	else
+		snprintf(buf, len, "n%u%c%u", l->near_copies, l->offset ? 'o' : 'f', l->far_copies);
+}
+
+bool sp_md_layout_equal(const struct sp_md_layout *a, const struct sp_md_layout *b)
+{
+	return a->near_copies == b->near_copies && a->far_copies == b->far_copies &&
+	       a->offset == b->offset;
+}
+
+static int check_layout(const struct sp_level_rule *rule, unsigned disks,
+			const struct sp_md_layout *l, struct sp_error *err)
+{
+	char name[SP_MD_LAYOUT_NAME_MAX];
+
+	sp_md_layout_name(l, name, sizeof(name));
+	/* raid10.c setup_geo(): every copy on a different device */
+	if (!l->near_copies || !l->far_copies || l->near_copies * l->far_copies > disks)
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "layout",
+				    "layout: %s keeps %u copies of each chunk, more than the %u disks",
+				    name, l->near_copies * l->far_copies, disks);
+	for (size_t i = 0; i < rule->n_layouts; i++)
+		if (sp_md_layout_equal(&rule->layouts[i], l))
+			return 0;
+	return sp_error_set(err, EINVAL, SP_ERR_INVALID, "layout",
+			    "layout: %s is not a layout this profile allows for %s", name,
+			    sp_level_name(rule->level));
+}
+
+static unsigned plain_data_disks(const struct sp_level_rule *rule, const struct level_info *li,
+				 unsigned disks, const struct sp_md_layout *layout)
+{
+	switch (li->level) {
+	case SP_LEVEL_1:
+		return 1;
+	case SP_LEVEL_10:
+		if (rule->stripe == SP_STRIPE_NEAR_COPIES && layout->near_copies)
+			return disks % layout->near_copies ? disks : disks / layout->near_copies;
+		return disks / 2;
+	default:
+		return disks - li->parity_disks;
+	}
+}
+
+int sp_raid_data_disks_rule(const struct sp_level_rule *rule, enum sp_level level,
+			    unsigned disks, unsigned spans, const struct sp_md_layout *layout,
+			    unsigned *ret_data_disks, struct sp_error *err)
 {
 	const struct level_info *li = level_info(level);
+	struct sp_md_layout l = { 0 };
 	unsigned data;
 	int r;
 
 	if (!li)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "level", "level: unknown RAID level");
+	if (!rule || rule->level != level)
+		rule = sp_level_default_rule(level);
 	if (disks > SP_MAX_DISKS)
 		return sp_error_set(err, ERANGE, SP_ERR_INVALID, "disks",
 				    "disks: %u is more than %u", disks, SP_MAX_DISKS);
@@ -112,31 +225,33 @@ int sp_raid_data_disks(enum sp_level level, unsigned disks, unsigned spans,
 		r = check_spans(li, disks, spans, err);
 		if (r < 0)
 			return r;
-		data = spans * (disks / spans - li->parity_disks);
-	} else {
-		if (spans > 1)
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "spans",
-					    "spans: %s has no spans (spans apply to RAID50 and RAID60)",
-					    li->name);
-		if (disks < li->min_disks)
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "disks",
-					    "disks: %s needs at least %u disks, not %u", li->name,
-					    li->min_disks, disks);
-		if (level == SP_LEVEL_10 && disks % 2)
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "disks",
-					    "disks: raid10 needs an even number of disks, not %u", disks);
-		switch (level) {
-		case SP_LEVEL_1:
-			data = 1;
-			break;
-		case SP_LEVEL_10:
-			data = disks / 2;
-			break;
-		default:
-			data = disks - li->parity_disks;
-			break;
-		}
+		*ret_data_disks = spans * (disks / spans - li->parity_disks);
+		return 0;
 	}
+	if (spans > 1)
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "spans",
+				    "spans: %s has no spans (spans apply to RAID50 and RAID60)",
+				    li->name);
+	if (disks < rule->min_disks)
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "disks",
+				    "disks: %s needs at least %u disk%s, not %u", li->name,
+				    rule->min_disks, rule->min_disks == 1 ? "" : "s", disks);
+	if (rule->even_disks && disks % 2)
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "disks",
+				    "disks: %s needs an even number of disks, not %u", li->name, disks);
+	if (rule->n_layouts) {
+		l = layout && layout->near_copies ? *layout : rule->layouts[0];
+		r = check_layout(rule, disks, &l, err);
+		if (r < 0)
+			return r;
+	}
+	data = plain_data_disks(rule, li, disks, &l);
 	*ret_data_disks = data;
 	return 0;
+}
+
+int sp_raid_data_disks(enum sp_level level, unsigned disks, unsigned spans,
+		       unsigned *ret_data_disks, struct sp_error *err)
+{
+	return sp_raid_data_disks_rule(NULL, level, disks, spans, NULL, ret_data_disks, err);
 }

@@ -6,7 +6,12 @@
 #include "stripeplan.h"
 
 static const char *const fs_names[] = { [SP_FS_XFS] = "xfs", [SP_FS_EXT3] = "ext3", [SP_FS_EXT4] = "ext4" };
-static const char *const table_names[] = { [SP_TABLE_GPT] = "gpt", [SP_TABLE_MSDOS] = "msdos" };
+static const char *const table_names[] = { [SP_TABLE_GPT] = "gpt", [SP_TABLE_MSDOS] = "msdos",
+					   [SP_TABLE_NONE] = "none" };
+static const char *const source_names[] = { [SP_SOURCE_DECLARED] = "declared",
+					    [SP_SOURCE_KERNEL] = "kernel",
+					    [SP_SOURCE_DEFAULT] = "default",
+					    [SP_SOURCE_NONE] = "none" };
 
 int sp_parse_fs(const char *text, enum sp_fs *ret, struct sp_error *err)
 {
@@ -41,8 +46,12 @@ int sp_parse_table(const char *text, enum sp_table *ret, struct sp_error *err)
 		*ret = SP_TABLE_MSDOS;
 		return 0;
 	}
+	if (!strcmp(text, "none")) {
+		*ret = SP_TABLE_NONE;
+		return 0;
+	}
 	return sp_error_set(err, EINVAL, SP_ERR_INVALID, "table",
-			    "table: unknown partition table '%s' (known: gpt, msdos)", text);
+			    "table: unknown partition table '%s' (known: gpt, msdos, none)", text);
 }
 
 const char *sp_table_name(enum sp_table t)
@@ -67,4 +76,20 @@ int sp_parse_tuning_recipe(const char *text, enum sp_tuning_recipe *ret, struct 
 const char *sp_tuning_recipe_name(enum sp_tuning_recipe r)
 {
 	return r == SP_TUNING_FIELD_REPORT ? "field-report" : "default";
+}
+
+const char *sp_source_name(enum sp_source s)
+{
+	return (size_t)s < sizeof(source_names) / sizeof(source_names[0]) ? source_names[s] : "unknown";
+}
+
+int sp_parse_source(const char *text, enum sp_source *ret)
+{
+	for (size_t i = 0; i < sizeof(source_names) / sizeof(source_names[0]); i++) {
+		if (!strcmp(text, source_names[i])) {
+			*ret = (enum sp_source)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }

@@ -116,6 +116,62 @@ int sp_raid_data_disks(enum sp_level level, unsigned disks, unsigned spans,
 		       unsigned *ret_data_disks, struct sp_error *err);
 /* Parity disks written per stripe: 0, 1 or 2 (per span). */
 unsigned sp_level_parity_disks(enum sp_level level);
+/* RAID1 (md or a controller's): a mirror has no stripe to align to. */
+bool sp_level_is_mirror(enum sp_level level);
+
+/*
+ * md RAID10's layout: near copies side by side in a stripe, far copies
+ * in distant stripes, or (offset) in the next stripe.  The kernel keeps
+ * it as near | far << 8 | offset << 16 in md/layout.  near == 0 is "not
+ * given".
+ */
+struct sp_md_layout {
+	unsigned near_copies, far_copies;
+	bool offset;
+};
+
+#define SP_MD_LAYOUT_NAME_MAX 16U
+
+/* "n2", "f3", "o2" (mdadm's spelling) */
+int sp_parse_md_layout(const char *text, struct sp_md_layout *ret, struct sp_error *err);
+/* md/layout's number for raid10; -EINVAL when no copies are set */
+int sp_md_layout_from_kernel(uint64_t layout, struct sp_md_layout *ret);
+/* "n2"; "n2f2" for a mix mdadm does not create */
+void sp_md_layout_name(const struct sp_md_layout *l, char *buf, size_t len);
+bool sp_md_layout_equal(const struct sp_md_layout *a, const struct sp_md_layout *b);
+
+/*
+ * What a controller (or md) allows for one level, from its profile.  A
+ * profile without a rule for a level gets the hardware rule: RAID0 and
+ * RAID1 need 2 disks, RAID10 an even number of at least 4 in mirrored
+ * pairs.
+ */
+enum sp_stripe_rule {
+	SP_STRIPE_PAIRS = 0,     /* hardware RAID10: disks / 2 data disks */
+	SP_STRIPE_NEAR_COPIES,   /* md RAID10: disks / near copies when it divides, else disks */
+};
+
+#define SP_PROFILE_MAX_LAYOUTS 8U
+
+struct sp_level_rule {
+	enum sp_level level;
+	unsigned min_disks;
+	bool even_disks;
+	enum sp_stripe_rule stripe;
+	size_t n_layouts;                    /* 0: the level takes no layout */
+	struct sp_md_layout layouts[SP_PROFILE_MAX_LAYOUTS]; /* [0] is the default */
+};
+
+/* The hardware rule for a level (never NULL for a known level). */
+const struct sp_level_rule *sp_level_default_rule(enum sp_level level);
+/*
+ * Data disks with a profile's rule (NULL: the hardware rule).  For md
+ * RAID10 this is the number of chunks the kernel puts in its optimal
+ * I/O size (raid10.c): disks / near copies when that divides, else disks.
+ */
+int sp_raid_data_disks_rule(const struct sp_level_rule *rule, enum sp_level level,
+			    unsigned disks, unsigned spans, const struct sp_md_layout *layout,
+			    unsigned *ret_data_disks, struct sp_error *err);
 
 /* --------------------------------------------------------------- kernel */
 
@@ -217,6 +273,7 @@ struct sp_profile_warning {
 #define SP_PROFILE_MAX_MODOPTS 4U
 #define SP_PROFILE_MAX_WARNINGS 8U
 #define SP_PROFILE_MAX_ADVICE 8U
+#define SP_PROFILE_MAX_LEVEL_RULES 8U
 
 struct sp_profile {
 	char name[SP_NAME_MAX];
@@ -240,7 +297,13 @@ struct sp_profile {
 	struct sp_profile_warning warnings[SP_PROFILE_MAX_WARNINGS];
 	size_t n_advice;
 	char advice[SP_PROFILE_MAX_ADVICE][SP_MSG_MAX];
+	size_t n_level_rules;
+	struct sp_level_rule level_rules[SP_PROFILE_MAX_LEVEL_RULES];
 };
+
+/* The profile's rule for a level, else the hardware rule. */
+const struct sp_level_rule *sp_profile_level_rule(const struct sp_profile *profile,
+						  enum sp_level level);
 
 unsigned sp_level_bit(enum sp_level level);
 
@@ -260,6 +323,48 @@ const struct sp_profile *sp_profiles_find(const struct sp_profile_set *set, cons
 void sp_profiles_names(const struct sp_profile_set *set, char *buf, size_t len);
 
 /* ---------------------------------------------------------------- facts */
+
+/* An md member as sysfs shows it in slaves/. */
+struct sp_md_member {
+	char name[SP_NAME_MAX];   /* "sdb1": what md holds */
+	char disk[SP_NAME_MAX];   /* "sdb": the whole disk with the queue (= name for a disk) */
+	char wwn[SP_NAME_MAX];    /* the disk's wwid attribute, "" unknown */
+	char serial[SP_NAME_MAX]; /* the disk's serial attribute, "" unknown */
+	bool has_queue_depth;     /* device/queue_depth exists (SCSI disks only) */
+};
+
+#define SP_MD_UUID_MAX 40U
+
+/*
+ * What the kernel says about an md array (/sys/block/mdN/md/ and
+ * slaves/).  `present` is false for anything that is not a probed md
+ * array.  The uuid is spelled as udev's MD_UUID (mdadm --detail
+ * --export): four groups of eight hex digits separated by ':'.
+ */
+struct sp_md_facts {
+	bool present;
+	char level[16];           /* md/level: "raid5", "raid10", "linear" ... */
+	unsigned raid_disks;
+	uint64_t chunk_bytes;     /* 0 for raid1 */
+	uint64_t layout;          /* md/layout as a number */
+	char sync_action[16];     /* "idle", "resync", "recover", "check", "" unknown */
+	unsigned degraded;        /* md/degraded: members missing */
+	char uuid[SP_MD_UUID_MAX];
+	size_t n_members;
+	struct sp_md_member members[SP_MAX_MEMBERS];
+};
+
+/* md/level -> level; -EINVAL (exit 2, message naming the array) when
+ * stripeplan does not plan that personality (linear, raid4, multipath). */
+int sp_md_level(const struct sp_md_facts *md, const char *array, enum sp_level *ret,
+		struct sp_error *err);
+
+/* The "md" object of a facts file or a plan's device, strictly checked;
+ * the writer returns NULL when md->present is false. */
+struct json_object;
+int sp_md_facts_from_json(struct json_object *obj, const char *origin, struct sp_md_facts *ret,
+			  struct sp_error *err);
+struct json_object *sp_md_facts_to_json(const struct sp_md_facts *md);
 
 /*
  * What a block device is, as read (read-only) from the kernel.  For an
@@ -289,6 +394,7 @@ struct sp_facts {
 	 * none for md, partitions, offline plans */
 	size_t n_schedulers;
 	char schedulers[8][16];
+	struct sp_md_facts md;
 };
 
 /*
@@ -343,6 +449,7 @@ enum sp_fs {
 enum sp_table {
 	SP_TABLE_GPT = 0,
 	SP_TABLE_MSDOS,
+	SP_TABLE_NONE, /* the filesystem on the whole device (md arrays) */
 };
 
 enum sp_barriers {
@@ -358,6 +465,25 @@ const char *sp_fs_name(enum sp_fs fs);
 const char *sp_mkfs_tool(enum sp_fs fs);
 int sp_parse_table(const char *text, enum sp_table *ret, struct sp_error *err);
 const char *sp_table_name(enum sp_table t);
+
+/* The parts of a spec the user may leave out (struct sp_spec.omitted). */
+enum sp_spec_field {
+	SP_FIELD_LEVEL = 1U << 0,
+	SP_FIELD_DISKS = 1U << 1,
+	SP_FIELD_CHUNK = 1U << 2,
+	SP_FIELD_TABLE = 1U << 3,
+};
+
+/* Where a planned value came from. */
+enum sp_source {
+	SP_SOURCE_DECLARED = 0, /* a flag or a plan file */
+	SP_SOURCE_KERNEL,       /* the probed md array */
+	SP_SOURCE_DEFAULT,      /* the profile's default */
+	SP_SOURCE_NONE,         /* does not apply (a mirror's chunk) */
+};
+
+const char *sp_source_name(enum sp_source s); /* "declared", "kernel", ... */
+int sp_parse_source(const char *text, enum sp_source *ret);
 
 /* What the user asked for, bounded but not yet reasoned about. */
 struct sp_spec {
@@ -378,6 +504,8 @@ struct sp_spec {
 	uint64_t memory_budget_bytes; /* for md's stripe cache; 0 = SP_MEMORY_BUDGET_DEFAULT */
 	size_t n_members;
 	char members[SP_MAX_MEMBERS][SP_NAME_MAX]; /* md member kernel names */
+	struct sp_md_layout layout; /* md raid10; near_copies 0 = not given */
+	unsigned omitted;           /* SP_FIELD_*: not given, take them from the kernel */
 };
 
 /* ----------------------------------------------------------------- plan */
@@ -416,9 +544,14 @@ struct sp_plan {
 	char controller[SP_NAME_MAX];
 	enum sp_level level;
 	unsigned disks, spans, data_disks;
-	uint64_t chunk_bytes;
-	uint64_t stripe_width_bytes;
-	size_t n_members;                          /* md: member disks tuned */
+	uint64_t chunk_bytes;        /* 0 for a mirror */
+	uint64_t stripe_width_bytes; /* 0 for a mirror: it has no stripe */
+	struct sp_md_layout layout;  /* md raid10 only */
+	/* where level, disks, chunk, layout, members and table came from */
+	enum sp_source level_source, disks_source, chunk_source, layout_source,
+		members_source, table_source;
+	/* the member disks tuned (whole disks, each once) */
+	size_t n_members;
 	char members[SP_MAX_MEMBERS][SP_NAME_MAX];
 
 	struct sp_facts device;

@@ -157,9 +157,13 @@ static int file_name(const char *fmt, const struct sp_plan *plan, char *buf, siz
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
+static bool md_matched_by_uuid(const struct sp_plan *plan);
+
 int sp_udev_rule_name(const struct sp_plan *plan, char *buf, size_t len)
 {
-	return file_name("60-stripeplan-%s.rules", plan, buf, len);
+	/* ENV{MD_UUID} exists only after mdadm's 63-md-raid-arrays.rules */
+	return file_name(md_matched_by_uuid(plan) ? "65-stripeplan-%s.rules" : "60-stripeplan-%s.rules",
+			 plan, buf, len);
 }
 
 int sp_tune_script_name(const struct sp_plan *plan, char *buf, size_t len)
@@ -370,39 +374,74 @@ static void note_kernel_match(struct kernel_matches *km, const char *disk)
 	km->n++;
 }
 
+/* The md member whose whole disk this is, if the probe saw one. */
+static const struct sp_md_member *md_member_disk(const struct sp_plan *plan, const char *disk)
+{
+	const struct sp_md_facts *md = &plan->device.md;
+
+	for (size_t i = 0; md->present && i < md->n_members; i++)
+		if (!strcmp(md->members[i].disk, disk))
+			return &md->members[i];
+	return NULL;
+}
+
+static bool md_matched_by_uuid(const struct sp_plan *plan)
+{
+	return plan->device.md.present && udev_ok(plan->device.md.uuid);
+}
+
+#define RULE_START "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", "
+
+/* A disk by what the probe read from sysfs: `wwid`, else `serial`. */
+static bool put_identity(FILE *f, const char *disk, const char *wwn, const char *serial)
+{
+	if (udev_ok(wwn)) {
+		fprintf(f, "# %s, matched by its WWN\n" RULE_START "ATTRS{wwid}==\"%s\"", disk, wwn);
+		return true;
+	}
+	if (udev_ok(serial)) {
+		fprintf(f, "# %s, matched by its serial number\n" RULE_START "ATTRS{serial}==\"%s\"",
+			disk, serial);
+		return true;
+	}
+	return false;
+}
+
 /*
- * The array device is matched by what the probe read from sysfs: its
- * `wwid` or `serial` attribute, compared as ATTRS{} so udev finds it on
- * the disk or on its SCSI parent.  (udev's ENV{ID_WWN} is a different
- * spelling of the WWN, "0x6005...", and would never equal "naa.6005...".)
- * md members and devices without an identity fall back to the kernel
- * name, which the caller is warned about.
+ * Devices are matched by identity, not by a name that can change across
+ * boots: an md array by its UUID (udev's MD_UUID, which mdadm's
+ * 63-md-raid-arrays.rules imports, so this rule file sorts after it),
+ * whatever number the array comes back with; other devices and md
+ * members by what the probe read from sysfs, their `wwid` or `serial`
+ * attribute, compared as ATTRS{} so udev finds it on the disk or on its
+ * SCSI parent.  (udev's ENV{ID_WWN} is a different spelling of the WWN,
+ * "0x6005...", and would never equal "naa.6005...".)  Only what has no
+ * identity falls back to the kernel name, which the caller is warned of.
  */
 static void put_match(FILE *f, const struct sp_plan *plan, const char *disk,
 		      struct kernel_matches *km)
 {
 	const struct sp_facts *d = &plan->device;
+	const struct sp_md_member *m = md_member_disk(plan, disk);
 	char kernel[SP_NAME_MAX];
 	bool is_device = !strcmp(disk, d->kernel_name);
 
-	if (is_device && udev_ok(d->wwn)) {
-		fprintf(f, "# %s, matched by its WWN\n", disk);
-		fprintf(f, "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", "
-			   "ATTRS{wwid}==\"%s\"", d->wwn);
+	if (is_device && md_matched_by_uuid(plan)) {
+		/* KERNEL=="md*": mdadm --examine gives the members MD_UUID too */
+		fprintf(f, "# %s, matched by its md array UUID: the array may come back under\n"
+			   "# another name (/dev/md127 when mdadm.conf is not in the initramfs)\n"
+			   RULE_START "KERNEL==\"md*\", ENV{MD_UUID}==\"%s\"", disk, d->md.uuid);
 		return;
 	}
-	if (is_device && udev_ok(d->serial)) {
-		fprintf(f, "# %s, matched by its serial number\n", disk);
-		fprintf(f, "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", "
-			   "ATTRS{serial}==\"%s\"", d->serial);
+	if (is_device && put_identity(f, disk, d->wwn, d->serial))
 		return;
-	}
+	if (!is_device && m && put_identity(f, disk, m->wwn, m->serial))
+		return;
 	udev_kernel_name(disk, kernel, sizeof(kernel));
 	fprintf(f, "# %s, matched by kernel name: %s\n", disk,
-		is_device ? "the plan knows no WWN or serial number for it" :
-			    "an md member (the plan records no identity for members)");
-	fprintf(f, "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", "
-		   "KERNEL==\"%s\"", kernel);
+		is_device ? "the plan knows no identity (WWN, serial, md UUID) for it" :
+			    "no WWN or serial number was probed for this md member");
+	fprintf(f, RULE_START "KERNEL==\"%s\"", kernel);
 	note_kernel_match(km, disk);
 }
 

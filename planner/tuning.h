@@ -9,17 +9,20 @@
  * tune script is templates/stripeplan-tune.sh.in: POSIX sh that sets and
  * reads back every sysfs knob, honours SYSFS_ROOT, and takes an optional
  * kernel name (udev's %k) to tune one device only.  The udev rule sets
- * the sysfs knobs on add|change, matching the array device by WWN or
- * serial, else (and md members always) by kernel name: then `warning`
- * (may be NULL) says so, otherwise it is set to "".  The modprobe.d file
+ * the sysfs knobs on add|change, matching an md array by its UUID
+ * (ENV{MD_UUID}), other devices and md members by WWN or serial, and only
+ * what has none by kernel name: then `warning` (may be NULL) says so,
+ * otherwise it is set to "".  The modprobe.d file
  * is "" when the plan has no module options.  Entries that fail
  * sp_tuning_check() are left out with a comment.
  */
 char *sp_format_tuning_script(const struct sp_plan *plan);
 char *sp_format_udev_rule(const struct sp_plan *plan, char *warning, size_t len);
 char *sp_format_modprobe_conf(const struct sp_plan *plan);
-/* File names for them: "60-stripeplan-sdb.rules", "stripeplan-tune-sdb"
- * (a '!' in the kernel name becomes '-').  0 or -errno. */
+/* File names for them: "60-stripeplan-sdb.rules" ("65-stripeplan-md3.rules"
+ * for an md array matched by MD_UUID, after mdadm's 63-md-raid-arrays.rules
+ * sets it), "stripeplan-tune-sdb" (a '!' in the kernel name becomes '-').
+ * 0 or -errno. */
 int sp_udev_rule_name(const struct sp_plan *plan, char *buf, size_t len);
 int sp_tune_script_name(const struct sp_plan *plan, char *buf, size_t len);
 /* "sysfs", "module" (the plan file's "kind"); NULL for no kind. */

@@ -14,7 +14,7 @@ enum {
 	OPT_CONTROLLER = 256, OPT_LEVEL, OPT_DISKS, OPT_CHUNK, OPT_SPANS, OPT_FS, OPT_DEVICE,
 	OPT_SIZE, OPT_SECTOR_SIZE, OPT_MOUNTPOINT, OPT_KERNEL, OPT_FORMAT, OPT_TABLE,
 	OPT_MEMBERS, OPT_PROFILES, OPT_LABEL, OPT_BARRIERS, OPT_FACTS, OPT_PLAN, OPT_ROOT,
-	OPT_FORCE, OPT_DRY_RUN, OPT_TUNING, OPT_MEMORY_BUDGET, OPT_STRICT,
+	OPT_FORCE, OPT_DRY_RUN, OPT_TUNING, OPT_MEMORY_BUDGET, OPT_STRICT, OPT_LAYOUT,
 };
 
 struct opt_info {
@@ -28,6 +28,7 @@ static const struct opt_info opt_table[] = {
 	{ { "disks", required_argument, NULL, OPT_DISKS }, SP_OPT_PLAN_FLAGS },
 	{ { "chunk", required_argument, NULL, OPT_CHUNK }, SP_OPT_PLAN_FLAGS },
 	{ { "spans", required_argument, NULL, OPT_SPANS }, SP_OPT_PLAN_FLAGS },
+	{ { "layout", required_argument, NULL, OPT_LAYOUT }, SP_OPT_PLAN_FLAGS },
 	{ { "fs", required_argument, NULL, OPT_FS }, SP_OPT_PLAN_FLAGS },
 	{ { "device", required_argument, NULL, OPT_DEVICE }, SP_OPT_PLAN_FLAGS | SP_OPT_PLAN_FILE },
 	{ { "size", required_argument, NULL, OPT_SIZE }, SP_OPT_PLAN_FLAGS },
@@ -183,7 +184,10 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 		a->have_kernel = true;
 		return sp_parse_kernel(arg, &s->kernel, err);
 	case OPT_TABLE:
+		a->have_table = true;
 		return sp_parse_table(arg, &s->table, err);
+	case OPT_LAYOUT:
+		return sp_parse_md_layout(arg, &s->layout, err);
 	case OPT_MEMBERS:
 		return parse_members(arg, s, err);
 	case OPT_PROFILES:
@@ -231,12 +235,19 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 	return sp_error_set(err, EINVAL, SP_ERR_INVALID, "usage", "unexpected option");
 }
 
+/* --level, --disks and --chunk may be left to the kernel (a probed md
+ * array); the planner says when they are needed. */
+static unsigned omitted_fields(const struct sp_cli_args *a)
+{
+	return (a->have_level ? 0 : SP_FIELD_LEVEL) | (a->have_disks ? 0 : SP_FIELD_DISKS) |
+	       (a->have_chunk ? 0 : SP_FIELD_CHUNK) | (a->have_table ? 0 : SP_FIELD_TABLE);
+}
+
 static int check_required(const struct sp_cli_args *a, unsigned allowed, struct sp_error *err)
 {
-	static const char *const names[] = { "--controller", "--level", "--disks", "--chunk", "--fs" };
+	static const char *const names[] = { "--controller", "--fs" };
 	/* check finds the filesystem on the device when --fs is not given */
-	const bool have[] = { a->have_controller, a->have_level, a->have_disks, a->have_chunk,
-			      a->have_fs || (allowed & SP_OPT_CHECK) };
+	const bool have[] = { a->have_controller, a->have_fs || (allowed & SP_OPT_CHECK) };
 
 	for (size_t i = 0; i < sizeof(have) / sizeof(have[0]); i++)
 		if (!have[i])
@@ -309,6 +320,7 @@ int sp_cli_parse(int argc, char **argv, unsigned allowed, const char *help,
 	if ((allowed & SP_OPT_PLAN_FLAGS) && !args->plan_file[0]) {
 		if (check_required(args, allowed, &err) < 0)
 			return sp_cli_fail(&err);
+		args->spec.omitted = omitted_fields(args);
 		if (plan_for_running_kernel(args, &err) < 0)
 			return sp_cli_fail(&err);
 	}
@@ -450,18 +462,26 @@ int sp_cli_apply_command(const struct sp_cli_args *a, char *buf, size_t len)
 
 	cmd_word(&c, "stripeplan");
 	cmd_word(&c, "apply");
+	/* what the user left to the kernel is read again on the target */
 	cmd_flag(&c, "--controller", s->controller);
-	cmd_flag(&c, "--level", sp_level_name(s->level) + 4);
+	if (!(s->omitted & SP_FIELD_LEVEL))
+		cmd_flag(&c, "--level", sp_level_name(s->level) + 4);
 	snprintf(num, sizeof(num), "%u", s->disks);
-	cmd_flag(&c, "--disks", num);
+	if (!(s->omitted & SP_FIELD_DISKS))
+		cmd_flag(&c, "--disks", num);
 	if (s->spans) {
 		snprintf(num, sizeof(num), "%u", s->spans);
 		cmd_flag(&c, "--spans", num);
 	}
 	sp_format_size_short(s->chunk_bytes, num, sizeof(num));
-	cmd_flag(&c, "--chunk", num);
+	if (!(s->omitted & SP_FIELD_CHUNK))
+		cmd_flag(&c, "--chunk", num);
+	if (s->layout.near_copies) {
+		sp_md_layout_name(&s->layout, num, sizeof(num));
+		cmd_flag(&c, "--layout", num);
+	}
 	cmd_flag(&c, "--fs", sp_fs_name(s->fs));
-	if (s->table != SP_TABLE_GPT)
+	if (!(s->omitted & SP_FIELD_TABLE))
 		cmd_flag(&c, "--table", sp_table_name(s->table));
 	if (s->mountpoint[0])
 		cmd_flag(&c, "--mountpoint", s->mountpoint);

@@ -18,7 +18,7 @@ enum sp_output_format {
 /* Everything a command line can say; each command accepts a subset. */
 struct sp_cli_args {
 	struct sp_spec spec;
-	bool have_controller, have_level, have_disks, have_chunk, have_fs, have_kernel;
+	bool have_controller, have_level, have_disks, have_chunk, have_fs, have_kernel, have_table;
 	char device[SP_PATH_MAX];
 	uint64_t size_bytes;        /* 0 = probe the device */
 	unsigned sector_bytes;      /* 0 = not given */

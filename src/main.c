@@ -37,9 +37,15 @@ static const char usage_main[] =
 	"Exit status: 0 ok, 1 drift found by check, 2 invalid input, 3 refused for\n"
 	"safety, 4 a step failed.\n";
 
+/* One line per finding: a message may hold several, one per line. */
 int sp_cli_fail(const struct sp_error *err)
 {
-	fprintf(stderr, "stripeplan: %s\n", err->message[0] ? err->message : strerror(-err->code));
+	const char *msg = err->message[0] ? err->message : strerror(-err->code);
+
+	for (const char *line = msg, *end; *line; line = *end ? end + 1 : end) {
+		end = strchrnul(line, '\n');
+		fprintf(stderr, "stripeplan: %.*s\n", (int)(end - line), line);
+	}
 	return sp_error_exit_code(err);
 }
 

@@ -138,6 +138,24 @@ static size_t identity_differences(const struct sp_facts *want, const struct sp_
 		DIFF("'%s' is disk sequence %" PRIu64 ", the plan was made for %" PRIu64
 		     " (the medium was replaced or re-attached)",
 		     have->path, have->diskseq, want->diskseq);
+	/* an md array is also what it is made of: another array under the
+	 * same name, or the same one reshaped, is not the planned one */
+	if (want->md.present && !have->md.present)
+		DIFF("'%s' is no longer an md array, the plan was made for md %s", have->path,
+		     want->md.level);
+	if (want->md.present && have->md.present) {
+		const struct sp_md_facts *w = &want->md, *h = &have->md;
+
+		if (w->uuid[0] && strcmp(w->uuid, h->uuid) != 0)
+			DIFF("'%s' is md array %s, the plan was made for %s", have->path, h->uuid, w->uuid);
+		if (strcmp(w->level, h->level) || w->raid_disks != h->raid_disks ||
+		    w->chunk_bytes != h->chunk_bytes || w->layout != h->layout)
+			DIFF("'%s' is md %s with %u disks, chunk %" PRIu64 " B, layout %" PRIu64
+			     "; the plan was made for %s with %u disks, chunk %" PRIu64
+			     " B, layout %" PRIu64,
+			     have->path, h->level, h->raid_disks, h->chunk_bytes, h->layout, w->level,
+			     w->raid_disks, w->chunk_bytes, w->layout);
+	}
 #undef DIFF
 	return n;
 }
@@ -524,6 +542,7 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 			    plan->device.path);
 		goto out;
 	}
+	ctx.facts = &facts;
 	n = identity_differences(&plan->device, &facts, r->notes, SP_STEP_MAX_LINES);
 	if (n) {
 		r->n_notes = n < SP_STEP_MAX_LINES ? n : SP_STEP_MAX_LINES;
@@ -642,6 +661,7 @@ int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts
 		r->error.kind = SP_ERR_FAILED;
 		return finish(r, SP_OUTCOME_FAILED, started);
 	}
+	ctx->facts = &facts;
 	n = identity_differences(&plan->device, &facts, r->notes, SP_STEP_MAX_LINES);
 	r->n_notes = n < SP_STEP_MAX_LINES ? n : SP_STEP_MAX_LINES;
 	/* check only reads: without the lock it still looks, and says so */

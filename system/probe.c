@@ -249,6 +249,165 @@ static void read_schedulers(const char *sys_disk, struct sp_facts *f)
 						  sizeof(f->schedulers) / sizeof(f->schedulers[0]));
 }
 
+/* ------------------------------------------------------------------ md */
+
+/*
+ * md/uuid is "%pU" (8-4-4-4-12) of the bytes the kernel keeps; udev's
+ * MD_UUID, from mdadm --detail --export, is four groups of eight hex
+ * digits with ':'.  For v1 metadata they are the same bytes in order; for
+ * 0.90 the kernel keeps four little-endian words, which mdadm prints as
+ * numbers, so each group's bytes are reversed.
+ */
+static void md_uuid_for_udev(const char *in, bool words, char *out, size_t len)
+{
+	char hex[33];
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (const char *c = in; *c && n < 32; c++)
+		if (isxdigit((unsigned char)*c))
+			hex[n++] = (char)tolower((unsigned char)*c);
+	hex[n] = '\0';
+	if (n != 32 || len < 36)
+		return;
+	for (size_t g = 0; words && g < 32; g += 8) {
+		for (size_t i = 0; i < 4; i += 2) {
+			char a = hex[g + i], b = hex[g + i + 1];
+
+			hex[g + i] = hex[g + 6 - i];
+			hex[g + i + 1] = hex[g + 7 - i];
+			hex[g + 6 - i] = a;
+			hex[g + 7 - i] = b;
+		}
+	}
+	snprintf(out, len, "%.8s:%.8s:%.8s:%.8s", hex, hex + 8, hex + 16, hex + 24);
+}
+
+/* An md attribute as a number; "none" (chunk_size of raid1 reads 0) is 0. */
+static uint64_t md_number(const char *sys_dev, const char *attr)
+{
+	char path[SP_PATH_MAX];
+	uint64_t v = 0;
+
+	if (sys_join(path, sizeof(path), "%s/md/%s", sys_dev, attr) < 0 ||
+	    sp_sysfs_read_u64(path, &v) < 0)
+		return 0;
+	return v;
+}
+
+static void md_text(const char *sys_dev, const char *attr, char *buf, size_t len)
+{
+	char path[SP_PATH_MAX], val[SP_NAME_MAX];
+
+	buf[0] = '\0';
+	if (sys_join(path, sizeof(path), "%s/md/%s", sys_dev, attr) == 0 &&
+	    read_attr(path, val, sizeof(val)) == 0)
+		copy_string(buf, len, val);
+}
+
+/*
+ * One entry of slaves/: a disk, or a partition whose queue and identity
+ * belong to its disk (the partition's sysfs directory sits inside the
+ * disk's, so the link's parent is the disk).
+ */
+static void md_member(const struct sp_sysfs *sys, const char *sys_dev, const char *name,
+		      struct sp_md_member *m)
+{
+	static const char *const wwn_attrs[] = { "wwid", "device/wwid", NULL };
+	static const char *const serial_attrs[] = { "device/serial", "serial", NULL };
+	char p[SP_PATH_MAX], disk_dir[SP_PATH_MAX], *real;
+
+	copy_string(m->name, sizeof(m->name), name);
+	copy_string(m->disk, sizeof(m->disk), name);
+	if (sys_join(p, sizeof(p), "%s/slaves/%s/partition", sys_dev, name) == 0 &&
+	    path_exists(p) && sys_join(p, sizeof(p), "%s/slaves/%s/..", sys_dev, name) == 0 &&
+	    (real = realpath(p, NULL))) {
+		const char *base = strrchr(real, '/');
+
+		copy_string(m->disk, sizeof(m->disk), base ? base + 1 : real);
+		free(real);
+	}
+	if (sp_sysfs_path(sys, disk_dir, sizeof(disk_dir), "block/%s", m->disk) < 0)
+		return;
+	read_first_attr(disk_dir, wwn_attrs, m->wwn, sizeof(m->wwn));
+	read_first_attr(disk_dir, serial_attrs, m->serial, sizeof(m->serial));
+	m->has_queue_depth = sys_join(p, sizeof(p), "%s/device/queue_depth", disk_dir) == 0 &&
+			     path_exists(p);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(((const struct sp_md_member *)a)->name, ((const struct sp_md_member *)b)->name);
+}
+
+static int md_members(const struct sp_sysfs *sys, const char *sys_dev, struct sp_md_facts *md)
+{
+	char dir[SP_PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	if (sys_join(dir, sizeof(dir), "%s/slaves", sys_dev) < 0)
+		return -ENAMETOOLONG;
+	d = opendir(dir);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= SP_NAME_MAX)
+			continue;
+		if (md->n_members >= SP_MAX_MEMBERS) {
+			closedir(d);
+			return -E2BIG;
+		}
+		md_member(sys, sys_dev, de->d_name, &md->members[md->n_members++]);
+	}
+	closedir(d);
+	/* directory order is the kernel's whim; plans must not depend on it */
+	qsort(md->members, md->n_members, sizeof(md->members[0]), compare_names);
+	return 0;
+}
+
+/* /sys/.../mdN/md/ as facts; md->present stays false for anything else. */
+static int read_md(const struct sp_sysfs *sys, const char *sys_dev, struct sp_md_facts *md)
+{
+	char path[SP_PATH_MAX], uuid[SP_NAME_MAX], metadata[SP_NAME_MAX];
+
+	memset(md, 0, sizeof(*md));
+	if (sys_join(path, sizeof(path), "%s/md/level", sys_dev) < 0 || !path_exists(path))
+		return 0;
+	md->present = true;
+	md_text(sys_dev, "level", md->level, sizeof(md->level));
+	md->raid_disks = (unsigned)md_number(sys_dev, "raid_disks");
+	md->chunk_bytes = md_number(sys_dev, "chunk_size");
+	md->layout = md_number(sys_dev, "layout");
+	md->degraded = (unsigned)md_number(sys_dev, "degraded");
+	md_text(sys_dev, "sync_action", md->sync_action, sizeof(md->sync_action));
+	md_text(sys_dev, "uuid", uuid, sizeof(uuid));
+	md_text(sys_dev, "metadata_version", metadata, sizeof(metadata));
+	md_uuid_for_udev(uuid, !strncmp(metadata, "0.", 2), md->uuid, sizeof(md->uuid));
+	return md_members(sys, sys_dev, md);
+}
+
+int sp_probe_md(const struct sp_sysfs *sys, const char *kernel_name, struct sp_md_facts *ret,
+		struct sp_error *err)
+{
+	struct sp_md_facts *md = calloc(1, sizeof(*md));
+	char sys_dev[SP_PATH_MAX];
+	int r;
+
+	if (!md)
+		return fail(err, ENOMEM, SP_ERR_FAILED, "device", kernel_name, "out of memory");
+	r = sp_sysfs_path(sys, sys_dev, sizeof(sys_dev), "block/%s", kernel_name);
+	if (r == 0)
+		r = read_md(sys, sys_dev, md);
+	if (r < 0)
+		r = fail(err, -r, SP_ERR_FAILED, "device", kernel_name,
+			 "cannot read the members of md array '%s': %s", kernel_name, strerror(-r));
+	else
+		*ret = *md;
+	free(md);
+	return r;
+}
+
 /*
  * Names, identity and queue attributes.  Identity and the queue belong to
  * the whole disk, so for a partition they are read from its parent
@@ -284,6 +443,10 @@ static int read_sysfs_facts(const struct sp_sysfs *sys, int fd, const char *path
 	read_first_attr(sys_disk, serial_attrs, f->serial, sizeof(f->serial));
 	read_driver(sys_disk, f->driver, sizeof(f->driver));
 	f->is_scsi = is_scsi_device(sys_disk);
+	r = read_md(sys, sys_dev, &f->md);
+	if (r < 0)
+		return fail(err, -r, SP_ERR_INVALID, "device", path,
+			    "cannot read the members of md array '%s': %s", path, strerror(-r));
 	return 0;
 }
 

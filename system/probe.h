@@ -55,6 +55,14 @@ int sp_probe_facts_fd(const struct sp_sysfs *sys, int fd, const char *path, stru
  * the partition is named after it (loop3p1, not by-id/...p1). */
 int sp_probe_resolve(const char *path, char *buf, size_t len, struct sp_error *err);
 
+/*
+ * What an md array says about itself (/sys/block/<kernel_name>/md/ and
+ * slaves/), read-only; ret->present is false when it is not md.
+ * sp_probe_facts() fills facts.md the same way.
+ */
+int sp_probe_md(const struct sp_sysfs *sys, const char *kernel_name, struct sp_md_facts *ret,
+		struct sp_error *err);
+
 /* Mounts (by major:minor in /proc/self/mountinfo), swap (/proc/swaps),
  * holders (/sys/class/block/X/holders) for the disk and every partition,
  * and libblkid signatures on the whole disk. */

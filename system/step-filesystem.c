@@ -290,8 +290,10 @@ static void dry_run(const struct sp_ctx *ctx, struct sp_step_result *res)
 	res->status = SP_STEP_DRY_RUN;
 }
 
-/* Never a whole disk: the node must be what the kernel calls a partition. */
-static int check_is_partition(const char *path, struct sp_step_result *res)
+/* Never a whole disk unless the plan says so (--table none): otherwise
+ * the node must be what the kernel calls a partition. */
+static int check_is_partition(const struct sp_plan *plan, const char *path,
+			      struct sp_step_result *res)
 {
 	char attr[64];
 	struct stat st;
@@ -302,12 +304,15 @@ static int check_is_partition(const char *path, struct sp_step_result *res)
 	if (!S_ISBLK(st.st_mode))
 		return sp_step_fail(res, ENOTBLK, STEP, path,
 				    "refusing to format '%s': not a block device", path);
+	if (plan->table == SP_TABLE_NONE && !strcmp(path, plan->device.path))
+		return 0;
 	snprintf(attr, sizeof(attr), "/sys/dev/block/%u:%u/partition", major(st.st_rdev),
 		 minor(st.st_rdev));
 	if (access(attr, F_OK) < 0)
 		return sp_step_fail(res, EPERM, STEP, path,
 				    "refusing to format '%s': the kernel does not call it a partition "
-				    "(no %s); stripeplan never formats a whole disk", path, attr);
+				    "(no %s); stripeplan formats a whole disk only when the plan "
+				    "says --table none", path, attr);
 	return 0;
 }
 
@@ -443,7 +448,7 @@ static int filesystem_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 		return 0;
 	}
 	path = sp_ctx_partition_path(ctx);
-	r = check_is_partition(path, res);
+	r = check_is_partition(ctx->plan, path, res);
 	if (r == 0)
 		r = check_argv(ctx->plan, path, res);
 	if (r == 0)

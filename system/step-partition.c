@@ -289,6 +289,16 @@ static void summarize(const struct sp_plan *plan, struct sp_step_result *res)
 	sp_format_size_human(plan->start_bytes, start, sizeof(start));
 	sp_format_size_human(plan->size_bytes, size, sizeof(size));
 	sp_format_size_human(plan->stripe_width_bytes, stripe, sizeof(stripe));
+	if (plan->table == SP_TABLE_NONE) {
+		snprintf(res->summary, sizeof(res->summary),
+			 "no partition table: the filesystem on the whole device, %s", size);
+		return;
+	}
+	if (!plan->stripe_width_bytes) {
+		snprintf(res->summary, sizeof(res->summary), "%s, partition %d at %s, %s (a mirror: no stripe)",
+			 sp_table_name(plan->table), PARTITION_NUMBER, start, size);
+		return;
+	}
 	snprintf(res->summary, sizeof(res->summary),
 		 "%s, partition %d at %s, %s (%" PRIu64 " stripes of %s)",
 		 sp_table_name(plan->table), PARTITION_NUMBER, start, size,
@@ -436,6 +446,13 @@ static void dry_run(const struct sp_ctx *ctx, struct sp_step_result *res)
 	sp_format_size_human(plan->stripe_width_bytes, stripe, sizeof(stripe));
 	sp_step_line(res, "wipe old signatures on %s (partition tables and filesystems, as "
 		     "wipefs -a does)", disk);
+	if (plan->table == SP_TABLE_NONE) {
+		sp_step_line(res, "tell the kernel to drop every partition of %s: the filesystem "
+			     "goes on the whole device", disk);
+		summarize(plan, res);
+		res->status = SP_STEP_DRY_RUN;
+		return;
+	}
 	sp_step_line(res, "write a new %s label on %s (replacing whatever is there)",
 		     sp_table_name(plan->table), disk);
 	sp_step_line(res, "create partition %d: sectors %" PRIu64 "..%" PRIu64 " of %" PRIu64
@@ -619,7 +636,7 @@ static void told_line(const struct sp_plan *plan, const char *path, const char *
  * us.  Not O_EXCL: the pipeline made sure nobody holds the disk, and its
  * flock is on an fd of its own, which ours does not disturb.
  */
-static int tell_kernel(const struct sp_ctx *ctx, const char *table, struct sp_step_result *res)
+static int tell_kernel(const struct sp_ctx *ctx, const char *done, struct sp_step_result *res)
 {
 	const struct sp_plan *plan = ctx->plan;
 	const char *path = sp_ctx_disk_path(ctx);
@@ -636,12 +653,12 @@ static int tell_kernel(const struct sp_ctx *ctx, const char *table, struct sp_st
 		char said[SP_MSG_MAX];
 
 		snprintf(said, sizeof(said), "%s", res->error.message);
-		return sp_step_fail(res, -fd, STEP, path, "wrote the %s label on '%s' but cannot "
-				    "tell the kernel: %s", table, path, said);
+		return sp_step_fail(res, -fd, STEP, path, "%s '%s' but cannot "
+				    "tell the kernel: %s", done, path, said);
 	}
 	if (fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode)) {
-		r = sp_step_fail(res, ENOTBLK, STEP, path, "wrote the %s label on '%s' but cannot "
-				 "tell the kernel: not a block device", table, path);
+		r = sp_step_fail(res, ENOTBLK, STEP, path, "%s '%s' but cannot "
+				 "tell the kernel: not a block device", done, path);
 		goto out;
 	}
 	list = calloc(1, sizeof(*list));
@@ -652,8 +669,8 @@ static int tell_kernel(const struct sp_ctx *ctx, const char *table, struct sp_st
 	/* the disk behind our fd, not whatever the path names by now */
 	r = list_partitions(ctx, st.st_rdev, list);
 	if (r < 0) {
-		r = sp_step_fail(res, -r, STEP, path, "wrote the %s label on '%s' but cannot read "
-				 "the kernel's partitions of it: %s", table, path, strerror(-r));
+		r = sp_step_fail(res, -r, STEP, path, "%s '%s' but cannot read "
+				 "the kernel's partitions of it: %s", done, path, strerror(-r));
 		goto out;
 	}
 	for (i = 0; i < list->n && !unsupported; i++) {
@@ -669,9 +686,9 @@ static int tell_kernel(const struct sp_ctx *ctx, const char *table, struct sp_st
 			list_append(busy, sizeof(busy), item);
 			n_busy++;
 		} else if (r < 0) {
-			r = sp_step_fail(res, -r, STEP, path, "wrote the %s label on '%s' but the "
+			r = sp_step_fail(res, -r, STEP, path, "%s '%s' but the "
 					 "kernel would not remove its partition %u (%s): %s; run "
-					 "partprobe %s", table, path, list->p[i].number, item,
+					 "partprobe %s", done, path, list->p[i].number, item,
 					 strerror(-r), path);
 			goto out;
 		} else {
@@ -680,23 +697,27 @@ static int tell_kernel(const struct sp_ctx *ctx, const char *table, struct sp_st
 		}
 	}
 	if (n_busy) {
-		r = sp_step_fail(res, EBUSY, STEP, path, "wrote the %s label on '%s' but cannot "
+		r = sp_step_fail(res, EBUSY, STEP, path, "%s '%s' but cannot "
 				 "tell the kernel: %s %s in use, so the kernel keeps the old "
 				 "partition%s (%s); stop what uses %s, then run partprobe %s",
-				 table, path, busy, n_busy == 1 ? "is" : "are",
+				 done, path, busy, n_busy == 1 ? "is" : "are",
 				 n_busy == 1 ? "" : "s", strerror(EBUSY),
 				 n_busy == 1 ? "it" : "them", path);
 		goto out;
 	}
-	if (!unsupported) {
+	if (!unsupported && plan->table == SP_TABLE_NONE) {
+		if (n_removed)
+			sp_step_line(res, "told the kernel with BLKPG: removed its partition%s %s",
+				     n_removed == 1 ? "" : "s", removed);
+	} else if (!unsupported) {
 		r = blkpg(fd, BLKPG_ADD_PARTITION, PARTITION_NUMBER, plan->start_bytes,
 			  plan->size_bytes);
 		if (blkpg_unsupported(r)) {
 			unsupported = r;
 		} else if (r < 0) {
-			r = sp_step_fail(res, -r, STEP, path, "wrote the %s label on '%s' but "
+			r = sp_step_fail(res, -r, STEP, path, "%s '%s' but "
 					 "the kernel would not add partition %d at %" PRIu64
-					 " B, %" PRIu64 " B long: %s; run partprobe %s", table,
+					 " B, %" PRIu64 " B long: %s; run partprobe %s", done,
 					 path, PARTITION_NUMBER, plan->start_bytes,
 					 plan->size_bytes, strerror(-r), path);
 			goto out;
@@ -709,10 +730,10 @@ static int tell_kernel(const struct sp_ctx *ctx, const char *table, struct sp_st
 		 * then checks the kernel took the plan's geometry from it */
 		r = reread(fd);
 		if (r < 0) {
-			r = sp_step_fail(res, -r, STEP, path, "wrote the %s label on '%s' but "
+			r = sp_step_fail(res, -r, STEP, path, "%s '%s' but "
 					 "cannot tell the kernel: BLKPG is not supported there "
 					 "(%s) and it would not re-read the label (BLKRRPART): "
-					 "%s%s", table, path, strerror(-unsupported), strerror(-r),
+					 "%s%s", done, path, strerror(-unsupported), strerror(-r),
 					 r == -EBUSY ? "; is one of its partitions in use?" : "");
 			goto out;
 		}
@@ -735,6 +756,7 @@ static int write_label(const struct sp_ctx *ctx, struct sp_step_result *res)
 	PedDisk *disk = NULL;
 	const char *no_parted;
 	struct ped_said said;
+	char done[64];
 	int r;
 
 	no_parted = sp_parted_load();
@@ -785,7 +807,8 @@ static int write_label(const struct sp_ctx *ctx, struct sp_step_result *res)
 	sp_step_line(res, "wrote a %s label with partition %d on %s", table, PARTITION_NUMBER,
 		     path);
 	/* not ped_disk_commit_to_os: see the top of this file */
-	r = tell_kernel(ctx, table, res);
+	snprintf(done, sizeof(done), "wrote the %s label on", table);
+	r = tell_kernel(ctx, done, res);
 out:
 	if (disk)
 		ped_disk_destroy(disk);
@@ -851,6 +874,17 @@ static int wait_for_node(const struct sp_ctx *ctx, struct sp_step_result *res)
 			    wait_ms / 1000.0, hint);
 }
 
+/* --table none: wipe what labels there are and make the kernel forget
+ * the partitions; the filesystem step then formats the whole device. */
+static int remove_table(const struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	int r = sp_step_wipe_signatures(ctx, sp_ctx_disk_path(ctx), ctx->disk_rdev, STEP, res);
+
+	if (r == 0)
+		r = tell_kernel(ctx, "wiped the partition table on", res);
+	return r;
+}
+
 static int partition_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 {
 	double started = sp_now_seconds();
@@ -862,9 +896,13 @@ static int partition_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 		dry_run(ctx, res);
 		return 0;
 	}
-	r = write_label(ctx, res);
-	if (r == 0)
-		r = wait_for_node(ctx, res);
+	if (ctx->plan->table == SP_TABLE_NONE) {
+		r = remove_table(ctx, res);
+	} else {
+		r = write_label(ctx, res);
+		if (r == 0)
+			r = wait_for_node(ctx, res);
+	}
 	res->seconds = sp_now_seconds() - started;
 	if (r < 0)
 		return r;

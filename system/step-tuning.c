@@ -377,6 +377,29 @@ static int render_sysfs_files(const struct sp_plan *plan, struct artifacts *as)
 	return 0;
 }
 
+/*
+ * The rule matches devices by identity, and identity is what the probe
+ * sees now: an md array's UUID and its members' WWNs or serials are read
+ * at apply (a plan made offline knows none of them).
+ */
+static int render_with_identity(const struct sp_ctx *ctx, struct artifacts *as)
+{
+	const struct sp_facts *now = ctx->facts;
+	struct sp_plan *view;
+	int r;
+
+	if (!now || !now->md.present)
+		return render_sysfs_files(ctx->plan, as);
+	view = malloc(sizeof(*view));
+	if (!view)
+		return -ENOMEM;
+	*view = *ctx->plan;
+	view->device.md = now->md;
+	r = render_sysfs_files(view, as);
+	free(view);
+	return r;
+}
+
 /* What the plan wants on disk: rule + script when it has sysfs knobs,
  * modprobe.d options when it has module parameters. */
 static int render_artifacts(const struct sp_ctx *ctx, struct artifacts *as,
@@ -387,7 +410,7 @@ static int render_artifacts(const struct sp_ctx *ctx, struct artifacts *as,
 
 	memset(as, 0, sizeof(*as));
 	if (count_kind(plan, SP_TUNING_SYSFS))
-		r = render_sysfs_files(plan, as);
+		r = render_with_identity(ctx, as);
 	if (r == 0 && count_kind(plan, SP_TUNING_MODULE)) {
 		struct artifact *conf = artifact_add(as, MODPROBE_DIR, 0644,
 						     sp_format_modprobe_conf(plan));

@@ -49,6 +49,9 @@ struct sp_ctx {
 	 * while part_rdev is set. */
 	int part_fd;
 	dev_t part_rdev;
+	/* the device as probed for this run (NULL: only the plan's view):
+	 * the identities the udev rule matches are the ones seen now */
+	const struct sp_facts *facts;
 };
 
 /*

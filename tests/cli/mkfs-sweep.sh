@@ -69,7 +69,8 @@ for (ctl, level, disks, chunk, spans), size, fs in cases:
     name = f"{ctl} raid{level} {disks}x{chunk // K}K {size} bytes {fs}"
     args = [stripeplan, "plan", "--controller", ctl, "--level", str(level), "--disks",
             str(disks), "--chunk", f"{chunk // K}K", "--fs", fs, "--device", "/dev/sdz",
-            "--size", str(size), "--kernel", "6.1.0", "--format", "json"]
+            "--size", str(size), "--kernel", "6.1.0", "--format", "json",
+            "--table", "gpt"]  # md's default is none: the refusal check below assumes GPT
     if spans:
         args += ["--spans", str(spans)]
     r = subprocess.run(args, capture_output=True, text=True)

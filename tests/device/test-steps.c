@@ -503,7 +503,7 @@ static void test_node_never_appears(void **state)
 	sp_step_result_clear(&t.res);
 	assert_true(sp_step_filesystem.apply(&ctx, &t.res) < 0);
 	assert_int_equal(t.res.error.kind, SP_ERR_FAILED);
-	assert_non_null(strstr(t.res.error.message, "never formats a whole disk"));
+	assert_non_null(strstr(t.res.error.message, "formats a whole disk only when the plan"));
 	expect_no_fs_on(dev);
 	rmdir(fake_dev);
 }

@@ -108,6 +108,56 @@ static void test_md3(void **state)
 	assert_false(f.is_scsi);
 }
 
+/* The md object: what the probe reads from md/ and slaves/. */
+static void test_md_kernel_geometry(void **state)
+{
+	struct sp_facts f;
+
+	(void)state;
+	load_fixture("md-raid10-n2-3.json", &f);
+	assert_true(f.md.present);
+	assert_string_equal(f.md.level, "raid10");
+	assert_int_equal(f.md.raid_disks, 3);
+	assert_int_equal(f.md.chunk_bytes, 512 * 1024);
+	assert_int_equal(f.md.layout, 0x102);
+	assert_string_equal(f.md.sync_action, "idle");
+	assert_int_equal(f.md.n_members, 3);
+	assert_string_equal(f.md.members[2].name, "sdd");
+	assert_string_equal(f.md.members[2].disk, "sdd");
+	assert_string_equal(f.md.uuid, "0a1b2c3d:4e5f6071:8293a4b5:c6d7e8f9");
+	load_fixture("md-partitions.json", &f);
+	assert_string_equal(f.md.members[2].name, "sdb2");
+	assert_string_equal(f.md.members[2].disk, "sdb");
+	assert_false(f.md.members[0].has_queue_depth);
+	load_fixture("md-degraded.json", &f);
+	assert_int_equal(f.md.degraded, 1);
+	assert_string_equal(f.md.sync_action, "recover");
+	load_fixture("p400-lun.json", &f);
+	assert_false(f.md.present);
+}
+
+static void test_md_rejects(void **state)
+{
+	(void)state;
+	expect_rejected("{\"path\":\"/dev/md0\",\"size_bytes\":4096,\"logical_sector_bytes\":512,"
+			"\"physical_sector_bytes\":512,\"md\":{\"level\":\"raid5\",\"spare\":1}}",
+			"spare", "unknown field 'md.spare'");
+	expect_rejected("{\"path\":\"/dev/md0\",\"size_bytes\":4096,\"logical_sector_bytes\":512,"
+			"\"physical_sector_bytes\":512,\"md\":{\"raid_disks\":3}}",
+			"level", "missing field 'md.level'");
+	expect_rejected("{\"path\":\"/dev/md0\",\"size_bytes\":4096,\"logical_sector_bytes\":512,"
+			"\"physical_sector_bytes\":512,\"md\":{\"level\":\"raid5\",\"raid_disks\":-1}}",
+			"raid_disks", "between 0 and");
+	expect_rejected("{\"path\":\"/dev/md0\",\"size_bytes\":4096,\"logical_sector_bytes\":512,"
+			"\"physical_sector_bytes\":512,\"md\":{\"level\":\"raid5\","
+			"\"members\":[{\"name\":\"../sdb\"}]}}",
+			"name", "not allowed");
+	expect_rejected("{\"path\":\"/dev/md0\",\"size_bytes\":4096,\"logical_sector_bytes\":512,"
+			"\"physical_sector_bytes\":512,\"md\":{\"level\":\"raid5\","
+			"\"members\":[{\"disk\":\"sdb\"}]}}",
+			"members", "needs a name");
+}
+
 static void test_perc5e_lun(void **state)
 {
 	struct sp_facts f;
@@ -282,6 +332,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_p400_lun),
 		cmocka_unit_test(test_md3),
+		cmocka_unit_test(test_md_kernel_geometry),
+		cmocka_unit_test(test_md_rejects),
 		cmocka_unit_test(test_perc5e_lun),
 		cmocka_unit_test(test_lsi475_defaults),
 		cmocka_unit_test(test_absurd_optio),

@@ -85,18 +85,21 @@ static struct sp_plan *plan_ok(const struct req *q)
 	static struct sp_plan plan;
 	struct sp_error err = { 0 };
 	int r = make(q, &plan, &err);
+	uint64_t unit;
 
 	if (r < 0)
 		fail_msg("unexpected planner error: %s", err.message);
-	/* invariants every plan must hold */
-	assert_int_equal(plan.start_bytes % plan.stripe_width_bytes, 0);
+	/* invariants every plan must hold; a mirror has no stripe, so its
+	 * partition is whole physical sectors */
+	unit = plan.stripe_width_bytes ? plan.stripe_width_bytes : plan.device.physical_sector_bytes;
+	assert_int_equal(plan.start_bytes % unit, 0);
 	assert_int_equal(plan.start_bytes % MiB, 0);
 	assert_int_equal(plan.start_bytes % plan.device.physical_sector_bytes, 0);
-	assert_int_equal(plan.size_bytes % plan.stripe_width_bytes, 0);
+	assert_int_equal(plan.size_bytes % unit, 0);
 	assert_true(plan.start_bytes + plan.size_bytes + plan.reserved_tail_bytes <= plan.device.size_bytes);
 	/* no more than one stripe is left unused at the end */
 	assert_true(plan.device.size_bytes - plan.reserved_tail_bytes - plan.start_bytes - plan.size_bytes <
-		    plan.stripe_width_bytes);
+		    unit);
 	return &plan;
 }
 
@@ -527,7 +530,7 @@ static void test_filesystem_limits(void **state)
 	q.fs = SP_FS_EXT4;
 	plan_ok(&q);
 	/* ext3's last size is 2^32 - 1 blocks exactly (mke2fs: MAX_32_NUM);
-	 * a 4 KiB stripe (a 4 KiB-chunk mirror) lets the partition end there */
+	 * a mirror (no stripe: whole sectors) lets the partition end there */
 	{
 		struct req e = { .controller = "generic", .level = "1", .disks = 2, .chunk = 4 * KiB,
 				 .size = 1 * MiB + 16896 + ((1ULL << 32) - 1) * 4096, .fs = SP_FS_EXT3 };
@@ -654,6 +657,142 @@ static void test_fstab_escaping(void **state)
 	assert_true(has_warning(p, "no-mountpoint"));
 }
 
+/* A probed md array: its geometry, not the flags, makes the plan. */
+static void md_facts(struct sp_facts *f, const char *level, unsigned disks, uint64_t chunk,
+		     uint64_t layout)
+{
+	memset(f, 0, sizeof(*f));
+	snprintf(f->path, sizeof(f->path), "/dev/md0");
+	snprintf(f->kernel_name, sizeof(f->kernel_name), "md0");
+	f->size_bytes = 100 * GiB;
+	f->logical_sector_bytes = 512;
+	f->physical_sector_bytes = 4096;
+	f->md.present = true;
+	snprintf(f->md.level, sizeof(f->md.level), "%s", level);
+	f->md.raid_disks = disks;
+	f->md.chunk_bytes = chunk;
+	f->md.layout = layout;
+	for (unsigned i = 0; i < disks; i++) {
+		struct sp_md_member *m = &f->md.members[f->md.n_members++];
+
+		snprintf(m->name, sizeof(m->name), "sd%c1", 'b' + i / 2);
+		snprintf(m->disk, sizeof(m->disk), "sd%c", 'b' + i / 2);
+		m->has_queue_depth = i < 2;
+	}
+}
+
+static int make_md(const struct sp_facts *f, const struct sp_spec *declared, struct sp_plan *p,
+		   struct sp_error *err)
+{
+	/* the field report's recipe: it has device/queue_depth, which not every member has */
+	struct sp_spec spec = { .controller = "md", .fs = SP_FS_XFS,
+				.tuning_recipe = SP_TUNING_FIELD_REPORT,
+				.omitted = SP_FIELD_LEVEL | SP_FIELD_DISKS | SP_FIELD_CHUNK | SP_FIELD_TABLE };
+
+	if (declared)
+		spec = *declared;
+	assert_int_equal(sp_parse_kernel("6.1.0", &spec.kernel, err), 0);
+	return sp_plan_make(&spec, sp_profiles_find(profiles, "md"), f, p, err);
+}
+
+static void test_md_geometry_from_kernel(void **state)
+{
+	struct sp_plan *p = calloc(1, sizeof(*p));
+	struct sp_facts *f = calloc(1, sizeof(*f));
+	struct sp_spec spec = { .controller = "md", .fs = SP_FS_XFS, .level = SP_LEVEL_10,
+				.disks = 3, .chunk_bytes = 512 * KiB, .omitted = SP_FIELD_TABLE,
+				.tuning_recipe = SP_TUNING_FIELD_REPORT };
+	struct sp_error err = { 0 };
+
+	(void)state;
+	md_facts(f, "raid10", 3, 512 * KiB, 0x102);
+	assert_int_equal(make_md(f, NULL, p, &err), 0);
+	assert_int_equal(p->level, SP_LEVEL_10);
+	assert_int_equal(p->disks, 3);
+	assert_int_equal(p->data_disks, 3); /* n2 over 3 disks: 3 chunks */
+	assert_int_equal(p->stripe_width_bytes, 1536 * KiB);
+	assert_int_equal(p->level_source, SP_SOURCE_KERNEL);
+	assert_int_equal(p->chunk_source, SP_SOURCE_KERNEL);
+	assert_int_equal(p->layout_source, SP_SOURCE_KERNEL);
+	assert_int_equal(p->table, SP_TABLE_NONE);
+	assert_int_equal(p->table_source, SP_SOURCE_DEFAULT);
+	assert_int_equal(p->start_bytes, 0);
+	assert_int_equal(p->size_bytes, 100 * GiB);
+	assert_string_equal(p->partition_path, "/dev/md0");
+	assert_string_equal(p->mkfs_argv[p->n_mkfs_argv - 1], "/dev/md0");
+	/* members sdb1 sdb2 sdc1 are tuned on sdb and sdc, once each */
+	assert_int_equal(p->n_members, 2);
+	assert_string_equal(p->members[0], "sdb");
+	assert_string_equal(p->members[1], "sdc");
+	assert_true(has_warning(p, "md-member-partitions"));
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/device/queue_depth"), "1");
+	assert_null(tuning_value(p, "/sys/block/sdc/device/queue_depth"));
+	assert_true(has_warning(p, "md-member-knob-missing"));
+	assert_false(has_warning(p, "md-members-unknown"));
+
+	/* declared and agreeing: fine; contradicting: every difference named */
+	assert_int_equal(make_md(f, &spec, p, &err), 0);
+	spec.disks = 4;
+	spec.chunk_bytes = 64 * KiB;
+	assert_int_equal(sp_parse_md_layout("f2", &spec.layout, &err), 0);
+	assert_true(make_md(f, &spec, p, &err) < 0);
+	assert_int_equal(err.kind, SP_ERR_INVALID);
+	assert_string_equal(err.message, "disks: --disks 4, but md0 has 3 disks\n"
+					 "chunk: --chunk 64K, but md0 has a 512 KiB chunk\n"
+					 "layout: --layout f2, but md0 has the n2 layout");
+
+	/* degraded and rebuilding: planned, with warnings */
+	md_facts(f, "raid5", 4, 256 * KiB, 2);
+	f->md.degraded = 1;
+	snprintf(f->md.sync_action, sizeof(f->md.sync_action), "recover");
+	assert_int_equal(make_md(f, NULL, p, &err), 0);
+	assert_int_equal(p->data_disks, 3);
+	assert_true(has_warning(p, "md-degraded"));
+	assert_true(has_warning(p, "md-sync"));
+
+	/* personalities stripeplan does not plan */
+	md_facts(f, "linear", 2, 0, 0);
+	assert_true(make_md(f, NULL, p, &err) < 0);
+	assert_non_null(strstr(err.message, "md 'linear'"));
+	free(f);
+	free(p);
+}
+
+static void test_mirrors_have_no_stripe(void **state)
+{
+	struct sp_plan *p = calloc(1, sizeof(*p));
+	struct sp_facts *f = calloc(1, sizeof(*f));
+	struct sp_error err = { 0 };
+	struct req q = { .controller = "hp-p400", .level = "1", .disks = 2, .chunk = 256 * KiB,
+			 .size = 300 * GiB, .fs = SP_FS_XFS };
+
+	(void)state;
+	assert_int_equal(make(&q, p, &err), 0);
+	assert_int_equal(p->stripe_width_bytes, 0);
+	assert_int_equal(p->chunk_bytes, 0);
+	assert_int_equal(p->start_bytes, 1 * MiB);
+	assert_int_equal(p->size_bytes % 512, 0);
+	assert_int_equal(p->xfs_su_bytes, 0);
+	assert_int_equal(p->xfs_log_su_bytes, 0);
+	assert_int_equal(p->n_mkfs_argv, 4); /* mkfs.xfs -b size=4096 /dev/sdb1 */
+	assert_true(has_warning(p, "mirror-chunk-ignored"));
+	q.fs = SP_FS_EXT4;
+	assert_int_equal(make(&q, p, &err), 0);
+	assert_int_equal(p->ext_stride_blocks, 0);
+	for (size_t i = 0; i < p->n_mkfs_argv; i++)
+		assert_null(strstr(p->mkfs_argv[i], "stride"));
+
+	md_facts(f, "raid1", 3, 0, 0);
+	assert_int_equal(make_md(f, NULL, p, &err), 0);
+	assert_int_equal(p->data_disks, 1);
+	assert_int_equal(p->stripe_width_bytes, 0);
+	assert_int_equal(p->chunk_source, SP_SOURCE_NONE);
+	assert_int_equal(p->align_bytes, 1 * MiB);
+	assert_false(has_warning(p, "mirror-chunk-ignored"));
+	free(f);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -664,6 +803,8 @@ int main(void)
 		cmocka_unit_test(test_xfs_agsize),
 		cmocka_unit_test(test_xfs_ag_rotation_grid),
 		cmocka_unit_test(test_md_members_and_raid10_without_stripe_cache),
+		cmocka_unit_test(test_md_geometry_from_kernel),
+		cmocka_unit_test(test_mirrors_have_no_stripe),
 		cmocka_unit_test(test_lsi_seed),
 		cmocka_unit_test(test_non_power_of_two_width),
 		cmocka_unit_test(test_spans),

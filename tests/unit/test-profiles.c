@@ -100,6 +100,16 @@ static void test_user_profile_strictness(void **state)
 	assert_non_null(strstr(parse_error(HEAD ", \"module_options\": [{\"module\": \"x; rm -rf /\", "
 					   "\"param\": \"p\", \"value\": \"1\", \"why\": \"w\"}]}"),
 			       "must be a module name"));
+	assert_non_null(strstr(parse_error(HEAD ", \"level_rules\": [{\"level\": 5, \"layouts\": [\"n2\"]}]}"),
+			       "'layouts' apply to raid10 only"));
+	assert_non_null(strstr(parse_error(HEAD ", \"level_rules\": [{\"level\": 10, \"layouts\": [\"z9\"]}]}"),
+			       "lists an unknown layout"));
+	assert_non_null(strstr(parse_error(HEAD ", \"level_rules\": [{\"level\": 10, \"stripe\": \"near-copies\"}]}"),
+			       "needs the layouts"));
+	assert_non_null(strstr(parse_error(HEAD ", \"level_rules\": [{\"level\": 1, \"min_disks\": 0}]}"),
+			       "from 1 to 1024"));
+	assert_non_null(strstr(parse_error(HEAD ", \"level_rules\": [{\"level\": 1, \"mindisks\": 1}]}"),
+			       "is not a profile key"));
 	assert_non_null(strstr(parse_error("{\"name\": \"a\"}"), "'description' is missing"));
 	assert_non_null(strstr(parse_error("[1, 2"), "not JSON"));
 }
@@ -130,6 +140,31 @@ static void test_plan_json_round_trip(void **state)
 	assert_string_equal(b->device.wwn, "naa.5000");
 	assert_int_equal(b->device.diskseq, 7);
 	assert_string_equal(b->mkfs_argv[b->n_mkfs_argv - 1], "/dev/md0p1");
+	free(again);
+	free(json);
+
+	/* an md array's plan: table none, kernel geometry and sources survive */
+	facts.md.present = true;
+	snprintf(facts.md.level, sizeof(facts.md.level), "raid10");
+	facts.md.raid_disks = 3;
+	facts.md.chunk_bytes = 65536;
+	facts.md.layout = 0x102;
+	facts.md.n_members = 1;
+	snprintf(facts.md.members[0].name, SP_NAME_MAX, "sdb1");
+	snprintf(facts.md.members[0].disk, SP_NAME_MAX, "sdb");
+	snprintf(facts.md.uuid, sizeof(facts.md.uuid), "0a1b2c3d:4e5f6071:8293a4b5:c6d7e8f9");
+	spec.omitted = SP_FIELD_LEVEL | SP_FIELD_DISKS | SP_FIELD_CHUNK | SP_FIELD_TABLE;
+	spec.n_members = 0;
+	assert_int_equal(sp_plan_make(&spec, sp_profiles_find(set, "md"), &facts, a, &err), 0);
+	json = sp_format_plan_json(a);
+	assert_int_equal(sp_plan_from_json(json, b, &err), 0);
+	again = sp_format_plan_json(b);
+	assert_string_equal(json, again);
+	assert_int_equal(b->table, SP_TABLE_NONE);
+	assert_int_equal(b->level_source, SP_SOURCE_KERNEL);
+	assert_int_equal(b->layout.near_copies, 2);
+	assert_string_equal(b->device.md.uuid, facts.md.uuid);
+	assert_string_equal(b->members[0], "sdb");
 	free(again);
 
 	/* a hand-edited plan with a tuning path outside sysfs is refused */

@@ -62,6 +62,62 @@ static void test_minimums_and_spans(void **state)
 	assert_non_null(strstr(data_disks_error("0", 2000, 0), "more than 1024"));
 }
 
+/* md's RAID10: the data chunks are what raid10_set_io_opt() exports. */
+static unsigned md10(unsigned disks, const char *layout)
+{
+	static const struct sp_level_rule rule = {
+		.level = SP_LEVEL_10, .min_disks = 2, .stripe = SP_STRIPE_NEAR_COPIES,
+		.n_layouts = 6,
+		.layouts = { { 2, 1, false }, { 3, 1, false }, { 1, 2, false },
+			     { 1, 3, false }, { 1, 2, true }, { 1, 3, true } },
+	};
+	struct sp_error err = { 0 };
+	struct sp_md_layout l = { 0 };
+	unsigned data = 0;
+
+	if (layout)
+		assert_int_equal(sp_parse_md_layout(layout, &l, &err), 0);
+	if (sp_raid_data_disks_rule(&rule, SP_LEVEL_10, disks, 0, &l, &data, &err) < 0)
+		return 0;
+	return data;
+}
+
+static void test_md_raid10(void **state)
+{
+	struct sp_md_layout l;
+	char name[SP_MD_LAYOUT_NAME_MAX];
+
+	(void)state;
+	assert_int_equal(md10(4, NULL), 2);  /* n2 is the default */
+	assert_int_equal(md10(3, "n2"), 3);  /* 3 % 2: every disk */
+	assert_int_equal(md10(2, "n2"), 1);
+	assert_int_equal(md10(5, "n2"), 5);
+	assert_int_equal(md10(6, "n3"), 2);
+	assert_int_equal(md10(4, "n3"), 4);
+	assert_int_equal(md10(4, "f2"), 4);  /* near 1: every disk */
+	assert_int_equal(md10(3, "o3"), 3);
+	assert_int_equal(md10(2, "n3"), 0);  /* 3 copies on 2 disks */
+	assert_int_equal(md10(1, "n2"), 0);
+	/* md/layout numbers: near | far << 8 | offset << 16 */
+	assert_int_equal(sp_md_layout_from_kernel(0x102, &l), 0);
+	sp_md_layout_name(&l, name, sizeof(name));
+	assert_string_equal(name, "n2");
+	assert_int_equal(sp_md_layout_from_kernel(0x10201, &l), 0);
+	sp_md_layout_name(&l, name, sizeof(name));
+	assert_string_equal(name, "o2");
+	assert_int_equal(sp_md_layout_from_kernel(0x301, &l), 0);
+	sp_md_layout_name(&l, name, sizeof(name));
+	assert_string_equal(name, "f3");
+	assert_true(sp_md_layout_from_kernel(0, &l) < 0);
+	assert_true(sp_parse_md_layout("n4", &l, NULL) < 0);
+	assert_true(sp_parse_md_layout("near2", &l, NULL) < 0);
+	/* the hardware rule is unchanged */
+	assert_int_equal(data_disks("10", 8, 0), 4);
+	assert_non_null(strstr(data_disks_error("10", 6 - 1, 0), "even number"));
+	assert_true(sp_level_is_mirror(SP_LEVEL_1));
+	assert_false(sp_level_is_mirror(SP_LEVEL_10));
+}
+
 static void test_unknown_level(void **state)
 {
 	struct sp_error err = { 0 };
@@ -208,6 +264,7 @@ int main(void)
 		cmocka_unit_test(test_every_level),
 		cmocka_unit_test(test_minimums_and_spans),
 		cmocka_unit_test(test_unknown_level),
+		cmocka_unit_test(test_md_raid10),
 		cmocka_unit_test(test_kernel_rules),
 		cmocka_unit_test(test_kernel_families),
 		cmocka_unit_test(test_scheduler_list),

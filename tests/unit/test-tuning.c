@@ -565,6 +565,75 @@ static void test_udev_matches_stable_identity(void **state)
 	free(rule);
 }
 
+/*
+ * md: the array by its UUID (after mdadm's rules import MD_UUID), the
+ * members by the WWN or serial probed at apply; a member without either
+ * is the only kernel-name match, and the only one warned about.
+ */
+static void test_udev_md_identity(void **state)
+{
+	struct sp_facts *now = calloc(1, sizeof(*now));
+	struct sp_md_facts *md = &now->md;
+	char warning[SP_MSG_MAX] = "stale", name[64], path[SP_PATH_MAX], *rule;
+	const char *const members[] = { "sdb", "sdc" };
+	struct sp_ctx ctx;
+
+	(void)state;
+	use_tree("md");
+	make_plan(&md_two, &plan);
+	/* the plan was made offline: it knows no identity, so by name */
+	rule = sp_format_udev_rule(&plan, warning, sizeof(warning));
+	assert_non_null(strstr(rule, "KERNEL==\"md3\", ATTR{queue/read_ahead_kb}"));
+	assert_non_null(strstr(warning, "'md3', 'sdb', 'sdc'"));
+	free(rule);
+
+	/* apply probes the array and its members */
+	md->present = true;
+	snprintf(md->level, sizeof(md->level), "raid5");
+	snprintf(md->uuid, sizeof(md->uuid), "3f1c2a9e:6b0d4e21:9a7f5c33:c2e81b04");
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(md->members[i].name, SP_NAME_MAX, "%s", members[i]);
+		snprintf(md->members[i].disk, SP_NAME_MAX, "%s", members[i]);
+	}
+	md->n_members = 2;
+	snprintf(md->members[0].wwn, SP_NAME_MAX, "naa.50014ee2b0000062");
+	plan.device.md = *md;
+	rule = sp_format_udev_rule(&plan, warning, sizeof(warning));
+	assert_non_null(strstr(rule, "ENV{DEVTYPE}==\"disk\", KERNEL==\"md*\", "
+				     "ENV{MD_UUID}==\"3f1c2a9e:6b0d4e21:9a7f5c33:c2e81b04\", "
+				     "ATTR{queue/read_ahead_kb}=\"32768\""));
+	assert_non_null(strstr(rule, "ATTRS{wwid}==\"naa.50014ee2b0000062\", ATTR{queue/scheduler}"));
+	assert_non_null(strstr(rule, "KERNEL==\"sdc\", ATTR{queue/scheduler}"));
+	assert_null(strstr(rule, "KERNEL==\"md3\""));
+	assert_string_equal(warning, "matching by kernel name 'sdc': names can change across boots");
+	free(rule);
+	snprintf(plan.device.md.members[1].serial, SP_NAME_MAX, "WD-WMAP41234567");
+	rule = sp_format_udev_rule(&plan, warning, sizeof(warning));
+	assert_non_null(strstr(rule, "ATTRS{serial}==\"WD-WMAP41234567\", ATTR{queue/scheduler}"));
+	assert_string_equal(warning, "");
+	free(rule);
+	/* after 63-md-raid-arrays.rules */
+	assert_int_equal(sp_udev_rule_name(&plan, name, sizeof(name)), 0);
+	assert_string_equal(name, "65-stripeplan-md3.rules");
+
+	/* the step writes the rule with what it probed now, not what the plan knew */
+	make_plan(&md_two, &plan);
+	ctx_for(&ctx, false);
+	ctx.facts = now;
+	sp_step_result_clear(&res);
+	res.name = sp_step_tuning.name;
+	assert_int_equal(sp_step_tuning.apply(&ctx, &res), 0);
+	snprintf(path, sizeof(path), "%s/etc/udev/rules.d/65-stripeplan-md3.rules", root);
+	{
+		char text[8192];
+
+		read_text(path, text, sizeof(text));
+		assert_non_null(strstr(text, "ENV{MD_UUID}==\"3f1c2a9e:6b0d4e21:9a7f5c33:c2e81b04\""));
+		assert_non_null(strstr(text, "ATTRS{wwid}==\"naa.50014ee2b0000062\""));
+	}
+	free(now);
+}
+
 static void test_file_names(void **state)
 {
 	char name[64];
@@ -738,6 +807,7 @@ int main(void)
 		T(test_bad_entries_are_refused),
 		T(test_root_must_exist),
 		T(test_udev_matches_stable_identity),
+		T(test_udev_md_identity),
 		T(test_file_names),
 		T(test_modprobe_only_with_module_options),
 		T(test_script_quoting),

@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The array's geometry: what the user declared, merged with what a probed
+ * md array says about itself.  The kernel is the authority on an array
+ * that exists; a declared value that contradicts it is a typo that would
+ * silently make a wrong plan, so every difference is named and refused.
+ * Pure: the facts were read by the probe.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plan-internal.h"
+
+#define FS_BLOCK_BYTES 4096U
+
+struct diffs {
+	size_t n;
+	char text[SP_MSG_MAX];
+};
+
+static void __attribute__((format(printf, 2, 3))) diff_add(struct diffs *d, const char *fmt, ...)
+{
+	size_t used = strlen(d->text);
+	va_list ap;
+
+	if (used && used + 1 < sizeof(d->text))
+		d->text[used++] = '\n';
+	va_start(ap, fmt);
+	vsnprintf(d->text + used, sizeof(d->text) - used, fmt, ap);
+	va_end(ap);
+	d->n++;
+}
+
+static bool declared(const struct sp_spec *spec, unsigned field)
+{
+	return !(spec->omitted & field);
+}
+
+static int required(const struct sp_facts *f, const char *flag, struct sp_error *err)
+{
+	if (f->offline)
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, flag,
+				    "%s: required for an offline plan (--size): nothing is probed",
+				    flag);
+	return sp_error_set(err, EINVAL, SP_ERR_INVALID, flag,
+			    "%s: required: %s is not an md array, which would tell its own "
+			    "geometry (see 'stripeplan plan --help')",
+			    flag, f->path);
+}
+
+static void members_list(char names[][SP_NAME_MAX], size_t n, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "", names[i]);
+}
+
+static bool same_members(const struct sp_spec *spec, const struct sp_md_facts *md)
+{
+	if (spec->n_members != md->n_members)
+		return false;
+	for (size_t i = 0; i < spec->n_members; i++) {
+		bool found = false;
+
+		for (size_t j = 0; j < md->n_members && !found; j++)
+			found = !strcmp(spec->members[i], md->members[j].name);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* Takes each value from the kernel, noting where a declared one differs. */
+static int merge_md(const struct sp_spec *spec, const struct sp_facts *f, struct sp_plan *plan,
+		    struct diffs *d, struct sp_error *err)
+{
+	const struct sp_md_facts *md = &f->md;
+	const char *name = f->kernel_name;
+	char a[32], b[32];
+	enum sp_level level;
+	int r;
+
+	r = sp_md_level(md, name, &level, err);
+	if (r < 0)
+		return r;
+	if (declared(spec, SP_FIELD_LEVEL) && spec->level != level)
+		diff_add(d, "level: --level %s, but %s is %s", sp_level_name(spec->level) + 4, name,
+			 md->level);
+	plan->level = level;
+	plan->level_source = SP_SOURCE_KERNEL;
+	if (declared(spec, SP_FIELD_DISKS) && spec->disks != md->raid_disks)
+		diff_add(d, "disks: --disks %u, but %s has %u disks", spec->disks, name,
+			 md->raid_disks);
+	plan->disks = md->raid_disks;
+	plan->disks_source = SP_SOURCE_KERNEL;
+	if (!sp_level_is_mirror(level)) {
+		if (declared(spec, SP_FIELD_CHUNK) && spec->chunk_bytes != md->chunk_bytes) {
+			sp_format_size_short(spec->chunk_bytes, a, sizeof(a));
+			sp_format_size_human(md->chunk_bytes, b, sizeof(b));
+			diff_add(d, "chunk: --chunk %s, but %s has a %s chunk", a, name, b);
+		}
+		plan->chunk_bytes = md->chunk_bytes;
+		plan->chunk_source = SP_SOURCE_KERNEL;
+	}
+	if (level == SP_LEVEL_10) {
+		struct sp_md_layout have;
+
+		if (sp_md_layout_from_kernel(md->layout, &have) < 0)
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "layout",
+					    "layout: %s reports md/layout %" PRIu64
+					    ", which is no raid10 layout",
+					    name, md->layout);
+		if (spec->layout.near_copies && !sp_md_layout_equal(&spec->layout, &have)) {
+			sp_md_layout_name(&spec->layout, a, sizeof(a));
+			sp_md_layout_name(&have, b, sizeof(b));
+			diff_add(d, "layout: --layout %s, but %s has the %s layout", a, name, b);
+		}
+		plan->layout = have;
+		plan->layout_source = SP_SOURCE_KERNEL;
+	}
+	if (spec->n_members && md->n_members && !same_members(spec, md)) {
+		char want[SP_MSG_MAX / 2], have[SP_MSG_MAX / 2];
+		char names[SP_MAX_MEMBERS][SP_NAME_MAX];
+
+		for (size_t i = 0; i < md->n_members; i++)
+			memcpy(names[i], md->members[i].name, SP_NAME_MAX);
+		members_list((char(*)[SP_NAME_MAX])spec->members, spec->n_members, want, sizeof(want));
+		members_list(names, md->n_members, have, sizeof(have));
+		diff_add(d, "members: --members %s, but %s's members are %s", want, name, have);
+	}
+	return 0;
+}
+
+static int take_declared(const struct sp_spec *spec, const struct sp_facts *f,
+			 struct sp_plan *plan, struct sp_error *err)
+{
+	if (!declared(spec, SP_FIELD_LEVEL))
+		return required(f, "level", err);
+	plan->level = spec->level;
+	if (!declared(spec, SP_FIELD_DISKS))
+		return required(f, "disks", err);
+	plan->disks = spec->disks;
+	if (!sp_level_is_mirror(spec->level)) {
+		if (!declared(spec, SP_FIELD_CHUNK))
+			return required(f, "chunk", err);
+		plan->chunk_bytes = spec->chunk_bytes;
+	}
+	if (spec->layout.near_copies) {
+		plan->layout = spec->layout;
+		plan->layout_source = SP_SOURCE_DECLARED;
+	}
+	return 0;
+}
+
+static void md_state_warnings(const struct sp_facts *f, struct sp_plan *plan)
+{
+	const struct sp_md_facts *md = &f->md;
+
+	if (md->degraded)
+		sp_plan_add_warning(plan, "md-degraded",
+				    "%s is degraded: %u of its %u members %s missing; the plan uses "
+				    "the array's own geometry, which a missing member does not "
+				    "change, but the array is slow and unprotected until it is rebuilt",
+				    f->kernel_name, md->degraded, md->raid_disks,
+				    md->degraded == 1 ? "is" : "are");
+	if (md->sync_action[0] && strcmp(md->sync_action, "idle") != 0)
+		sp_plan_add_warning(plan, "md-sync",
+				    "%s is running '%s' (md/sync_action); planning is safe, but mkfs "
+				    "and the first writes compete with it for the disks",
+				    f->kernel_name, md->sync_action);
+}
+
+static int check_chunk(const struct sp_profile *profile, struct sp_plan *plan,
+		       struct sp_error *err)
+{
+	char a[32], b[32], c[32];
+
+	if (plan->chunk_bytes == 0)
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "chunk", "chunk: must not be zero");
+	sp_format_size_short(plan->chunk_bytes, a, sizeof(a));
+	if (!sp_is_power_of_two(plan->chunk_bytes))
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "chunk",
+				    "chunk: %s is not a power of two (controllers stripe in 2^n sizes)", a);
+	if (plan->chunk_bytes < FS_BLOCK_BYTES)
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "chunk",
+				    "chunk: %s is smaller than the 4K filesystem block; "
+				    "the filesystem cannot align to it",
+				    a);
+	if (plan->chunk_bytes < profile->chunk_min_bytes ||
+	    plan->chunk_bytes > profile->chunk_max_bytes) {
+		sp_format_size_short(profile->chunk_min_bytes, b, sizeof(b));
+		sp_format_size_short(profile->chunk_max_bytes, c, sizeof(c));
+		return sp_error_set(err, ERANGE, SP_ERR_INVALID, "chunk",
+				    "chunk: %s is outside what %s supports (%s..%s)", a, profile->name, b, c);
+	}
+	if (sp_mul_overflows(plan->chunk_bytes, plan->data_disks, &plan->stripe_width_bytes) < 0)
+		return sp_error_set(err, EOVERFLOW, SP_ERR_INVALID, "chunk",
+				    "chunk: %s x %u data disks overflows", a, plan->data_disks);
+	return 0;
+}
+
+static int check_layout_flag(const struct sp_spec *spec, const struct sp_level_rule *rule,
+			     struct sp_plan *plan, struct sp_error *err)
+{
+	if (!spec->layout.near_copies)
+		return 0;
+	if (plan->level != SP_LEVEL_10)
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "layout",
+				    "layout: --layout is for raid10, not %s", sp_level_name(plan->level));
+	if (!rule->n_layouts)
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "layout",
+				    "layout: --layout is md raid10's; the %s profile's raid10 has "
+				    "mirrored pairs and no layouts",
+				    plan->controller);
+	return 0;
+}
+
+int sp_plan_array(const struct sp_spec *spec, const struct sp_profile *profile,
+		  const struct sp_facts *f, struct sp_plan *plan, struct sp_error *err)
+{
+	const struct sp_level_rule *rule;
+	struct diffs d = { 0 };
+	int r;
+
+	snprintf(plan->controller, sizeof(plan->controller), "%s", profile->name);
+	r = f->md.present ? merge_md(spec, f, plan, &d, err) : take_declared(spec, f, plan, err);
+	if (r < 0)
+		return r;
+	if (d.n)
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "geometry", "%s", d.text);
+	if (f->md.present)
+		md_state_warnings(f, plan);
+	plan->spans = sp_level_has_spans(plan->level) ? spec->spans : 1;
+	if (!(profile->levels_mask & sp_level_bit(plan->level)))
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "level",
+				    "level: %s is not supported by the %s profile",
+				    sp_level_name(plan->level), profile->name);
+	rule = sp_profile_level_rule(profile, plan->level);
+	r = check_layout_flag(spec, rule, plan, err);
+	if (r < 0)
+		return r;
+	if (rule->n_layouts && !plan->layout.near_copies) {
+		plan->layout = rule->layouts[0];
+		plan->layout_source = SP_SOURCE_DEFAULT;
+	}
+	r = sp_raid_data_disks_rule(rule, plan->level, plan->disks, spec->spans,
+				    rule->n_layouts ? &plan->layout : NULL, &plan->data_disks, err);
+	if (r < 0)
+		return r;
+	if (profile->max_disks && plan->disks > profile->max_disks)
+		return sp_error_set(err, ERANGE, SP_ERR_INVALID, "disks",
+				    "disks: %s takes at most %u disks, not %u", profile->name,
+				    profile->max_disks, plan->disks);
+	if (sp_level_is_mirror(plan->level)) {
+		/* a mirror writes every block to each disk: nothing to align to */
+		if (!f->md.present && declared(spec, SP_FIELD_CHUNK) && spec->chunk_bytes) {
+			char a[32];
+
+			sp_format_size_short(spec->chunk_bytes, a, sizeof(a));
+			sp_plan_add_warning(plan, "mirror-chunk-ignored",
+					    "a mirror has no stripe: --chunk %s is not used (raid1 "
+					    "writes every block to each disk)",
+					    a);
+		}
+		plan->chunk_bytes = 0;
+		plan->stripe_width_bytes = 0;
+		plan->chunk_source = SP_SOURCE_NONE;
+		return 0;
+	}
+	return check_chunk(profile, plan, err);
+}
+
+static bool has_member(const struct sp_plan *plan, const char *disk)
+{
+	for (size_t i = 0; i < plan->n_members; i++)
+		if (!strcmp(plan->members[i], disk))
+			return true;
+	return false;
+}
+
+static void add_member(struct sp_plan *plan, const char *disk)
+{
+	if (plan->n_members < SP_MAX_MEMBERS && !has_member(plan, disk))
+		snprintf(plan->members[plan->n_members++], SP_NAME_MAX, "%s", disk);
+}
+
+/* Partitions have no queue: their disk's queue is what md's I/O goes through. */
+static void note_partitions(const struct sp_facts *f, struct sp_plan *plan)
+{
+	const struct sp_md_facts *md = &f->md;
+	char parts[SP_MSG_MAX / 2] = "", disks[SP_MSG_MAX / 2] = "";
+	size_t n = 0, pu = 0;
+
+	for (size_t i = 0; i < md->n_members; i++) {
+		if (!strcmp(md->members[i].name, md->members[i].disk))
+			continue;
+		pu += (size_t)snprintf(parts + pu, pu < sizeof(parts) ? sizeof(parts) - pu : 0,
+				       "%s%s", n++ ? ", " : "", md->members[i].name);
+	}
+	if (!n)
+		return;
+	members_list(plan->members, plan->n_members, disks, sizeof(disks));
+	sp_plan_add_warning(plan, "md-member-partitions",
+			    "%s's member%s %s %s partition%s, which have no queue of their own: the "
+			    "whole disks are tuned instead, each once (%s)",
+			    f->kernel_name, n == 1 ? "" : "s", parts, n == 1 ? "is a" : "are",
+			    n == 1 ? "" : "s", disks);
+}
+
+void sp_plan_members(const struct sp_spec *spec, const struct sp_facts *f, struct sp_plan *plan)
+{
+	const struct sp_md_facts *md = &f->md;
+
+	plan->n_members = 0;
+	if (md->present && md->n_members) {
+		for (size_t i = 0; i < md->n_members; i++)
+			add_member(plan, md->members[i].disk);
+		plan->members_source = SP_SOURCE_KERNEL;
+		note_partitions(f, plan);
+		return;
+	}
+	for (size_t i = 0; i < spec->n_members; i++)
+		add_member(plan, spec->members[i]);
+	plan->members_source = plan->n_members ? SP_SOURCE_DECLARED : SP_SOURCE_NONE;
+}
+
+/* Whether the probe saw that this member disk lacks the knob. */
+bool sp_plan_member_lacks(const struct sp_facts *f, const char *disk, const char *knob)
+{
+	const struct sp_md_facts *md = &f->md;
+
+	if (!md->present || strcmp(knob, "device/queue_depth") != 0)
+		return false;
+	for (size_t i = 0; i < md->n_members; i++)
+		if (!strcmp(md->members[i].disk, disk))
+			return !md->members[i].has_queue_depth;
+	return false;
+}
