@@ -47,10 +47,13 @@ options:
     description:
       - The controller profile, one of C(stripeplan controllers) (built in, or a site profile in
         C(/etc/stripeplan/controllers.d) or I(profiles)).
-      - Required unless I(plan) is given, as are I(level), I(disks), I(chunk) and I(filesystem).
+      - Required unless I(plan) is given, as is I(filesystem).
     type: str
   level:
-    description: RAID level.
+    description:
+      - RAID level.
+      - With I(disks), I(chunk), I(layout) and I(members), required unless the device is a running
+        md array, which tells its own; given for one, each is checked against the kernel.
     type: str
     choices: ['0', '1', '5', '6', '10', '50', '60']
   disks:
@@ -62,6 +65,10 @@ options:
   spans:
     description: RAID50/60 only, the number of RAID5/6 sets striped together.
     type: int
+  layout:
+    description: md RAID10 only, the layout (default n2, or what the running array has).
+    type: str
+    choices: [n2, n3, f2, f3, o2, o3]
   members:
     description: md only, the member disks whose queues are tuned (C(sdb) or C(/dev/sdb)).
     type: list
@@ -78,9 +85,11 @@ options:
     description: Filesystem label.
     type: str
   table:
-    description: Partition table type (msdos only below 2^32 sectors).
+    description:
+      - Partition table type (msdos only below 2^32 sectors), or C(none) for the filesystem on the
+        whole device, the default for the C(md) profile; other profiles default to C(gpt).
     type: str
-    choices: [gpt, msdos]
+    choices: [gpt, msdos, none]
   barriers:
     description:
       - C(false) turns write barriers off, which C(stripeplan) allows only for a profile with a
@@ -124,14 +133,10 @@ EXAMPLES = r'''
     filesystem: xfs
     mountpoint: /data
 
-- name: A Linux md RAID5, tuning the md device and its members
+- name: A running Linux md array (level, disks, chunk and members come from the kernel; XFS on /dev/md3 itself)
   stripeplan.storage.stripeplan:
     device: /dev/md3
     controller: md
-    level: "5"
-    disks: 10
-    chunk: 1M
-    members: [sdb, sdc, sdd, sde, sdf, sdg, sdh, sdi, sdj, sdk]
     filesystem: xfs
     mountpoint: /srv
 
@@ -188,17 +193,18 @@ import tempfile
 
 from ansible.module_utils.basic import AnsibleModule
 
-ARRAY_OPTIONS = ('controller', 'level', 'disks', 'chunk', 'spans', 'members', 'filesystem',
-                 'mountpoint', 'label', 'table', 'kernel')
-REQUIRED_FOR_PLAN = ('controller', 'level', 'disks', 'chunk', 'filesystem')
+ARRAY_OPTIONS = ('controller', 'level', 'disks', 'chunk', 'spans', 'layout', 'members',
+                 'filesystem', 'mountpoint', 'label', 'table', 'kernel')
+# level, disks and chunk may come from a running md array: stripeplan says when they are needed
+REQUIRED_FOR_PLAN = ('controller', 'filesystem')
 FAILURE_CODES = (2, 3, 4)
 
 
 def plan_argv(p):
-    argv = ['--controller', p['controller'], '--level', p['level'], '--disks', str(p['disks']),
-            '--chunk', p['chunk'], '--fs', p['filesystem']]
-    for opt, flag in (('spans', '--spans'), ('mountpoint', '--mountpoint'), ('label', '--label'),
-                      ('table', '--table'), ('kernel', '--kernel')):
+    argv = ['--controller', p['controller'], '--fs', p['filesystem']]
+    for opt, flag in (('level', '--level'), ('disks', '--disks'), ('chunk', '--chunk'),
+                      ('spans', '--spans'), ('layout', '--layout'), ('mountpoint', '--mountpoint'),
+                      ('label', '--label'), ('table', '--table'), ('kernel', '--kernel')):
         if p[opt] is not None:
             argv += [flag, str(p[opt])]
     if p['members']:
@@ -402,11 +408,12 @@ def main():
             disks=dict(type='int'),
             chunk=dict(type='str'),
             spans=dict(type='int'),
+            layout=dict(type='str', choices=['n2', 'n3', 'f2', 'f3', 'o2', 'o3']),
             members=dict(type='list', elements='str'),
             filesystem=dict(type='str', choices=['xfs', 'ext3', 'ext4'], aliases=['fs']),
             mountpoint=dict(type='path'),
             label=dict(type='str'),
-            table=dict(type='str', choices=['gpt', 'msdos']),
+            table=dict(type='str', choices=['gpt', 'msdos', 'none']),
             barriers=dict(type='bool', default=True),
             kernel=dict(type='str'),
             profiles=dict(type='path'),
