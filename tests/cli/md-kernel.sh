@@ -17,6 +17,9 @@ golden md-kernel-raid1.json md --fs ext4 --facts "$F/md-raid1.json" --format jso
 golden md-kernel-raid6.txt md --fs xfs --facts "$F/md-raid6.json"
 golden md-kernel-degraded.txt md --fs xfs --facts "$F/md-degraded.json"
 golden md-kernel-partitions.txt md --fs xfs --facts "$F/md-partitions.json"
+# the field report's recipe sets device/queue_depth, which the NVMe member lacks
+golden md-kernel-partitions-field-report.txt md --fs xfs --facts "$F/md-partitions.json" \
+	--tuning field-report
 
 # persistence by identity: the array by MD_UUID, members by WWN or serial
 golden md-kernel-raid5.rules md --fs xfs --facts "$F/md-raid5.json" --format udev
