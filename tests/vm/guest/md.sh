@@ -23,7 +23,7 @@ mkfs_derived /dev/md3 >/tmp/derived-md3
 expect_eq "mkfs.xfs -N on md3 alone" "$(cat /tmp/derived-md3)" "256 2304"
 
 csv=$(IFS=,; echo "${members[*]}")
-R5=(--controller md --level 5 --disks 10 --chunk 1M --fs xfs --members "$csv" --mountpoint /srv)
+R5=(--controller md --level 5 --disks 10 --chunk 1M --fs xfs --members "$csv" --mountpoint /srv --table gpt)
 expect_rc 0 "plan raid5 (probed)" stripeplan plan "${R5[@]}" --device /dev/md3
 cp "$OUT" /tmp/plan-md3
 expect_rc 0 "apply raid5" stripeplan apply "${R5[@]}" --device /dev/md3 --root "$ROOT"
@@ -38,7 +38,7 @@ cache=$(tuning_of /tmp/plan-md3 | awk '$1 ~ /stripe_cache_size$/ { print $2 }')
 expect_rc 0 "the plan sets md3's stripe cache" test -n "$cache"
 expect_eq "md3 stripe_cache_size" "$(knob /sys/block/md3/md/stripe_cache_size)" "$cache"
 expect_eq "member ${members[0]} scheduler" "$(knob "/sys/block/${members[0]}/queue/scheduler")" mq-deadline
-expect_eq "udev rule written" "$(grep -c "ATTR{md/stripe_cache_size}=\"$cache\"" "$ROOT/etc/udev/rules.d/60-stripeplan-md3.rules")" 1
+expect_eq "udev rule written" "$(grep -c "ATTR{md/stripe_cache_size}=\"$cache\"" "$ROOT/etc/udev/rules.d/65-stripeplan-md3.rules")" 1
 expect_rc 0 "fstab line for /srv" grep -q " /srv xfs .*swalloc" "$ROOT/etc/fstab"
 expect_rc 0 "check raid5" sp_check "${R5[@]}" --device /dev/md3 --root "$ROOT"
 
@@ -74,9 +74,9 @@ for md in md4 md5 md6; do mkfs_derived "/dev/$md" >"/tmp/derived-$md"; done
 m4=$(IFS=,; echo "${members[*]:0:4}")
 m5=$(IFS=,; echo "${members[*]:4:4}")
 m6=$(IFS=,; echo "${members[*]:8:2}")
-R6=(--controller md --level 6 --disks 4 --chunk 512K --fs xfs --members "$m4")
-R10=(--controller md --level 10 --disks 4 --chunk 256K --fs xfs --members "$m5")
-R1=(--controller md --level 1 --disks 2 --chunk 64K --fs xfs --members "$m6")
+R6=(--controller md --level 6 --disks 4 --chunk 512K --fs xfs --members "$m4" --table gpt)
+R10=(--controller md --level 10 --disks 4 --chunk 256K --fs xfs --members "$m5" --table gpt)
+R1=(--controller md --level 1 --disks 2 --chunk 64K --fs xfs --members "$m6" --table gpt)
 expect_rc 0 "plan raid6" stripeplan plan "${R6[@]}" --device /dev/md4
 cp "$OUT" /tmp/plan-md4
 expect_rc 0 "apply raid6" stripeplan apply "${R6[@]}" --device /dev/md4 --root "$ROOT"
@@ -90,22 +90,17 @@ expect_rc 0 "apply raid10" stripeplan apply "${R10[@]}" --device /dev/md5 --root
 xfs_matches_mkfs raid10 md5 /dev/md5p1
 expect_tuning "raid10 live tuning" /tmp/plan-md5
 expect_rc 0 "check raid10" sp_check "${R10[@]}" --device /dev/md5 --root "$ROOT"
-# TODO(issue 10): md RAID10 takes odd disk counts (mdadm(8)); today's planner refuses them
-expect_rc 2 "raid10 with 3 disks: refused today" \
+# md5 has 4 disks: a declared 3 contradicts the kernel
+expect_rc 2 "raid10 --disks 3 on a 4-disk array: refused" \
 	stripeplan plan --controller md --level 10 --disks 3 --chunk 256K --fs xfs --device /dev/md5
 
 expect_rc 0 "plan raid1" stripeplan plan "${R1[@]}" --device /dev/md6
 cp "$OUT" /tmp/plan-md6
-# TODO(issue 10): a mirror has no stripe.  Today the planner still makes
-# su=64k,sw=1 and the filesystem verify rejects what it made ("a mirror has
-# no stripe"), so apply fails (exit 4).  Once fixed: apply exits 0,
-# xfs_matches_mkfs raid1 md6 /dev/md6p1 (0 0), expect_tuning, check exits 0.
-expect_rc 4 "apply raid1: today the plan's invented stripe fails its own verify" \
-	stripeplan apply "${R1[@]}" --device /dev/md6 --root "$ROOT"
-expect_out "apply raid1 says why" "a mirror has no stripe"
+# a mirror has no stripe: no su/sw, as mkfs.xfs derives on its own
+expect_rc 0 "apply raid1" stripeplan apply "${R1[@]}" --device /dev/md6 --root "$ROOT"
 expect_eq "mkfs.xfs -N on md6 alone: no stripe" "$(cat /tmp/derived-md6)" "0 0"
-expect_eq "raid1 xfs sunit swidth today (invented 64K stripe)" \
-	"$(xfs_sb /dev/md6p1 unit) $(xfs_sb /dev/md6p1 width)" "16 16"
+expect_eq "raid1 xfs sunit swidth: none" \
+	"$(xfs_sb /dev/md6p1 unit) $(xfs_sb /dev/md6p1 width)" "0 0"
 
 mdadm --stop /dev/md4 /dev/md5 /dev/md6 >/dev/null
 vm_finish
