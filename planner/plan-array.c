@@ -60,18 +60,32 @@ static void members_list(char names[][SP_NAME_MAX], size_t n, char *buf, size_t 
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "", names[i]);
 }
 
+static bool spec_has(const struct sp_spec *spec, const char *name)
+{
+	for (size_t i = 0; i < spec->n_members; i++)
+		if (!strcmp(spec->members[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * The same members whether named as md has them or by their whole disks,
+ * as the plan records them (a plan file read back declares the disks).
+ */
 static bool same_members(const struct sp_spec *spec, const struct sp_md_facts *md)
 {
-	if (spec->n_members != md->n_members)
-		return false;
 	for (size_t i = 0; i < spec->n_members; i++) {
 		bool found = false;
 
 		for (size_t j = 0; j < md->n_members && !found; j++)
-			found = !strcmp(spec->members[i], md->members[j].name);
+			found = !strcmp(spec->members[i], md->members[j].name) ||
+				!strcmp(spec->members[i], md->members[j].disk);
 		if (!found)
 			return false;
 	}
+	for (size_t j = 0; j < md->n_members; j++)
+		if (!spec_has(spec, md->members[j].name) && !spec_has(spec, md->members[j].disk))
+			return false;
 	return true;
 }
 

@@ -913,6 +913,20 @@ static int partition_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 
 /* ----------------------------------------------------------------- bind */
 
+/* --table none: the filesystem goes on the locked device itself. */
+static int bind_whole_device(struct sp_ctx *ctx, const char *path, struct sp_step_result *res)
+{
+	int fd = sp_ctx_open_checked(ctx, path, O_RDONLY, ctx->disk_rdev, STEP, res);
+
+	if (fd < 0)
+		return fd;
+	if (ctx->part_rdev && ctx->part_fd >= 0)
+		close(ctx->part_fd);
+	ctx->part_fd = fd;
+	ctx->part_rdev = ctx->disk_rdev;
+	return 0;
+}
+
 int sp_step_partition_bind(struct sp_ctx *ctx, struct sp_step_result *res)
 {
 	const char *part = sp_ctx_partition_path(ctx);
@@ -921,6 +935,8 @@ int sp_step_partition_bind(struct sp_ctx *ctx, struct sp_step_result *res)
 	dev_t want;
 	int fd, r;
 
+	if (ctx->plan->table == SP_TABLE_NONE)
+		return bind_whole_device(ctx, part, res);
 	r = ctx_kernel_partition(ctx, &kp);
 	if (r < 0)
 		return sp_step_fail(res, -r, STEP, part, "cannot read the kernel's partitions of "
