@@ -22,61 +22,84 @@ expect_eq "md3 exported optimal_io_size (9 data disks)" "$(cat /sys/block/md3/qu
 mkfs_derived /dev/md3 >/tmp/derived-md3
 expect_eq "mkfs.xfs -N on md3 alone" "$(cat /tmp/derived-md3)" "256 2304"
 
-csv=$(IFS=,; echo "${members[*]}")
-R5=(--controller md --level 5 --disks 10 --chunk 1M --fs xfs --members "$csv" --mountpoint /srv --table gpt)
-expect_rc 0 "plan raid5 (probed)" stripeplan plan "${R5[@]}" --device /dev/md3
+# geometry, members and the table all come from the kernel: the flags the
+# field report needed are not given, and the filesystem goes on md3 itself
+R5=(--controller md --fs xfs --mountpoint /srv)
+expect_rc 0 "plan raid5 (probed, no geometry flags)" stripeplan plan "${R5[@]}" --device /dev/md3
+expect_out "the plan says the geometry is md3's own" "from the kernel"
 cp "$OUT" /tmp/plan-md3
 expect_rc 0 "apply raid5" stripeplan apply "${R5[@]}" --device /dev/md3 --root "$ROOT"
-# TODO(issue 10): the filesystem belongs on md3 itself; today it is on md3p1
-expect_eq "partition start (sfdisk -d, sectors): 9 MiB full stripe" \
-	"$(sfdisk -d /dev/md3 | sed -n 's|^/dev/md3p1 : start= *\([0-9]*\),.*|\1|p')" 18432
-expect_eq "filesystem type (blkid)" "$(blkid -o value -s TYPE /dev/md3p1)" xfs
-xfs_matches_mkfs raid5 md3 /dev/md3p1
-expect_eq "xfs log stripe unit (bytes)" "$(xfs_sb /dev/md3p1 logsunit)" 32768
+expect_rc 1 "no partition table on md3 (sfdisk -d fails)" sfdisk -d /dev/md3
+expect_rc 1 "no md3p1 in sysfs" test -e /sys/block/md3/md3p1
+expect_eq "filesystem type on md3 itself (blkid)" "$(blkid -o value -s TYPE /dev/md3)" xfs
+xfs_matches_mkfs raid5 md3 /dev/md3
+expect_eq "xfs log stripe unit (bytes)" "$(xfs_sb /dev/md3 logsunit)" 32768
 expect_tuning "raid5 live tuning" /tmp/plan-md3
 cache=$(tuning_of /tmp/plan-md3 | awk '$1 ~ /stripe_cache_size$/ { print $2 }')
 expect_rc 0 "the plan sets md3's stripe cache" test -n "$cache"
 expect_eq "md3 stripe_cache_size" "$(knob /sys/block/md3/md/stripe_cache_size)" "$cache"
 expect_eq "member ${members[0]} scheduler" "$(knob "/sys/block/${members[0]}/queue/scheduler")" mq-deadline
 expect_eq "udev rule written" "$(grep -c "ATTR{md/stripe_cache_size}=\"$cache\"" "$ROOT/etc/udev/rules.d/65-stripeplan-md3.rules")" 1
+expect_eq "the rule matches md3 by its MD_UUID" \
+	"$(grep -c "ENV{MD_UUID}==\"$(mdadm --detail --export /dev/md3 | sed -n 's/^MD_UUID=//p')\"" "$ROOT/etc/udev/rules.d/65-stripeplan-md3.rules")" 1
 expect_rc 0 "fstab line for /srv" grep -q " /srv xfs .*swalloc" "$ROOT/etc/fstab"
-expect_rc 0 "check raid5" sp_check "${R5[@]}" --device /dev/md3 --root "$ROOT"
+expect_rc 0 "check raid5 (no geometry flags)" sp_check "${R5[@]}" --device /dev/md3 --root "$ROOT"
 
-table=$(sfdisk -d /dev/md3)
-uuid=$(blkid -o value -s UUID /dev/md3p1)
-sb=$(dd if=/dev/md3p1 bs=64K count=1 2>/dev/null | sha256sum)
+# a declaration that contradicts the kernel: exit 2, one line naming it
+expect_rc 2 "--chunk 512K on md3 (1 MiB chunk): refused" \
+	stripeplan plan "${R5[@]}" --level 5 --disks 10 --chunk 512K --device /dev/md3
+expect_eq "one line, naming the difference" "$(cat "$ERR")" \
+	"stripeplan: chunk: --chunk 512K, but md3 has a 1 MiB chunk"
+
+uuid=$(blkid -o value -s UUID /dev/md3)
+sb=$(dd if=/dev/md3 bs=64K count=1 2>/dev/null | sha256sum)
 expect_rc 0 "apply raid5 again" stripeplan apply "${R5[@]}" --device /dev/md3 --root "$ROOT"
 expect_out "second apply reports nothing to do" "unchanged"
-expect_eq "partition table after the second apply" "$(sfdisk -d /dev/md3)" "$table"
-expect_eq "filesystem uuid after the second apply" "$(blkid -o value -s UUID /dev/md3p1)" "$uuid"
-expect_eq "superblock bytes after the second apply" "$(dd if=/dev/md3p1 bs=64K count=1 2>/dev/null | sha256sum)" "$sb"
+expect_rc 1 "still no partition table after the second apply" sfdisk -d /dev/md3
+expect_eq "filesystem uuid after the second apply" "$(blkid -o value -s UUID /dev/md3)" "$uuid"
+expect_eq "superblock bytes after the second apply" "$(dd if=/dev/md3 bs=64K count=1 2>/dev/null | sha256sum)" "$sb"
 
 # drift on the real array: check names it
 echo 64 >/sys/block/md3/md/stripe_cache_size
 expect_rc 1 "check finds a lowered stripe cache" sp_check "${R5[@]}" --device /dev/md3 --root "$ROOT"
 expect_out "check names the knob" "stripe_cache_size"
 
+# persistence by identity: md3 assembled again as md127 (what happens when
+# mdadm.conf is not in the initramfs) still gets its tuning, because the
+# rule matches ENV{MD_UUID}, not the kernel name
+cp "$ROOT/etc/udev/rules.d/65-stripeplan-md3.rules" /etc/udev/rules.d/
+udevadm control --reload
 mdadm --stop /dev/md3 >/dev/null
+paths=()
+for d in "${members[@]}"; do paths+=("/dev/$d"); done
+expect_rc 0 "mdadm --assemble md3's members as /dev/md127" mdadm --assemble --run /dev/md127 "${paths[@]}"
+udevadm settle
+expect_eq "md127 stripe_cache_size set by the rule" "$(knob /sys/block/md127/md/stripe_cache_size)" "$cache"
+rm /etc/udev/rules.d/65-stripeplan-md3.rules
+udevadm control --reload
+
+mdadm --stop /dev/md127 >/dev/null
 # zeroes, not just no signatures: an array made with --assume-clean reads
 # old data back, and RAID1 would read different bytes from each mirror
 for d in "${members[@]}"; do mdadm --zero-superblock "/dev/$d"; blkdiscard -f "/dev/$d"; done
 
-# ---- RAID6 4 x 512K, RAID10 4 x 256K (near 2), RAID1 2 disks --------------
+# ---- RAID6 4 x 512K (declared, on a GPT partition), RAID10 near 2 on 3
+# disks and RAID1 on 2 (geometry from the kernel, the filesystem on the array)
 create_md /dev/md4 6 512 "${members[@]:0:4}"
-create_md /dev/md5 10 256 "${members[@]:4:4}"
+create_md /dev/md5 10 256 "${members[@]:4:3}"
 create_md /dev/md6 1 - "${members[@]:8:2}"
 expect_eq "md4 raid6 optimal_io_size (2 data disks)" "$(cat /sys/block/md4/queue/optimal_io_size)" 1048576
-expect_eq "md5 raid10 n2 optimal_io_size (4 / 2 copies)" "$(cat /sys/block/md5/queue/optimal_io_size)" 524288
+expect_eq "md5 raid10 n2 on 3 disks: layout" "$(cat /sys/block/md5/md/layout)" 258
+expect_eq "md5 raid10 n2 on 3 disks optimal_io_size (3 chunks: 3 is not a multiple of 2 copies)" \
+	"$(cat /sys/block/md5/queue/optimal_io_size)" 786432
 expect_eq "md6 raid1 exports no io_min" "$(cat /sys/block/md6/queue/minimum_io_size)" 512
 expect_eq "md6 raid1 exports no io_opt" "$(cat /sys/block/md6/queue/optimal_io_size)" 0
 for md in md4 md5 md6; do mkfs_derived "/dev/$md" >"/tmp/derived-$md"; done
 
 m4=$(IFS=,; echo "${members[*]:0:4}")
-m5=$(IFS=,; echo "${members[*]:4:4}")
-m6=$(IFS=,; echo "${members[*]:8:2}")
 R6=(--controller md --level 6 --disks 4 --chunk 512K --fs xfs --members "$m4" --table gpt)
-R10=(--controller md --level 10 --disks 4 --chunk 256K --fs xfs --members "$m5" --table gpt)
-R1=(--controller md --level 1 --disks 2 --chunk 64K --fs xfs --members "$m6" --table gpt)
+R10=(--controller md --fs xfs)
+R1=(--controller md --fs xfs)
 expect_rc 0 "plan raid6" stripeplan plan "${R6[@]}" --device /dev/md4
 cp "$OUT" /tmp/plan-md4
 expect_rc 0 "apply raid6" stripeplan apply "${R6[@]}" --device /dev/md4 --root "$ROOT"
@@ -84,23 +107,27 @@ xfs_matches_mkfs raid6 md4 /dev/md4p1
 expect_tuning "raid6 live tuning" /tmp/plan-md4
 expect_rc 0 "check raid6" sp_check "${R6[@]}" --device /dev/md4 --root "$ROOT"
 
-expect_rc 0 "plan raid10" stripeplan plan "${R10[@]}" --device /dev/md5
+# md RAID10 takes an odd disk count (mdadm(8))
+expect_rc 0 "plan raid10 n2 on 3 disks" stripeplan plan "${R10[@]}" --device /dev/md5
 cp "$OUT" /tmp/plan-md5
-expect_rc 0 "apply raid10" stripeplan apply "${R10[@]}" --device /dev/md5 --root "$ROOT"
-xfs_matches_mkfs raid10 md5 /dev/md5p1
+expect_rc 0 "apply raid10 n2 on 3 disks" stripeplan apply "${R10[@]}" --device /dev/md5 --root "$ROOT"
+xfs_matches_mkfs raid10 md5 /dev/md5
 expect_tuning "raid10 live tuning" /tmp/plan-md5
 expect_rc 0 "check raid10" sp_check "${R10[@]}" --device /dev/md5 --root "$ROOT"
-# md5 has 4 disks: a declared 3 contradicts the kernel
-expect_rc 2 "raid10 --disks 3 on a 4-disk array: refused" \
-	stripeplan plan --controller md --level 10 --disks 3 --chunk 256K --fs xfs --device /dev/md5
+# md5 has 3 disks: a declared 4 contradicts the kernel
+expect_rc 2 "raid10 --disks 4 on a 3-disk array: refused" \
+	stripeplan plan --controller md --level 10 --disks 4 --chunk 256K --fs xfs --device /dev/md5
+expect_eq "one line, naming the difference" "$(cat "$ERR")" \
+	"stripeplan: disks: --disks 4, but md5 has 3 disks"
 
 expect_rc 0 "plan raid1" stripeplan plan "${R1[@]}" --device /dev/md6
 cp "$OUT" /tmp/plan-md6
 # a mirror has no stripe: no su/sw, as mkfs.xfs derives on its own
 expect_rc 0 "apply raid1" stripeplan apply "${R1[@]}" --device /dev/md6 --root "$ROOT"
 expect_eq "mkfs.xfs -N on md6 alone: no stripe" "$(cat /tmp/derived-md6)" "0 0"
-expect_eq "raid1 xfs sunit swidth: none" \
-	"$(xfs_sb /dev/md6p1 unit) $(xfs_sb /dev/md6p1 width)" "0 0"
+xfs_matches_mkfs raid1 md6 /dev/md6
+expect_tuning "raid1 live tuning" /tmp/plan-md6
+expect_rc 0 "check raid1" sp_check "${R1[@]}" --device /dev/md6 --root "$ROOT"
 
 mdadm --stop /dev/md4 /dev/md5 /dev/md6 >/dev/null
 vm_finish
