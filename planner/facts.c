@@ -18,8 +18,6 @@
 #include "stripeplan.h"
 #include "textfile.h"
 
-#define SP_FACTS_FILE_MAX_BYTES (64U * 1024U)
-
 #define fail sp_error_set_at
 
 enum field_kind {
@@ -78,17 +76,6 @@ static const struct facts_field *facts_field_find(const char *name)
 	return NULL;
 }
 
-static int read_bounded_file(const char *file, char **ret, struct sp_error *err)
-{
-	char why[SP_MSG_MAX];
-	int r = sp_read_regular_at(AT_FDCWD, file, 0, SP_FACTS_FILE_MAX_BYTES, ret, NULL, why,
-				   sizeof(why));
-
-	if (r < 0)
-		return fail(err, r, r == -ENOMEM ? SP_ERR_FAILED : SP_ERR_INVALID, "facts", file,
-			    "cannot read '%s': %s", file, why);
-	return 0;
-}
 
 static int parse_json(const char *file, const char *text, struct json_object **ret,
 		      struct sp_error *err)
@@ -323,7 +310,7 @@ int sp_facts_load_json(const char *file, struct sp_facts *ret, struct sp_error *
 
 	if (!file || !file[0])
 		return fail(err, EINVAL, SP_ERR_INVALID, "facts", "", "no facts file given");
-	r = read_bounded_file(file, &text, err);
+	r = sp_read_input_at(AT_FDCWD, file, 0, NULL, file, &text, NULL, err);
 	if (r == 0)
 		r = parse_json(file, text, &obj, err);
 	if (r == 0)

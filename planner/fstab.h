@@ -23,8 +23,6 @@
 #include "stripeplan.h"
 
 #define SP_FSTAB_MARKER "# stripeplan:"
-/* A bound on the fstab we read; real ones are a few KiB. */
-#define SP_FSTAB_MAX_BYTES (1024U * 1024U)
 
 enum sp_fstab_action {
 	SP_FSTAB_KEEP = 0, /* the file already holds exactly our line */

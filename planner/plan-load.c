@@ -5,6 +5,7 @@
  * apply re-derives nothing from it except what it verifies against the disk.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "stripeplan.h"
+#include "textfile.h"
 #include "tuning.h"
 
 struct loader {
@@ -412,4 +414,22 @@ out:
 		json_tokener_free(tok);
 	free(p);
 	return l.r;
+}
+
+int sp_plan_load_file(const char *path, struct sp_plan *ret, struct sp_error *err)
+{
+	char *text = NULL;
+	int r = sp_read_input_at(AT_FDCWD, path, 0, "plan", path, &text, NULL, err);
+
+	if (r < 0)
+		return r;
+	if (!text[strspn(text, " \t\r\n")])
+		r = sp_error_set(err, ENODATA, SP_ERR_INVALID, "plan",
+				 "plan: '%s' is empty; give the output of 'stripeplan plan "
+				 "--format json'",
+				 path);
+	else
+		r = sp_plan_from_json(text, ret, err);
+	free(text);
+	return r;
 }

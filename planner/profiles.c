@@ -19,7 +19,6 @@
 #include "stripeplan.h"
 
 #define MAX_PROFILES 64U
-#define PROFILE_MAX_BYTES (256U * 1024U)
 
 struct sp_profile_set {
 	size_t n;
@@ -475,20 +474,6 @@ static int set_add(struct sp_profile_set *set, const char *text, const char *ori
 	return 0;
 }
 
-static char *read_small_file(const char *path, struct sp_error *err)
-{
-	char why[SP_MSG_MAX], *text = NULL;
-	int r = sp_read_regular_at(AT_FDCWD, path, 0, PROFILE_MAX_BYTES, &text, NULL, why,
-				   sizeof(why));
-
-	if (r < 0) {
-		sp_error_set(err, r, SP_ERR_INVALID, "profiles", "cannot read profile '%s': %s",
-			     path, why);
-		return NULL;
-	}
-	return text;
-}
-
 static int compare_names(const struct dirent **a, const struct dirent **b)
 {
 	return strcmp((*a)->d_name, (*b)->d_name);
@@ -513,12 +498,13 @@ static int set_add_dir(struct sp_profile_set *set, const char *dir, struct sp_er
 				     "cannot read profile directory '%s': %s", dir, strerror(errno));
 	for (int i = 0; i < n; i++) {
 		char path[SP_PATH_MAX];
-		char *text;
+		char *text = NULL;
 
 		if (r == 0) {
 			snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
-			text = read_small_file(path, err);
-			r = text ? set_add(set, text, path, err) : -EIO;
+			r = sp_read_input_at(AT_FDCWD, path, 0, "profile", path, &text, NULL, err);
+			if (r == 0)
+				r = set_add(set, text, path, err);
 			free(text);
 		}
 		free(names[i]);

@@ -641,6 +641,9 @@ void sp_plan_add_warning(struct sp_plan *plan, const char *code, const char *fmt
 /* Loads a plan written by sp_format_plan_json (apply --plan FILE).  The
  * loader is strict: a missing or mistyped field is an error naming it. */
 int sp_plan_from_json(const char *text, struct sp_plan *ret, struct sp_error *err);
+/* sp_plan_from_json() on the file at path, read as untrusted input
+ * (sp_read_input_at); an empty file is refused with a hint. */
+int sp_plan_load_file(const char *path, struct sp_plan *ret, struct sp_error *err);
 
 /*
  * A plan read from a file is untrusted: nothing in it is executed as it

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "stripeplan.h"
 #include "textfile.h"
 
 const char *sp_file_kind(mode_t mode)
@@ -78,9 +79,10 @@ static int read_bounded(int fd, size_t max_bytes, char **ret_text, char *why, si
 	return 0;
 }
 
-int sp_read_regular_at(int dirfd, const char *name, int extra_flags, size_t max_bytes,
-		       char **ret_text, struct stat *ret_st, char *why, size_t why_len)
+static int read_regular_at(int dirfd, const char *name, int extra_flags, char **ret_text,
+			   struct stat *ret_st, char *why, size_t why_len)
 {
+	const size_t max_bytes = SP_INPUT_MAX_BYTES;
 	struct stat st;
 	int fd, r;
 
@@ -115,5 +117,19 @@ int sp_read_regular_at(int dirfd, const char *name, int extra_flags, size_t max_
 	close(fd);
 	if (r == 0 && ret_st)
 		*ret_st = st;
+	return r;
+}
+
+int sp_read_input_at(int dirfd, const char *name, int extra_flags, const char *what,
+		     const char *display, char **ret_text, struct stat *ret_st,
+		     struct sp_error *err)
+{
+	char why[SP_MSG_MAX];
+	int r = read_regular_at(dirfd, name, extra_flags, ret_text, ret_st, why, sizeof(why));
+
+	if (r < 0)
+		sp_error_set_at(err, r, r == -ENOMEM || r == -EIO ? SP_ERR_FAILED : SP_ERR_INVALID,
+				what ? what : "file", display, "%s%scannot read '%s': %s",
+				what ? what : "", what ? ": " : "", display, why);
 	return r;
 }

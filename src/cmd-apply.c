@@ -8,12 +8,9 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "textfile.h"
 #include "format.h"
 #include "pipeline.h"
 #include "probe.h"
-
-#define PLAN_FILE_MAX_BYTES (1024 * 1024)
 
 static const char usage_apply[] =
 	"Usage: stripeplan apply (--plan FILE | PLAN OPTIONS) --device PATH [OPTIONS]\n"
@@ -70,28 +67,6 @@ static const char usage_check[] =
 	"(with --strict: any difference), 2 invalid input, 4 the device could not be\n"
 	"read.\n";
 
-static int read_plan_file(const char *path, struct sp_plan *plan, struct sp_error *err)
-{
-	char why[SP_MSG_MAX], *text = NULL;
-	int r;
-
-	r = sp_read_regular_at(AT_FDCWD, path, 0, PLAN_FILE_MAX_BYTES, &text, NULL, why,
-			       sizeof(why));
-	if (r < 0)
-		return sp_error_set(err, r, SP_ERR_INVALID, "plan", "plan: cannot read '%s': %s",
-				    path, why);
-	if (!text[strspn(text, " \t\r\n")]) {
-		free(text);
-		return sp_error_set(err, ENODATA, SP_ERR_INVALID, "plan",
-				    "plan: '%s' is empty; give the output of 'stripeplan plan "
-				    "--format json'",
-				    path);
-	}
-	r = sp_plan_from_json(text, plan, err);
-	free(text);
-	return r;
-}
-
 static bool is_directory(const char *path)
 {
 	struct stat st;
@@ -131,7 +106,7 @@ static int load_plan(const struct sp_cli_args *args, struct sp_plan *plan, struc
 			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "device",
 					    "device: --device is required with --plan (it must name the "
 					    "planned device)");
-		if (read_plan_file(args->plan_file, plan, err) < 0 ||
+		if (sp_plan_load_file(args->plan_file, plan, err) < 0 ||
 		    sp_cli_replan(args, plan, err) < 0)
 			return -EINVAL;
 		/* a link (/dev/disk/by-id/...) names the node it points to */

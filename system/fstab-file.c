@@ -16,15 +16,15 @@
 int sp_fstab_read_at(int dirfd, const char *name, const char *display, char **ret_text,
 		     struct sp_fstab_file *ret_file, struct sp_error *err)
 {
-	char why[SP_MSG_MAX], *text = NULL;
+	char *text = NULL;
 	struct stat st;
 	int r;
 
 	/* O_NOFOLLOW: a rename over a symlink would replace the link, so a
 	 * linked fstab is refused here rather than silently unlinked later */
-	r = sp_read_regular_at(dirfd, name, O_NOFOLLOW, SP_FSTAB_MAX_BYTES, &text, &st, why,
-			       sizeof(why));
+	r = sp_read_input_at(dirfd, name, O_NOFOLLOW, "fstab", display, &text, &st, err);
 	if (r == -ENOENT) {
+		sp_error_clear(err);
 		text = strdup("");
 		if (!text)
 			return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "fstab", "out of memory");
@@ -32,14 +32,8 @@ int sp_fstab_read_at(int dirfd, const char *name, const char *display, char **re
 		*ret_file = (struct sp_fstab_file){ .exists = false, .mode = 0644 };
 		return 0;
 	}
-	if (r == -ENOMEM)
-		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "fstab", "out of memory");
-	if (r == -ELOOP || r == -EISDIR || r == -EINVAL || r == -EFBIG)
-		return sp_error_set(err, r, SP_ERR_INVALID, "fstab", "'%s' %s; not editing it",
-				    display, why);
 	if (r < 0)
-		return sp_error_set(err, r, SP_ERR_FAILED, "fstab", "cannot read '%s': %s", display,
-				    why);
+		return r;
 	*ret_text = text;
 	*ret_file = (struct sp_fstab_file){ .exists = true,
 					     .mode = st.st_mode & 07777,

@@ -18,7 +18,7 @@ struct sp_fstab_file {
 
 /*
  * Reads name in the directory dirfd (AT_FDCWD: a path) as an untrusted
- * file: at most SP_FSTAB_MAX_BYTES, a regular file and not a link (a
+ * file: at most SP_INPUT_MAX_BYTES, a regular file and not a link (a
  * rename over a link would replace the link), no NUL byte; any of those
  * is -errno with SP_ERR_INVALID.  A missing file reads as "" with exists
  * = false, mode 0644, root:root.  display names the file in messages.

@@ -38,8 +38,6 @@
 #define MODPROBE_NAME "stripeplan.conf"
 /* sysfs attributes are a page at most; scheduler lists are far shorter */
 #define KNOB_VALUE_MAX 256U
-/* our own generated files; anything bigger is not ours */
-#define ARTIFACT_MAX_BYTES (1024U * 1024U)
 #define MAX_ARTIFACTS 3U
 
 /* ------------------------------------------------------------- lines */
@@ -450,13 +448,12 @@ static int open_root(const struct sp_ctx *ctx, int *ret_fd, struct sp_step_resul
 /* The file as it is: 0 with *ret (malloc'd), -ENOENT, or -errno. */
 static int read_artifact(int root_fd, const struct artifact *a, char **ret, struct stat *st)
 {
-	char why[SP_MSG_MAX];
 	int dir = sp_root_open_dir(root_fd, a->dir, false, 0), r;
 
 	if (dir < 0)
 		return dir;
-	r = sp_read_regular_at(dir, a->name, O_NOFOLLOW, ARTIFACT_MAX_BYTES, ret, st, why,
-			       sizeof(why));
+	/* anything that is not a regular file of ours reads as "differs" */
+	r = sp_read_input_at(dir, a->name, O_NOFOLLOW, NULL, a->name, ret, st, NULL);
 	close(dir);
 	return r;
 }

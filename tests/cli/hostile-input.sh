@@ -56,7 +56,7 @@ sp plan "${base[@]}" --format json -o "$WORK/plan.json" || fail "-o over a regul
 # --- FIFOs, directories, empty and truncated files never hang -------------------
 mkdir "$WORK/root" "$WORK/profiles"
 mkfifo "$WORK/profiles/hang.json"
-expect_exit 2 "cannot read profile '$WORK/profiles/hang.json': is a FIFO, not a regular file" \
+expect_exit 2 "profile: cannot read '$WORK/profiles/hang.json': is a FIFO, not a regular file" \
 	sp plan "${base[@]}" --profiles "$WORK/profiles"
 expect_exit 2 "cannot read '$WORK/fifo': is a FIFO, not a regular file" \
 	sp plan --controller hp-p400 --level 10 --disks 8 --chunk 256K --fs xfs --facts "$WORK/fifo" --kernel 6.1
