@@ -286,7 +286,11 @@ static int check_entries(const struct sp_ctx *ctx, struct sp_step_result *res)
 	return 0;
 }
 
-static int apply_knobs(struct run *run)
+static int verify_knob(struct run *run, struct knob *k, bool *ret_drift);
+
+/* Each planned knob in plan order, written (apply) or read back (verify);
+ * a module option is only noted: it takes effect when the module loads. */
+static int run_knobs(struct run *run, bool *ret_drift)
 {
 	const struct sp_plan *plan = run->ctx->plan;
 	struct knob k;
@@ -297,7 +301,9 @@ static int apply_knobs(struct run *run)
 		if (r < 0)
 			break;
 		if (is_module(k.t))
-			module_note(run, &k, true);
+			module_note(run, &k, !run->verifying);
+		else if (run->verifying)
+			r = verify_knob(run, &k, ret_drift);
 		else
 			r = knob_apply(run, &k);
 	}
@@ -600,11 +606,12 @@ static int tuning_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 {
 	struct run run = { .ctx = ctx, .res = res };
 	char files[SP_MSG_MAX];
+	bool drift = false; /* verify's; apply writes what differs */
 	int r;
 
 	r = check_entries(ctx, res);
 	if (r == 0)
-		r = apply_knobs(&run);
+		r = run_knobs(&run, &drift);
 	if (r == 0)
 		r = install_artifacts(&run);
 	say_dropped(&run);
@@ -673,24 +680,6 @@ static int verify_knob(struct run *run, struct knob *k, bool *ret_drift)
 	return 0;
 }
 
-static int verify_knobs(struct run *run, bool *ret_drift)
-{
-	const struct sp_plan *plan = run->ctx->plan;
-	struct knob k;
-	int r = 0;
-
-	for (size_t i = 0; r == 0 && i < plan->n_tuning; i++) {
-		r = knob_init(run->ctx, &plan->tuning[i], &k, run->res);
-		if (r < 0)
-			break;
-		if (is_module(k.t))
-			module_note(run, &k, false);
-		else
-			r = verify_knob(run, &k, ret_drift);
-	}
-	return r;
-}
-
 static void verify_artifact(struct run *run, int root_fd, const struct artifact *a,
 			    bool *ret_drift)
 {
@@ -724,7 +713,7 @@ static int tuning_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 	run.found = calloc(1, sizeof(*run.found));
 	if (!run.found)
 		return sp_step_fail(res, ENOMEM, STEP, ctx->disk_path, "out of memory");
-	r = verify_knobs(&run, &differs);
+	r = run_knobs(&run, &differs);
 	if (r == 0)
 		r = render_artifacts(ctx, &as, res);
 	if (r < 0) {
