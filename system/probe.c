@@ -570,45 +570,23 @@ static const struct blockdev *devlist_find(const struct devlist *l, unsigned ma,
 	return NULL;
 }
 
-/* A partition is a subdirectory of its disk with a `partition` file. */
-static int add_partition(struct devlist *l, const char *sys_dev, const char *name)
-{
-	char p[SP_PATH_MAX], val[32];
-	unsigned ma, mi;
-
-	if (sys_join(p, sizeof(p), "%s/%s/partition", sys_dev, name) < 0 || !path_exists(p))
-		return 0;
-	if (sys_join(p, sizeof(p), "%s/%s/dev", sys_dev, name) < 0 ||
-	    read_attr(p, val, sizeof(val)) < 0 || parse_devno(val, &ma, &mi) < 0)
-		return 0;
-	return devlist_add(l, name, ma, mi);
-}
-
 /* The disk itself first, then each partition the kernel knows of. */
 static int list_devices(const struct sp_sysfs *sys, const struct sp_facts *facts,
 			struct devlist *l, size_t *ret_parts)
 {
-	char sys_dev[SP_PATH_MAX], dir[SP_PATH_MAX];
-	struct dirent *de;
-	DIR *d;
+	struct sp_sysfs_partitions *parts = calloc(1, sizeof(*parts));
 	int r;
 
+	if (!parts)
+		return -ENOMEM;
 	r = devlist_add(l, facts->kernel_name, facts->major, facts->minor);
-	if (r < 0)
-		return r;
-	if (sp_sysfs_path(sys, sys_dev, sizeof(sys_dev), "dev/block/%u:%u", facts->major,
-			  facts->minor) < 0 ||
-	    sys_join(dir, sizeof(dir), "%s", sys_dev) < 0)
-		return -ENAMETOOLONG;
-	d = opendir(dir);
-	if (!d)
-		return -errno;
-	while (r == 0 && (de = readdir(d)))
-		if (de->d_name[0] != '.' && strlen(de->d_name) < SP_NAME_MAX)
-			r = add_partition(l, sys_dev, de->d_name);
-	closedir(d);
 	if (r == 0)
-		*ret_parts = l->n - 1;
+		r = sp_sysfs_partitions(sys, facts->major, facts->minor, parts);
+	for (size_t i = 0; r == 0 && i < parts->n; i++)
+		r = devlist_add(l, parts->p[i].name, parts->p[i].major, parts->p[i].minor);
+	if (r == 0)
+		*ret_parts = parts->n;
+	free(parts);
 	return r;
 }
 

@@ -22,7 +22,6 @@
  * back every event for a locked disk, so that settle waits for us while
  * we wait for it, until its 120 s timeout (go-debos/debos#344).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -51,8 +50,6 @@
  * that) is busy only while they read it; libparted waited this long too. */
 #define BUSY_RETRY_MS 1000U
 #define BUSY_POLL_MS 10U
-/* The kernel's DISK_MAX_PARTS: no disk has more partitions than this. */
-#define MAX_KERNEL_PARTITIONS 256U
 
 /* ----------------------------------------------------------- exceptions */
 
@@ -119,70 +116,64 @@ static const char *said_or(const struct ped_said *said, const char *otherwise)
 	return said->count ? said->text : otherwise;
 }
 
+/* libparted loaded, its exceptions captured in said, path opened: 0 with
+ * *ret_dev (parted_close() ends it), or -errno with res failed. */
+static int parted_open(const char *path, PedDevice **ret_dev, struct ped_said *said,
+		       struct sp_step_result *res)
+{
+	const char *no_parted = sp_parted_load();
+	PedDevice *dev;
+	int r;
+
+	if (no_parted)
+		return sp_step_fail(res, ELIBACC, STEP, path, "cannot load libparted: %s", no_parted);
+	listen_begin(said);
+	dev = ped_device_get(path);
+	if (!dev) {
+		r = sp_step_fail(res, ENODEV, STEP, path, "cannot open '%s': libparted said: %s",
+				 path, said_or(said, "no such device"));
+		listen_end(said);
+		return r;
+	}
+	*ret_dev = dev;
+	return 0;
+}
+
+static void parted_close(PedDisk *disk, PedDevice *dev, struct ped_said *said)
+{
+	if (disk)
+		ped_disk_destroy(disk);
+	ped_device_destroy(dev);
+	listen_end(said);
+}
+
 /* ------------------------------------------------------ kernel (sysfs) */
 
 struct kernel_part {
-	bool found;
-	char name[SP_NAME_MAX];
-	uint64_t start_512, size_512; /* sysfs units, whatever the sector size */
-	unsigned major, minor;
-	size_t n_partitions;          /* all partitions the kernel has on the disk */
+	bool found;                  /* the partition asked for is there: p */
+	struct sp_sysfs_partition p;
+	size_t n_partitions;         /* all partitions the kernel has on the disk */
 };
-
-static int read_part_attrs(const char *dir, struct kernel_part *kp)
-{
-	char p[SP_PATH_MAX], buf[64];
-	int r;
-
-	snprintf(p, sizeof(p), "%s/start", dir);
-	r = sp_sysfs_read_u64(p, &kp->start_512);
-	if (r < 0)
-		return r;
-	snprintf(p, sizeof(p), "%s/size", dir);
-	r = sp_sysfs_read_u64(p, &kp->size_512);
-	if (r < 0)
-		return r;
-	snprintf(p, sizeof(p), "%s/dev", dir);
-	r = sp_sysfs_read(p, buf, sizeof(buf));
-	if (r < 0)
-		return r;
-	if (sscanf(buf, "%u:%u", &kp->major, &kp->minor) != 2)
-		return -EINVAL;
-	kp->found = true;
-	return 0;
-}
 
 /* The kernel's partition `number` of the disk with this device number. */
 static int kernel_partition_of(const struct sp_ctx *ctx, dev_t disk, unsigned number,
 			       struct kernel_part *ret)
 {
+	struct sp_sysfs_partitions *list = calloc(1, sizeof(*list));
 	struct kernel_part kp = { 0 };
-	char dir[SP_PATH_MAX], p[SP_PATH_MAX];
-	struct dirent *e;
-	uint64_t num;
-	DIR *d;
-	int r = 0;
+	int r;
 
-	if (sp_sysfs_path(ctx->sysfs, dir, sizeof(dir), "dev/block/%u:%u", major(disk),
-			  minor(disk)) < 0)
-		return -ENAMETOOLONG;
-	d = opendir(dir);
-	if (!d)
-		return -errno;
-	while (r == 0 && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
+	if (!list)
+		return -ENOMEM;
+	r = sp_sysfs_partitions(ctx->sysfs, major(disk), minor(disk), list);
+	for (size_t i = 0; r == 0 && i < list->n && !kp.found; i++) {
+		if (list->p[i].number != number)
 			continue;
-		snprintf(p, sizeof(p), "%s/%s/partition", dir, e->d_name);
-		if (sp_sysfs_read_u64(p, &num) < 0)
-			continue; /* not a partition: queue/, holders/, ... */
-		kp.n_partitions++;
-		if (num != number || kp.found)
-			continue;
-		snprintf(kp.name, sizeof(kp.name), "%s", e->d_name);
-		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-		r = read_part_attrs(p, &kp);
+		kp.found = true;
+		kp.p = list->p[i];
 	}
-	closedir(d);
+	kp.n_partitions = list->n;
+	free(list);
 	if (r == 0)
 		*ret = kp;
 	return r;
@@ -199,58 +190,6 @@ static int kernel_partition(const struct sp_ctx *ctx, const char *disk_path, uns
 	if (!S_ISBLK(st.st_mode))
 		return -ENOTBLK;
 	return kernel_partition_of(ctx, st.st_rdev, number, ret);
-}
-
-/* Every partition the kernel has on one disk, by number, whatever its name. */
-struct kernel_list {
-	size_t n;
-	struct {
-		unsigned number;
-		char name[SP_NAME_MAX];
-	} p[MAX_KERNEL_PARTITIONS];
-};
-
-static int by_number(const void *a, const void *b)
-{
-	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
-
-	return (x > y) - (x < y);
-}
-
-static int list_partitions(const struct sp_ctx *ctx, dev_t disk, struct kernel_list *list)
-{
-	char dir[SP_PATH_MAX], p[SP_PATH_MAX];
-	struct dirent *e;
-	uint64_t num;
-	DIR *d;
-	int r = 0;
-
-	list->n = 0;
-	if (sp_sysfs_path(ctx->sysfs, dir, sizeof(dir), "dev/block/%u:%u", major(disk),
-			  minor(disk)) < 0)
-		return -ENAMETOOLONG;
-	d = opendir(dir);
-	if (!d)
-		return -errno;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(p, sizeof(p), "%s/%s/partition", dir, e->d_name);
-		if (sp_sysfs_read_u64(p, &num) < 0 || num == 0 || num > UINT32_MAX)
-			continue; /* not a partition: queue/, holders/, ... */
-		if (list->n == MAX_KERNEL_PARTITIONS) {
-			r = -E2BIG;
-			break;
-		}
-		list->p[list->n].number = (unsigned)num;
-		snprintf(list->p[list->n].name, sizeof(list->p[0].name), "%s", e->d_name);
-		list->n++;
-	}
-	closedir(d);
-	/* in order, so messages name them so; by_number relies on `number`
-	 * being the first member of each entry */
-	qsort(list->p, list->n, sizeof(list->p[0]), by_number);
-	return r;
 }
 
 /* The node devtmpfs makes for a kernel name: "cciss!c0d0p1" lives at
@@ -270,13 +209,13 @@ static bool node_is(const char *path, const struct kernel_part *kp)
 	struct stat st;
 
 	return stat(path, &st) == 0 && S_ISBLK(st.st_mode) &&
-	       major(st.st_rdev) == kp->major && minor(st.st_rdev) == kp->minor;
+	       major(st.st_rdev) == kp->p.major && minor(st.st_rdev) == kp->p.minor;
 }
 
 static bool kernel_matches_plan(const struct kernel_part *kp, const struct sp_plan *plan)
 {
-	return kp->found && kp->start_512 * KERNEL_SECTOR_BYTES == plan->start_bytes &&
-	       kp->size_512 * KERNEL_SECTOR_BYTES == plan->size_bytes;
+	return kp->found && kp->p.start_512 * KERNEL_SECTOR_BYTES == plan->start_bytes &&
+	       kp->p.size_512 * KERNEL_SECTOR_BYTES == plan->size_bytes;
 }
 
 /* --------------------------------------------------------------- common */
@@ -347,11 +286,11 @@ static void read_kernel(const struct sp_ctx *ctx, struct sp_found_partition *f)
 	if (!kp.found)
 		return;
 	f->kernel_has_first = true;
-	f->kernel_start_bytes = kp.start_512 * KERNEL_SECTOR_BYTES;
-	f->kernel_size_bytes = kp.size_512 * KERNEL_SECTOR_BYTES;
-	snprintf(f->kernel_name, sizeof(f->kernel_name), "%s", kp.name);
-	f->kernel_major = kp.major;
-	f->kernel_minor = kp.minor;
+	f->kernel_start_bytes = kp.p.start_512 * KERNEL_SECTOR_BYTES;
+	f->kernel_size_bytes = kp.p.size_512 * KERNEL_SECTOR_BYTES;
+	snprintf(f->kernel_name, sizeof(f->kernel_name), "%s", kp.p.name);
+	f->kernel_major = kp.p.major;
+	f->kernel_minor = kp.p.minor;
 	f->node_matches = node_is(sp_ctx_partition_path(ctx), &kp);
 }
 
@@ -363,20 +302,11 @@ static int read_label(const struct sp_ctx *ctx, struct sp_found_partition *f,
 	PedDevice *dev = NULL;
 	PedDisk *disk = NULL;
 	const PedDiskType *type;
-	const char *no_parted;
 	struct ped_said said;
-	int r = 0;
+	int r = parted_open(path, &dev, &said, res);
 
-	no_parted = sp_parted_load();
-	if (no_parted)
-		return sp_step_fail(res, ELIBACC, STEP, path, "cannot load libparted: %s", no_parted);
-	listen_begin(&said);
-	dev = ped_device_get(path);
-	if (!dev) {
-		r = sp_step_fail(res, ENODEV, STEP, path, "cannot open '%s': libparted said: %s",
-				 path, said_or(&said, "no such device"));
-		goto out;
-	}
+	if (r < 0)
+		return r;
 	f->sector_bytes = (unsigned)dev->sector_size;
 	f->disk_bytes = (uint64_t)dev->length * (uint64_t)dev->sector_size;
 	type = ped_disk_probe(dev);
@@ -400,11 +330,7 @@ static int read_label(const struct sp_ctx *ctx, struct sp_found_partition *f,
 	if (said.count)
 		snprintf(f->said, sizeof(f->said), "%s", said.text);
 out:
-	if (disk)
-		ped_disk_destroy(disk);
-	if (dev)
-		ped_device_destroy(dev);
-	listen_end(&said);
+	parted_close(disk, dev, &said);
 	return r;
 }
 
@@ -642,7 +568,7 @@ static int tell_kernel(const struct sp_ctx *ctx, const char *done, struct sp_ste
 	const char *path = sp_ctx_disk_path(ctx);
 	double deadline = sp_now_seconds() + BUSY_RETRY_MS / 1000.0;
 	char removed[SP_MSG_MAX / 2] = "", busy[SP_MSG_MAX / 2] = "", item[SP_PATH_MAX];
-	struct kernel_list *list = NULL;
+	struct sp_sysfs_partitions *list = NULL;
 	int fd, r = 0, unsupported = 0;
 	size_t i, n_busy = 0, n_removed = 0;
 	struct stat st;
@@ -667,7 +593,7 @@ static int tell_kernel(const struct sp_ctx *ctx, const char *done, struct sp_ste
 		goto out;
 	}
 	/* the disk behind our fd, not whatever the path names by now */
-	r = list_partitions(ctx, st.st_rdev, list);
+	r = sp_sysfs_partitions(ctx->sysfs, major(st.st_rdev), minor(st.st_rdev), list);
 	if (r < 0) {
 		r = sp_step_fail(res, -r, STEP, path, "%s '%s' but cannot read "
 				 "the kernel's partitions of it: %s", done, path, strerror(-r));
@@ -754,24 +680,14 @@ static int write_label(const struct sp_ctx *ctx, struct sp_step_result *res)
 	const char *path = sp_ctx_disk_path(ctx), *table = sp_table_name(plan->table);
 	PedDevice *dev = NULL;
 	PedDisk *disk = NULL;
-	const char *no_parted;
 	struct ped_said said;
 	char done[64];
-	int r;
+	int r = sp_ctx_check_disk(ctx, STEP, res);
 
-	no_parted = sp_parted_load();
-	if (no_parted)
-		return sp_step_fail(res, ELIBACC, STEP, path, "cannot load libparted: %s", no_parted);
-	r = sp_ctx_check_disk(ctx, STEP, res);
+	if (r == 0)
+		r = parted_open(path, &dev, &said, res);
 	if (r < 0)
 		return r;
-	listen_begin(&said);
-	dev = ped_device_get(path);
-	if (!dev) {
-		r = sp_step_fail(res, ENODEV, STEP, path, "cannot open '%s': libparted said: %s",
-				 path, said_or(&said, "no such device"));
-		goto out;
-	}
 	r = check_sectors(plan, dev, res);
 	if (r < 0)
 		goto out;
@@ -810,11 +726,7 @@ static int write_label(const struct sp_ctx *ctx, struct sp_step_result *res)
 	snprintf(done, sizeof(done), "wrote the %s label on", table);
 	r = tell_kernel(ctx, done, res);
 out:
-	if (disk)
-		ped_disk_destroy(disk);
-	if (dev)
-		ped_device_destroy(dev);
-	listen_end(&said);
+	parted_close(disk, dev, &said);
 	return r;
 }
 
@@ -840,10 +752,10 @@ static void wait_hint(const struct sp_ctx *ctx, const char *disk, char *buf, siz
 	else if (!kernel_matches_plan(&kp, ctx->plan))
 		snprintf(buf, len, "the kernel still has partition %d at sector %" PRIu64
 			 " (512-byte units), %" PRIu64 " sectors; run partprobe %s",
-			 PARTITION_NUMBER, kp.start_512, kp.size_512, disk);
+			 PARTITION_NUMBER, kp.p.start_512, kp.p.size_512, disk);
 	else
 		snprintf(buf, len, "the kernel made %s (%u:%u) but no node appeared; is /dev a "
-			 "devtmpfs, or is udev running?", kp.name, kp.major, kp.minor);
+			 "devtmpfs, or is udev running?", kp.p.name, kp.p.major, kp.p.minor);
 }
 
 /*
@@ -945,7 +857,7 @@ int sp_step_partition_bind(struct sp_ctx *ctx, struct sp_step_result *res)
 		return sp_step_fail(res, ENXIO, STEP, part, "the kernel has no partition %d on '%s' "
 				    "where the plan puts it; nothing more is written",
 				    PARTITION_NUMBER, sp_ctx_disk_path(ctx));
-	want = makedev(kp.major, kp.minor);
+	want = makedev(kp.p.major, kp.p.minor);
 	fd = sp_ctx_open_checked(ctx, part, O_RDONLY, want, STEP, res);
 	if (fd < 0)
 		return fd;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -58,22 +59,27 @@ int sp_sysfs_read(const char *file, char *buf, size_t len)
 	return 0;
 }
 
-int sp_sysfs_read_u64(const char *file, uint64_t *ret)
+static int parse_u64(const char *text, uint64_t *ret)
 {
-	char buf[64] = "", *end;
 	unsigned long long v;
-	int r = sp_sysfs_read(file, buf, sizeof(buf));
+	char *end;
 
-	if (r < 0)
-		return r;
-	if (!isdigit((unsigned char)buf[0]))
+	if (!isdigit((unsigned char)text[0]))
 		return -EINVAL;
 	errno = 0;
-	v = strtoull(buf, &end, 10);
+	v = strtoull(text, &end, 10);
 	if (errno || *end)
 		return -EINVAL;
 	*ret = v;
 	return 0;
+}
+
+int sp_sysfs_read_u64(const char *file, uint64_t *ret)
+{
+	char buf[64] = "";
+	int r = sp_sysfs_read(file, buf, sizeof(buf));
+
+	return r < 0 ? r : parse_u64(buf, ret);
 }
 
 int sp_sysfs_write(const char *file, const char *value)
@@ -96,4 +102,76 @@ int sp_sysfs_write(const char *file, const char *value)
 	if (close(fd) < 0)
 		return -errno;
 	return w == n ? 0 : -EIO;
+}
+
+/* disk_dir/name/attr, read as sp_sysfs_read() does. */
+static int read_below(const char *disk_dir, const char *name, const char *attr, char *buf,
+		      size_t len)
+{
+	char file[SP_PATH_MAX];
+	int n = snprintf(file, sizeof(file), "%s/%s/%s", disk_dir, name, attr);
+
+	if (n < 0 || (size_t)n >= sizeof(file))
+		return -ENAMETOOLONG;
+	return sp_sysfs_read(file, buf, len);
+}
+
+/* A partition is a subdirectory of its disk with a `partition` file. */
+static int read_partition(const char *disk_dir, const char *name, struct sp_sysfs_partition *ret)
+{
+	struct sp_sysfs_partition p = { 0 };
+	char number[32], start[32], size[32], devno[64], tail;
+	uint64_t num;
+
+	if (snprintf(p.name, sizeof(p.name), "%s", name) >= (int)sizeof(p.name) ||
+	    read_below(disk_dir, name, "partition", number, sizeof(number)) < 0 ||
+	    parse_u64(number, &num) < 0 || num == 0 || num > UINT32_MAX ||
+	    read_below(disk_dir, name, "start", start, sizeof(start)) < 0 ||
+	    parse_u64(start, &p.start_512) < 0 ||
+	    read_below(disk_dir, name, "size", size, sizeof(size)) < 0 ||
+	    parse_u64(size, &p.size_512) < 0 ||
+	    read_below(disk_dir, name, "dev", devno, sizeof(devno)) < 0 ||
+	    sscanf(devno, "%u:%u%c", &p.major, &p.minor, &tail) != 2)
+		return -ENOENT;
+	p.number = (unsigned)num;
+	*ret = p;
+	return 0;
+}
+
+static int by_number(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return (x > y) - (x < y);
+}
+
+int sp_sysfs_partitions(const struct sp_sysfs *sys, unsigned major, unsigned minor,
+			struct sp_sysfs_partitions *ret)
+{
+	struct sp_sysfs_partition p;
+	char dir[SP_PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+	int r = 0;
+
+	ret->n = 0;
+	if (sp_sysfs_path(sys, dir, sizeof(dir), "dev/block/%u:%u", major, minor) < 0)
+		return -ENAMETOOLONG;
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || read_partition(dir, e->d_name, &p) < 0)
+			continue;
+		if (ret->n == SP_SYSFS_MAX_PARTITIONS) {
+			r = -E2BIG;
+			break;
+		}
+		ret->p[ret->n++] = p;
+	}
+	closedir(d);
+	/* in order, so messages name them so; by_number relies on `number`
+	 * being the first member of each entry */
+	qsort(ret->p, ret->n, sizeof(ret->p[0]), by_number);
+	return r;
 }

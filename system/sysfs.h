@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stripeplan.h"
+
 struct sp_sysfs {
 	const char *root; /* NULL or "": the machine's /sys; else a tree holding sys/ */
 };
@@ -26,5 +28,31 @@ int sp_sysfs_read_u64(const char *file, uint64_t *ret);
 /* Writes value and the newline every store expects, in one write(2), as
  * echo does.  0 or -errno (-EIO for a short write). */
 int sp_sysfs_write(const char *file, const char *value);
+
+/* The kernel's limit on partitions of one disk (DISK_MAX_PARTS). */
+#define SP_SYSFS_MAX_PARTITIONS 256U
+
+/* One partition of a disk, as the kernel has it now. */
+struct sp_sysfs_partition {
+	unsigned number;            /* first: the list is sorted by it */
+	char name[SP_NAME_MAX];     /* the kernel's name: "sdb1", "cciss!c0d0p1" */
+	unsigned major, minor;
+	uint64_t start_512, size_512; /* sysfs units, whatever the sector size */
+};
+
+struct sp_sysfs_partitions {
+	size_t n;
+	struct sp_sysfs_partition p[SP_SYSFS_MAX_PARTITIONS];
+};
+
+/*
+ * Every partition the kernel has on the disk major:minor, by number,
+ * whatever its name: the one partition lister of the tree (the probe's
+ * "is any of it in use" and the partition step's read and re-read).  A
+ * subdirectory that is no partition (queue/, holders/) or vanished while
+ * it was read is not listed.  0, or -errno (-E2BIG past the limit).
+ */
+int sp_sysfs_partitions(const struct sp_sysfs *sys, unsigned major, unsigned minor,
+			struct sp_sysfs_partitions *ret);
 
 #endif

@@ -247,6 +247,7 @@ static const char fake_cciss_sh[] =
 	"printf '  P61630H9SVO1VN \\n' >\"$r/$d/cciss0/c0d0/serial\"\n"
 	"echo 0 >\"$b/queue/rotational\"; echo 42 >\"$b/diskseq\"\n"
 	"echo 1 >\"$b/cciss!c0d0p1/partition\"; echo 7:250 >\"$b/cciss!c0d0p1/dev\"\n"
+	"echo 2048 >\"$b/cciss!c0d0p1/start\"; echo 8192 >\"$b/cciss!c0d0p1/size\"\n"
 	"ln -s \"../../$d/cciss0/c0d0/block/cciss!c0d0\" \"$r/dev/block/$2\"\n";
 
 /* And of a LUN behind hpsa: the disk's own driver is the generic "sd". */
