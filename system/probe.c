@@ -86,19 +86,6 @@ static int link_basename(const char *path, char *buf, size_t len)
 	return copy_string(buf, len, base ? base + 1 : target);
 }
 
-/* "M:m" as written in sysfs `dev` files and mountinfo. */
-static int parse_devno(const char *text, unsigned *ret_major, unsigned *ret_minor)
-{
-	unsigned ma, mi;
-	char tail;
-
-	if (sscanf(text, "%u:%u%c", &ma, &mi, &tail) != 2)
-		return -EINVAL;
-	*ret_major = ma;
-	*ret_minor = mi;
-	return 0;
-}
-
 /* --------------------------------------------------------------- facts */
 
 static int read_sizes(int fd, const char *path, struct sp_facts *f, struct sp_error *err)
@@ -637,7 +624,7 @@ static void scan_mountinfo_line(char *line, const struct devlist *l, struct sp_u
 		else if (i == 4)
 			mnt = tok;
 	}
-	if (!devno || !mnt || parse_devno(devno, &ma, &mi) < 0)
+	if (!devno || !mnt || sp_sysfs_parse_devno(devno, &ma, &mi) < 0)
 		return;
 	bd = devlist_find(l, ma, mi);
 	if (!bd)

@@ -123,17 +123,18 @@ static int parted_open(const char *path, PedDevice **ret_dev, struct ped_said *s
 {
 	const char *no_parted = sp_parted_load();
 	PedDevice *dev;
-	int r;
 
-	if (no_parted)
-		return sp_step_fail(res, ELIBACC, STEP, path, "cannot load libparted: %s", no_parted);
+	if (no_parted) {
+		sp_step_fail(res, ELIBACC, STEP, path, "cannot load libparted: %s", no_parted);
+		return -ELIBACC;
+	}
 	listen_begin(said);
 	dev = ped_device_get(path);
 	if (!dev) {
-		r = sp_step_fail(res, ENODEV, STEP, path, "cannot open '%s': libparted said: %s",
-				 path, said_or(said, "no such device"));
+		sp_step_fail(res, ENODEV, STEP, path, "cannot open '%s': libparted said: %s", path,
+			     said_or(said, "no such device"));
 		listen_end(said);
-		return r;
+		return -ENODEV;
 	}
 	*ret_dev = dev;
 	return 0;
@@ -684,8 +685,9 @@ static int write_label(const struct sp_ctx *ctx, struct sp_step_result *res)
 	char done[64];
 	int r = sp_ctx_check_disk(ctx, STEP, res);
 
-	if (r == 0)
-		r = parted_open(path, &dev, &said, res);
+	if (r < 0)
+		return r;
+	r = parted_open(path, &dev, &said, res);
 	if (r < 0)
 		return r;
 	r = check_sectors(plan, dev, res);

@@ -74,6 +74,25 @@ static int parse_u64(const char *text, uint64_t *ret)
 	return 0;
 }
 
+int sp_sysfs_parse_devno(const char *text, unsigned *ret_major, unsigned *ret_minor)
+{
+	char buf[64], *minor;
+	uint64_t ma, mi;
+
+	if (snprintf(buf, sizeof(buf), "%s", text) >= (int)sizeof(buf))
+		return -EINVAL;
+	minor = strchr(buf, ':');
+	if (!minor)
+		return -EINVAL;
+	*minor++ = '\0';
+	if (parse_u64(buf, &ma) < 0 || parse_u64(minor, &mi) < 0 || ma > UINT32_MAX ||
+	    mi > UINT32_MAX)
+		return -EINVAL;
+	*ret_major = (unsigned)ma;
+	*ret_minor = (unsigned)mi;
+	return 0;
+}
+
 int sp_sysfs_read_u64(const char *file, uint64_t *ret)
 {
 	char buf[64] = "";
@@ -120,7 +139,7 @@ static int read_below(const char *disk_dir, const char *name, const char *attr, 
 static int read_partition(const char *disk_dir, const char *name, struct sp_sysfs_partition *ret)
 {
 	struct sp_sysfs_partition p = { 0 };
-	char number[32], start[32], size[32], devno[64], tail;
+	char number[32] = "", start[32] = "", size[32] = "", devno[64] = "";
 	uint64_t num;
 
 	if (snprintf(p.name, sizeof(p.name), "%s", name) >= (int)sizeof(p.name) ||
@@ -131,7 +150,7 @@ static int read_partition(const char *disk_dir, const char *name, struct sp_sysf
 	    read_below(disk_dir, name, "size", size, sizeof(size)) < 0 ||
 	    parse_u64(size, &p.size_512) < 0 ||
 	    read_below(disk_dir, name, "dev", devno, sizeof(devno)) < 0 ||
-	    sscanf(devno, "%u:%u%c", &p.major, &p.minor, &tail) != 2)
+	    sp_sysfs_parse_devno(devno, &p.major, &p.minor) < 0)
 		return -ENOENT;
 	p.number = (unsigned)num;
 	*ret = p;

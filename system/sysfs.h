@@ -25,6 +25,8 @@ int sp_sysfs_path(const struct sp_sysfs *sys, char *buf, size_t len, const char 
 int sp_sysfs_read(const char *file, char *buf, size_t len);
 /* A decimal attribute: -EINVAL for anything else ("", "-1", "12abc"). */
 int sp_sysfs_read_u64(const char *file, uint64_t *ret);
+/* A "dev" attribute, "MAJOR:MINOR" and nothing else.  0 or -EINVAL. */
+int sp_sysfs_parse_devno(const char *text, unsigned *ret_major, unsigned *ret_minor);
 /* Writes value and the newline every store expects, in one write(2), as
  * echo does.  0 or -errno (-EIO for a short write). */
 int sp_sysfs_write(const char *file, const char *value);
