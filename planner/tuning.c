@@ -138,26 +138,58 @@ int sp_tuning_check(const struct sp_tuning *t)
 	return 0;
 }
 
-/* Kernel names in file names: '!' would trip bash history expansion. */
+static bool udev_ok(const char *s);
+static bool md_matched_by_uuid(const struct sp_plan *plan);
+
+/*
+ * What the files are named after: what the rule matches the device by
+ * (md-<MD_UUID>, wwn-<wwid>, serial-<serial>), else the kernel name.  A
+ * name that moves between boots (sdb -> sda, md3 -> md127) then leaves the
+ * files where apply wrote them: check finds them, and the next apply
+ * rewrites them in place instead of adding a second rule for the same
+ * disk.  Characters outside [A-Za-z0-9._-] ('!', ':', spaces of a t10
+ * wwid) become '-'; '!' would also trip bash history expansion.
+ */
+static int identity_name(const struct sp_plan *plan, char *buf, size_t len)
+{
+	const struct sp_facts *d = &plan->device;
+	const char *prefix = "", *id = d->kernel_name;
+	size_t i, n;
+
+	if (md_matched_by_uuid(plan)) {
+		prefix = "md-";
+		id = d->md.uuid;
+	} else if (udev_ok(d->wwn)) {
+		prefix = "wwn-";
+		id = d->wwn;
+	} else if (udev_ok(d->serial)) {
+		prefix = "serial-";
+		id = d->serial;
+	}
+	n = strlen(prefix);
+	if (!id[0] || n + strlen(id) >= len)
+		return id[0] ? -ENAMETOOLONG : -EINVAL;
+	memcpy(buf, prefix, n);
+	for (i = 0; id[i]; i++) {
+		char c = id[i];
+
+		buf[n + i] = isalnum((unsigned char)c) || strchr(ATTR_NAME_CHARS, c) ? c : '-';
+	}
+	buf[n + i] = '\0';
+	return 0;
+}
+
 static int file_name(const char *fmt, const struct sp_plan *plan, char *buf, size_t len)
 {
-	char name[SP_NAME_MAX];
-	size_t i;
-	int n;
+	char name[SP_NAME_MAX + 8];
+	int n, r;
 
-	for (i = 0; plan->device.kernel_name[i] && i < sizeof(name) - 1; i++) {
-		char c = plan->device.kernel_name[i];
-
-		name[i] = isalnum((unsigned char)c) || strchr(ATTR_NAME_CHARS, c) ? c : '-';
-	}
-	name[i] = '\0';
-	if (!name[0])
-		return -EINVAL;
+	r = identity_name(plan, name, sizeof(name));
+	if (r < 0)
+		return r;
 	n = snprintf(buf, len, fmt, name);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
-
-static bool md_matched_by_uuid(const struct sp_plan *plan);
 
 int sp_udev_rule_name(const struct sp_plan *plan, char *buf, size_t len)
 {

@@ -19,10 +19,14 @@
 char *sp_format_tuning_script(const struct sp_plan *plan);
 char *sp_format_udev_rule(const struct sp_plan *plan, char *warning, size_t len);
 char *sp_format_modprobe_conf(const struct sp_plan *plan);
-/* File names for them: "60-stripeplan-sdb.rules" ("65-stripeplan-md3.rules"
- * for an md array matched by MD_UUID, after mdadm's 63-md-raid-arrays.rules
- * sets it), "stripeplan-tune-sdb" (a '!' in the kernel name becomes '-').
- * 0 or -errno. */
+/* File names for them, after what the rule matches the device by, so they
+ * stay put when kernel names move between boots:
+ * "65-stripeplan-md-3f1c2a9e-6b0d4e21-9a7f5c33-c2e81b04.rules" for an md
+ * array matched by MD_UUID (after mdadm's 63-md-raid-arrays.rules sets
+ * it), "60-stripeplan-wwn-naa.5000c500a1b2c3d4.rules", "...-serial-X...",
+ * and only for a device with no identity "60-stripeplan-sdb.rules";
+ * "stripeplan-tune-" the same.  Characters outside [A-Za-z0-9._-] (the '!'
+ * of cciss!c0d0) become '-'.  0 or -errno. */
 int sp_udev_rule_name(const struct sp_plan *plan, char *buf, size_t len);
 int sp_tune_script_name(const struct sp_plan *plan, char *buf, size_t len);
 /* "sysfs", "module" (the plan file's "kind"); NULL for no kind. */

@@ -612,9 +612,15 @@ static void test_udev_md_identity(void **state)
 	assert_non_null(strstr(rule, "ATTRS{serial}==\"WD-WMAP41234567\", ATTR{queue/scheduler}"));
 	assert_string_equal(warning, "");
 	free(rule);
-	/* after 63-md-raid-arrays.rules */
+	/* after 63-md-raid-arrays.rules, and named by the UUID it matches:
+	 * the same file when the array comes back as md127 */
 	assert_int_equal(sp_udev_rule_name(&plan, name, sizeof(name)), 0);
-	assert_string_equal(name, "65-stripeplan-md3.rules");
+	assert_string_equal(name, "65-stripeplan-md-3f1c2a9e-6b0d4e21-9a7f5c33-c2e81b04.rules");
+	snprintf(plan.device.kernel_name, sizeof(plan.device.kernel_name), "md127");
+	assert_int_equal(sp_udev_rule_name(&plan, name, sizeof(name)), 0);
+	assert_string_equal(name, "65-stripeplan-md-3f1c2a9e-6b0d4e21-9a7f5c33-c2e81b04.rules");
+	assert_int_equal(sp_tune_script_name(&plan, name, sizeof(name)), 0);
+	assert_string_equal(name, "stripeplan-tune-md-3f1c2a9e-6b0d4e21-9a7f5c33-c2e81b04");
 
 	/* the step writes the rule with what it probed now, not what the plan knew */
 	make_plan(&md_two, &plan);
@@ -623,7 +629,8 @@ static void test_udev_md_identity(void **state)
 	sp_step_result_clear(&res);
 	res.name = sp_step_tuning.name;
 	assert_int_equal(sp_step_tuning.apply(&ctx, &res), 0);
-	snprintf(path, sizeof(path), "%s/etc/udev/rules.d/65-stripeplan-md3.rules", root);
+	snprintf(path, sizeof(path),
+		 "%s/etc/udev/rules.d/65-stripeplan-md-3f1c2a9e-6b0d4e21-9a7f5c33-c2e81b04.rules", root);
 	{
 		char text[8192];
 
@@ -645,6 +652,23 @@ static void test_file_names(void **state)
 	assert_int_equal(sp_tune_script_name(&plan, name, sizeof(name)), 0);
 	assert_string_equal(name, "stripeplan-tune-cciss-c0d0");
 	assert_int_equal(sp_tune_script_name(&plan, name, 10), -ENAMETOOLONG);
+
+	/* named by what the rule matches: the WWN, else the serial; the
+	 * kernel name only when there is neither */
+	snprintf(plan.device.serial, sizeof(plan.device.serial), "PAC 1234/5");
+	assert_int_equal(sp_udev_rule_name(&plan, name, sizeof(name)), 0);
+	assert_string_equal(name, "60-stripeplan-serial-PAC-1234-5.rules");
+	snprintf(plan.device.wwn, sizeof(plan.device.wwn), "naa.600508b1001c5f6a");
+	assert_int_equal(sp_udev_rule_name(&plan, name, sizeof(name)), 0);
+	assert_string_equal(name, "60-stripeplan-wwn-naa.600508b1001c5f6a.rules");
+	snprintf(plan.device.kernel_name, sizeof(plan.device.kernel_name), "sdq");
+	assert_int_equal(sp_tune_script_name(&plan, name, sizeof(name)), 0);
+	assert_string_equal(name, "stripeplan-tune-wwn-naa.600508b1001c5f6a");
+	/* a value udev could not match literally is no identity */
+	snprintf(plan.device.wwn, sizeof(plan.device.wwn), "naa.*");
+	plan.device.serial[0] = '\0';
+	assert_int_equal(sp_udev_rule_name(&plan, name, sizeof(name)), 0);
+	assert_string_equal(name, "60-stripeplan-sdq.rules");
 }
 
 static void test_modprobe_only_with_module_options(void **state)

@@ -8,11 +8,11 @@
 ARR=$(readlink -f /dev/disk/by-id/wwn-0x5000c500a1b2c3d4)
 P400=(--controller hp-p400 --level 10 --disks 8 --chunk 256K --fs xfs --mountpoint /data)
 dev=$(basename "$ARR")
-# TODO(issue 10): the rule and the tune script are named after the kernel
-# name at apply time (60-stripeplan-sda.rules); when the name moves between
-# boots the tuning still applies (the rule matches the WWN) but check looks
-# for files named after the new name and reports them missing (seen here
-# when the array was sdb at install and sda after the boot)
+# The rule and the tune script are named after the LUN's WWN (what the
+# rule matches), not after the kernel name at install: check finds them
+# whatever name the LUN has after the boot.
+expect_rc 0 "the rule installed at install time is named by the WWN" \
+	test -f "/etc/udev/rules.d/60-stripeplan-wwn-$(cat "/sys/block/$dev/device/wwid").rules"
 echo "array LUN: $dev; $(uname -r); $(systemctl is-system-running)"
 expect_eq "read_ahead_kb set at boot" "$(knob "/sys/block/$dev/queue/read_ahead_kb")" 4096
 expect_eq "scheduler set at boot" "$(knob "/sys/block/$dev/queue/scheduler")" none

@@ -39,9 +39,13 @@ cache=$(tuning_of /tmp/plan-md3 | awk '$1 ~ /stripe_cache_size$/ { print $2 }')
 expect_rc 0 "the plan sets md3's stripe cache" test -n "$cache"
 expect_eq "md3 stripe_cache_size" "$(knob /sys/block/md3/md/stripe_cache_size)" "$cache"
 expect_eq "member ${members[0]} scheduler" "$(knob "/sys/block/${members[0]}/queue/scheduler")" mq-deadline
-expect_eq "udev rule written" "$(grep -c "ATTR{md/stripe_cache_size}=\"$cache\"" "$ROOT/etc/udev/rules.d/65-stripeplan-md3.rules")" 1
-expect_eq "the rule matches md3 by its MD_UUID" \
-	"$(grep -c "ENV{MD_UUID}==\"$(mdadm --detail --export /dev/md3 | sed -n 's/^MD_UUID=//p')\"" "$ROOT/etc/udev/rules.d/65-stripeplan-md3.rules")" 1
+# the rule is named by the array's UUID, as it matches it: not by "md3"
+md_uuid=$(mdadm --detail --export /dev/md3 | sed -n 's/^MD_UUID=//p')
+rule="$ROOT/etc/udev/rules.d/65-stripeplan-md-${md_uuid//:/-}.rules"
+expect_eq "udev rule written as $(basename "$rule")" "$(grep -c "ATTR{md/stripe_cache_size}=\"$cache\"" "$rule")" 1
+expect_eq "the rule matches md3 by its MD_UUID" "$(grep -c "ENV{MD_UUID}==\"$md_uuid\"" "$rule")" 1
+expect_rc 0 "the tune script is named by the UUID too" \
+	test -x "$ROOT/usr/local/sbin/stripeplan-tune-md-${md_uuid//:/-}"
 expect_rc 0 "fstab line for /srv" grep -q " /srv xfs .*swalloc" "$ROOT/etc/fstab"
 expect_rc 0 "check raid5 (no geometry flags)" sp_check "${R5[@]}" --device /dev/md3 --root "$ROOT"
 
@@ -67,7 +71,7 @@ expect_out "check names the knob" "stripe_cache_size"
 # persistence by identity: md3 assembled again as md127 (what happens when
 # mdadm.conf is not in the initramfs) still gets its tuning, because the
 # rule matches ENV{MD_UUID}, not the kernel name
-cp "$ROOT/etc/udev/rules.d/65-stripeplan-md3.rules" /etc/udev/rules.d/
+cp "$rule" /etc/udev/rules.d/
 udevadm control --reload
 mdadm --stop /dev/md3 >/dev/null
 paths=()
@@ -75,8 +79,16 @@ for d in "${members[@]}"; do paths+=("/dev/$d"); done
 expect_rc 0 "mdadm --assemble md3's members as /dev/md127" mdadm --assemble --run /dev/md127 "${paths[@]}"
 udevadm settle
 expect_eq "md127 stripe_cache_size set by the rule" "$(knob /sys/block/md127/md/stripe_cache_size)" "$cache"
-rm /etc/udev/rules.d/65-stripeplan-md3.rules
+rm "/etc/udev/rules.d/$(basename "$rule")"
 udevadm control --reload
+# check finds the files under the new name; their text still says md3, so
+# they differ; apply rewrites them in place, not beside them
+expect_rc 1 "check md127: the files name md3" sp_check "${R5[@]}" --device /dev/md127 --root "$ROOT"
+expect_out "check finds the rule md3's apply wrote" "$(basename "$rule") differs"
+expect_rc 0 "apply on md127" stripeplan apply "${R5[@]}" --device /dev/md127 --root "$ROOT"
+expect_eq "still one rule file" "$(find "$ROOT/etc/udev/rules.d" -type f | wc -l)" 1
+expect_eq "still one tune script" "$(find "$ROOT/usr/local/sbin" -type f | wc -l)" 1
+expect_rc 0 "check md127 after apply" sp_check "${R5[@]}" --device /dev/md127 --root "$ROOT"
 
 mdadm --stop /dev/md127 >/dev/null
 # zeroes, not just no signatures: an array made with --assume-clean reads

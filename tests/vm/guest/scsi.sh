@@ -31,7 +31,8 @@ expect_eq "ctl partition start (sfdisk -d): 1 MiB" \
 expect_eq "ctl xfs sunit swidth (blocks): su=256k sw=4" \
 	"$(xfs_sb "/dev/${ctl}1" unit) $(xfs_sb "/dev/${ctl}1" width)" "64 256"
 expect_tuning "ctl live tuning" /tmp/plan-ctl
-rule="$ROOT/etc/udev/rules.d/60-stripeplan-$ctl.rules"
+# named by the WWN it matches, not by the kernel name
+rule="$ROOT/etc/udev/rules.d/60-stripeplan-wwn-$(cat "/sys/block/$ctl/device/wwid").rules"
 echo "--- $rule"
 cat "$rule"
 expect_rc 0 "the udev rule names the LUN's WWN" grep -q 5000c500a1b2c301 "$rule"

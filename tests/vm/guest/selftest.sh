@@ -16,7 +16,7 @@ cp "$OUT" /tmp/plan-lun
 expect_rc 0 "apply lun" stripeplan apply "${P400[@]}" --device "/dev/$lun" --root "$ROOT"
 echo 128 >"/sys/block/$lun/queue/read_ahead_kb"
 sed 's|ATTR{queue/read_ahead_kb}|ATTR{queue/read_ahead_kib}|' \
-	"$ROOT/etc/udev/rules.d/60-stripeplan-$lun.rules" >/etc/udev/rules.d/60-broken.rules
+	"$ROOT/etc/udev/rules.d/60-stripeplan-wwn-$(cat "/sys/block/$lun/device/wwid").rules" >/etc/udev/rules.d/60-broken.rules
 udevadm control --reload
 udevadm trigger --action=change "/dev/$lun"
 udevadm settle
