@@ -60,11 +60,11 @@ static int check_layout(const struct sp_layout *l, uint64_t w_align, uint64_t r_
 			struct sp_error *err)
 {
 	if (l->level == SP_LEVEL_1)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "level",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "level: a mirror has no stripe to misalign");
 	if (l->start_bytes % RM_SECTOR_BYTES || w_align % RM_SECTOR_BYTES ||
 	    r_align % RM_SECTOR_BYTES)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "layout",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "layout: start %" PRIu64 " B or alignment %" PRIu64 "/%" PRIu64
 				    " B is not whole 512-byte sectors",
 				    l->start_bytes, w_align, r_align);

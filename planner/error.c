@@ -25,41 +25,18 @@ int sp_error_exit_code(const struct sp_error *err)
 	return codes[err->kind];
 }
 
-static int error_setv(struct sp_error *err, int code, enum sp_error_kind kind, const char *field,
-		      const char *subject, const char *fmt, va_list ap)
+int sp_error_set(struct sp_error *err, int code, enum sp_error_kind kind, const char *fmt, ...)
 {
+	va_list ap;
+
 	if (code < 0)
 		code = -code;
 	if (err) {
 		err->code = -code;
 		err->kind = kind;
-		snprintf(err->field, sizeof(err->field), "%s", field ? field : "");
-		snprintf(err->subject, sizeof(err->subject), "%s", subject ? subject : "");
+		va_start(ap, fmt);
 		vsnprintf(err->message, sizeof(err->message), fmt, ap);
+		va_end(ap);
 	}
 	return -code;
-}
-
-int sp_error_set_at(struct sp_error *err, int code, enum sp_error_kind kind, const char *field,
-		    const char *subject, const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = error_setv(err, code, kind, field, subject, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
-int sp_error_set(struct sp_error *err, int code, enum sp_error_kind kind, const char *field,
-		 const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = error_setv(err, code, kind, field, NULL, fmt, ap);
-	va_end(ap);
-	return r;
 }

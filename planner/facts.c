@@ -18,7 +18,7 @@
 #include "stripeplan.h"
 #include "textfile.h"
 
-#define fail sp_error_set_at
+#define fail sp_error_set
 
 enum field_kind {
 	KIND_STRING,   /* char[size] */
@@ -86,8 +86,7 @@ static int parse_json(const char *file, const char *text, struct json_object **r
 	size_t end;
 
 	if (!tok)
-		return fail(err, ENOMEM, SP_ERR_FAILED, "facts", file,
-			    "cannot parse '%s': out of memory", file);
+		return fail(err, ENOMEM, SP_ERR_FAILED, "cannot parse '%s': out of memory", file);
 	obj = json_tokener_parse_ex(tok, text, (int)strlen(text));
 	jerr = json_tokener_get_error(tok);
 	end = json_tokener_get_parse_end(tok);
@@ -96,21 +95,19 @@ static int parse_json(const char *file, const char *text, struct json_object **r
 		end++;
 	if (obj && jerr == json_tokener_success && text[end]) {
 		json_object_put(obj);
-		return fail(err, EINVAL, SP_ERR_INVALID, "facts", file,
+		return fail(err, EINVAL, SP_ERR_INVALID,
 			    "cannot parse '%s': unexpected text after the object", file);
 	}
 	if (!obj || jerr != json_tokener_success) {
 		json_object_put(obj);
-		return fail(err, EINVAL, SP_ERR_INVALID, "facts", file,
-			    "cannot parse '%s': %s", file,
+		return fail(err, EINVAL, SP_ERR_INVALID, "cannot parse '%s': %s", file,
 			    json_tokener_error_desc(jerr == json_tokener_success ||
 								    jerr == json_tokener_continue ?
 							    json_tokener_error_parse_eof : jerr));
 	}
 	if (!json_object_is_type(obj, json_type_object)) {
 		json_object_put(obj);
-		return fail(err, EINVAL, SP_ERR_INVALID, "facts", file,
-			    "'%s' must hold a JSON object", file);
+		return fail(err, EINVAL, SP_ERR_INVALID, "'%s' must hold a JSON object", file);
 	}
 	*ret = obj;
 	return 0;
@@ -122,11 +119,11 @@ static int field_int(const char *file, const char *name, struct json_object *v, 
 	int64_t x;
 
 	if (!json_object_is_type(v, json_type_int))
-		return fail(err, EINVAL, SP_ERR_INVALID, name, file,
+		return fail(err, EINVAL, SP_ERR_INVALID,
 			    "'%s' in '%s' must be an integer", name, file);
 	x = json_object_get_int64(v);
 	if (x < min || x > max)
-		return fail(err, ERANGE, SP_ERR_INVALID, name, file,
+		return fail(err, ERANGE, SP_ERR_INVALID,
 			    "'%s' in '%s' must be between %" PRId64 " and %" PRId64, name, file,
 			    min, max);
 	*ret = x;
@@ -139,14 +136,14 @@ static int set_string_field(const char *file, const struct facts_field *fd,
 	const char *s;
 
 	if (!json_object_is_type(v, json_type_string))
-		return fail(err, EINVAL, SP_ERR_INVALID, fd->name, file,
+		return fail(err, EINVAL, SP_ERR_INVALID,
 			    "'%s' in '%s' must be a string", fd->name, file);
 	s = json_object_get_string(v);
 	if (strlen(s) != (size_t)json_object_get_string_len(v))
-		return fail(err, EINVAL, SP_ERR_INVALID, fd->name, file,
+		return fail(err, EINVAL, SP_ERR_INVALID,
 			    "'%s' in '%s' must not contain NUL characters", fd->name, file);
 	if (strlen(s) >= fd->size)
-		return fail(err, ENAMETOOLONG, SP_ERR_INVALID, fd->name, file,
+		return fail(err, ENAMETOOLONG, SP_ERR_INVALID,
 			    "'%s' in '%s' is longer than %zu characters", fd->name, file,
 			    fd->size - 1);
 	memcpy(dst, s, strlen(s) + 1);
@@ -160,7 +157,7 @@ static int set_schedulers(const char *file, struct json_object *v, struct sp_fac
 	size_t n, max = sizeof(f->schedulers) / sizeof(f->schedulers[0]);
 
 	if (!json_object_is_type(v, json_type_array) || (n = json_object_array_length(v)) > max)
-		return fail(err, EINVAL, SP_ERR_INVALID, "schedulers", file,
+		return fail(err, EINVAL, SP_ERR_INVALID,
 			    "'schedulers' in '%s' must be a list of at most %zu names", file, max);
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *e = json_object_array_get_idx(v, i);
@@ -168,7 +165,7 @@ static int set_schedulers(const char *file, struct json_object *v, struct sp_fac
 		size_t len = strlen(name);
 
 		if (!len || len >= sizeof(f->schedulers[0]) || strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-") != len)
-			return fail(err, EINVAL, SP_ERR_INVALID, "schedulers", file,
+			return fail(err, EINVAL, SP_ERR_INVALID,
 				    "'schedulers' in '%s' must list scheduler names", file);
 		memcpy(f->schedulers[i], name, len + 1);
 	}
@@ -192,7 +189,7 @@ static int set_field(const char *file, const struct facts_field *fd, struct json
 		return sp_md_facts_from_json(v, file, dst, err);
 	case KIND_BOOL:
 		if (!json_object_is_type(v, json_type_boolean))
-			return fail(err, EINVAL, SP_ERR_INVALID, fd->name, file,
+			return fail(err, EINVAL, SP_ERR_INVALID,
 				    "'%s' in '%s' must be true or false", fd->name, file);
 		*(bool *)dst = json_object_get_boolean(v);
 		return 0;
@@ -232,7 +229,7 @@ static int set_field(const char *file, const struct facts_field *fd, struct json
 static int check_sector(const char *file, const char *name, unsigned v, struct sp_error *err)
 {
 	if (v < 512 || v > 65536 || !sp_is_power_of_two(v))
-		return fail(err, EINVAL, SP_ERR_INVALID, name, file,
+		return fail(err, EINVAL, SP_ERR_INVALID,
 			    "'%s' in '%s' must be a power of two from 512 to 65536, not %u", name,
 			    file, v);
 	return 0;
@@ -244,7 +241,7 @@ static int check_facts(const char *file, const struct sp_facts *f, struct sp_err
 	int r;
 
 	if (f->path[0] != '/')
-		return fail(err, EINVAL, SP_ERR_INVALID, "path", file,
+		return fail(err, EINVAL, SP_ERR_INVALID,
 			    "'path' in '%s' must be an absolute device path", file);
 	r = check_sector(file, "logical_sector_bytes", f->logical_sector_bytes, err);
 	if (r == 0)
@@ -252,16 +249,16 @@ static int check_facts(const char *file, const struct sp_facts *f, struct sp_err
 	if (r < 0)
 		return r;
 	if (f->physical_sector_bytes < f->logical_sector_bytes)
-		return fail(err, EINVAL, SP_ERR_INVALID, "physical_sector_bytes", file,
+		return fail(err, EINVAL, SP_ERR_INVALID,
 			    "'physical_sector_bytes' in '%s' (%u) is smaller than "
 			    "'logical_sector_bytes' (%u)",
 			    file, f->physical_sector_bytes, f->logical_sector_bytes);
 	if (!f->size_bytes || f->size_bytes % f->logical_sector_bytes)
-		return fail(err, EINVAL, SP_ERR_INVALID, "size_bytes", file,
+		return fail(err, EINVAL, SP_ERR_INVALID,
 			    "'size_bytes' in '%s' must be a positive multiple of %u, not %" PRIu64,
 			    file, f->logical_sector_bytes, f->size_bytes);
 	if (f->kernel_name[0] == '\0' || strchr(f->kernel_name, '/'))
-		return fail(err, EINVAL, SP_ERR_INVALID, "kernel_name", file,
+		return fail(err, EINVAL, SP_ERR_INVALID,
 			    "'kernel_name' in '%s' must be a name such as 'sdb', not a path",
 			    file);
 	return 0;
@@ -278,7 +275,7 @@ static int facts_from_object(const char *file, struct json_object *obj, struct s
 	json_object_object_foreach(obj, key, val) {
 		(void)val;
 		if (!facts_field_find(key))
-			return fail(err, EINVAL, SP_ERR_INVALID, key, file,
+			return fail(err, EINVAL, SP_ERR_INVALID,
 				    "unknown field '%s' in '%s'", key, file);
 	}
 	for (i = 0; i < sizeof(facts_fields) / sizeof(facts_fields[0]); i++) {
@@ -286,7 +283,7 @@ static int facts_from_object(const char *file, struct json_object *obj, struct s
 		/* null is "not known", as the plan's device object writes it */
 		if (!json_object_object_get_ex(obj, fd->name, &v) || !v) {
 			if (fd->required)
-				return fail(err, EINVAL, SP_ERR_INVALID, fd->name, file,
+				return fail(err, EINVAL, SP_ERR_INVALID,
 					    "missing field '%s' in '%s'", fd->name, file);
 			continue;
 		}
@@ -296,7 +293,7 @@ static int facts_from_object(const char *file, struct json_object *obj, struct s
 	}
 	if (!f->kernel_name[0] && f->path[0] &&
 	    sp_kernel_name_from_path(f->path, f->kernel_name, sizeof(f->kernel_name), NULL) < 0)
-		return fail(err, EINVAL, SP_ERR_INVALID, "kernel_name", file,
+		return fail(err, EINVAL, SP_ERR_INVALID,
 			    "cannot derive 'kernel_name' from 'path' '%s' in '%s'", f->path, file);
 	return 0;
 }
@@ -309,7 +306,7 @@ int sp_facts_load_json(const char *file, struct sp_facts *ret, struct sp_error *
 	int r;
 
 	if (!file || !file[0])
-		return fail(err, EINVAL, SP_ERR_INVALID, "facts", "", "no facts file given");
+		return fail(err, EINVAL, SP_ERR_INVALID, "no facts file given");
 	r = sp_read_input_at(AT_FDCWD, file, 0, NULL, file, &text, NULL, err);
 	if (r == 0)
 		r = parse_json(file, text, &obj, err);

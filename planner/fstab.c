@@ -291,7 +291,7 @@ static int check_text(const char *what, const char *s, struct sp_error *err)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
 		if (*p < 0x20 || *p == 0x7f)
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "fstab",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "%s: control character 0x%02x is not allowed in fstab", what,
 					    *p);
 	return 0;
@@ -321,19 +321,19 @@ static int check_owned_line(const char *owned_line, const char *mountpoint, cons
 	if (r < 0)
 		return r;
 	if (uuid && uuid[0] && !uuid_is_valid(uuid))
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "fstab",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "filesystem UUID '%s' has characters other than letters, digits "
 				    "and '-'",
 				    uuid);
 	if (mountpoint[0] != '/')
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "fstab",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "mount point '%s' is not an absolute path", mountpoint);
 	r = parse_entry(&l, &e);
 	if (r < 0)
-		return sp_error_set(err, -r, SP_ERR_FAILED, "fstab", "out of memory");
+		return sp_error_set(err, -r, SP_ERR_FAILED, "out of memory");
 	if (r == 0 || !same_path(e.target, mountpoint) ||
 	    (uuid && uuid[0] && !same_uuid(e.uuid, uuid)))
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "fstab",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "'%s' is not an fstab entry for '%s'", owned_line, mountpoint);
 	return 0;
 }
@@ -356,7 +356,7 @@ static int judge(const struct line *v, size_t i, const struct entry *e, const ch
 			return 1;
 		/* below our marker, but not a line we write: someone's own */
 		quote_line(&v[i], quoted, sizeof(quoted));
-		return sp_error_set(err, EEXIST, SP_ERR_INVALID, "fstab",
+		return sp_error_set(err, EEXIST, SP_ERR_INVALID,
 				    "line %zu is below a '%s' marker but is not one stripeplan wrote "
 				    "(a UUID= entry for the marker's mount point): '%s'; edit or remove "
 				    "it by hand",
@@ -364,11 +364,11 @@ static int judge(const struct line *v, size_t i, const struct entry *e, const ch
 	}
 	quote_line(&v[i], quoted, sizeof(quoted));
 	if (mp)
-		return sp_error_set(err, EEXIST, SP_ERR_INVALID, "mountpoint",
+		return sp_error_set(err, EEXIST, SP_ERR_INVALID,
 				    "line %zu already mounts '%s': '%s'; stripeplan does not edit "
 				    "lines it did not write",
 				    i + 1, mountpoint, quoted);
-	return sp_error_set(err, EEXIST, SP_ERR_INVALID, "fstab",
+	return sp_error_set(err, EEXIST, SP_ERR_INVALID,
 			    "line %zu already uses UUID=%s: '%s'; stripeplan does not edit lines "
 			    "it did not write",
 			    i + 1, uuid, quoted);
@@ -384,11 +384,11 @@ static int decide(const struct line *v, size_t n, const char *mountpoint, const 
 	int r = 0;
 
 	if (!e)
-		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "fstab", "out of memory");
+		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		r = parse_entry(&v[i], e);
 		if (r < 0)
-			r = sp_error_set(err, -r, SP_ERR_FAILED, "fstab", "out of memory");
+			r = sp_error_set(err, -r, SP_ERR_FAILED, "out of memory");
 		else if (r > 0)
 			r = judge(v, i, e, mountpoint, uuid, err);
 		if (r < 0)
@@ -478,10 +478,10 @@ int sp_fstab_merge_action(const char *old_text, const char *owned_line, const ch
 	snprintf(marker, sizeof(marker), "%s %s", SP_FSTAB_MARKER, escaped);
 	r = split_lines(old_text, &v, &n);
 	if (r < 0)
-		return sp_error_set(err, -r, SP_ERR_FAILED, "fstab", "out of memory");
+		return sp_error_set(err, -r, SP_ERR_FAILED, "out of memory");
 	fate = calloc(n + 1, sizeof(*fate));
 	if (!fate) {
-		r = sp_error_set(err, ENOMEM, SP_ERR_FAILED, "fstab", "out of memory");
+		r = sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 		goto out;
 	}
 	r = decide(v, n, mountpoint, uuid, fate, &owned, err);
@@ -489,7 +489,7 @@ int sp_fstab_merge_action(const char *old_text, const char *owned_line, const ch
 		goto out;
 	text = build(old_text, v, n, fate, owned, marker, owned_line);
 	if (!text) {
-		r = sp_error_set(err, ENOMEM, SP_ERR_FAILED, "fstab", "out of memory");
+		r = sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 		goto out;
 	}
 	if (ret_action)
@@ -556,7 +556,7 @@ int sp_fstab_find(const char *text, sp_fstab_match_fn match, void *userdata,
 	r = 0;
 out:
 	if (r < 0)
-		sp_error_set(err, ENOMEM, SP_ERR_FAILED, "fstab", "out of memory");
+		sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 	free(v);
 	free(e);
 	return r;

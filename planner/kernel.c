@@ -102,15 +102,15 @@ int sp_parse_kernel(const char *release, struct sp_kernel *ret, struct sp_error 
 	const char *p = release ? release : "";
 
 	if (strlen(p) >= sizeof(k.release))
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "kernel",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "kernel: '%.40s...' is too long for a kernel release", p);
 	for (const unsigned char *c = (const unsigned char *)p; *c; c++)
 		if (*c < 0x20 || *c == 0x7f)
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "kernel",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "kernel: control character 0x%02x in a kernel release", *c);
 	if (parse_component(&p, &k.major) < 0 || *p != '.' ||
 	    (p++, parse_component(&p, &k.minor)) < 0)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "kernel",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "kernel: '%s' is not a kernel release (like 6.1 or 4.18.0-553.el8)",
 				    release ? release : "");
 	if (*p == '.') {
@@ -119,11 +119,11 @@ int sp_parse_kernel(const char *release, struct sp_kernel *ret, struct sp_error 
 			k.patch = 0;
 	}
 	if (k.major < 2 || k.major > 99)
-		return sp_error_set(err, ERANGE, SP_ERR_INVALID, "kernel",
+		return sp_error_set(err, ERANGE, SP_ERR_INVALID,
 				    "kernel: '%s' is not a Linux release stripeplan knows", release);
 	for (const char *c = p; *c; c++)
 		if (!isalnum((unsigned char)*c) && !strchr(".-_+~", *c))
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "kernel",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "kernel: '%s' has characters no kernel release has", release);
 	snprintf(k.release, sizeof(k.release), "%s", release);
 	classify(&k, p);

@@ -30,7 +30,7 @@ int sp_md_level(const struct sp_md_facts *md, const char *array, enum sp_level *
 			return 0;
 		}
 	}
-	return sp_error_set(err, EINVAL, SP_ERR_INVALID, "level",
+	return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 			    "level: %s is md '%s', which stripeplan does not plan (it plans raid0, "
 			    "raid1, raid5, raid6 and raid10)",
 			    array, md->level[0] ? md->level : "(none)");
@@ -52,7 +52,7 @@ static json_object *get(struct md_reader *rd, json_object *obj, const char *key,
 	    json_object_is_type(v, json_type_null))
 		return NULL;
 	if (!json_object_is_type(v, type)) {
-		rd->r = sp_error_set_at(rd->err, EINVAL, SP_ERR_INVALID, key, rd->origin,
+		rd->r = sp_error_set(rd->err, EINVAL, SP_ERR_INVALID,
 				     "'md.%s' in '%s' must be %s", key, rd->origin,
 				     type == json_type_int ? "a number" :
 				     type == json_type_boolean ? "true or false" :
@@ -72,7 +72,7 @@ static void get_text(struct md_reader *rd, json_object *obj, const char *key, ch
 		return;
 	s = json_object_get_string(v);
 	if ((size_t)json_object_get_string_len(v) >= len || strlen(s) != (size_t)json_object_get_string_len(v)) {
-		rd->r = sp_error_set_at(rd->err, ENAMETOOLONG, SP_ERR_INVALID, key, rd->origin,
+		rd->r = sp_error_set(rd->err, ENAMETOOLONG, SP_ERR_INVALID,
 				     "'md.%s' in '%s' is longer than %zu characters or holds NUL",
 				     key, rd->origin, len - 1);
 		return;
@@ -80,7 +80,7 @@ static void get_text(struct md_reader *rd, json_object *obj, const char *key, ch
 	/* names become sysfs paths and udev matches: printable, no quotes or slashes */
 	for (const char *c = s; *c; c++) {
 		if ((unsigned char)*c < 0x21 || *c == 0x7f || *c == '"' || *c == '\\' || *c == '/') {
-			rd->r = sp_error_set_at(rd->err, EINVAL, SP_ERR_INVALID, key, rd->origin,
+			rd->r = sp_error_set(rd->err, EINVAL, SP_ERR_INVALID,
 					     "'md.%s' in '%s' holds a character that is not allowed",
 					     key, rd->origin);
 			return;
@@ -99,7 +99,7 @@ static void get_number(struct md_reader *rd, json_object *obj, const char *key, 
 		return;
 	n = json_object_get_int64(v);
 	if (n < 0 || (uint64_t)n > max) {
-		rd->r = sp_error_set_at(rd->err, ERANGE, SP_ERR_INVALID, key, rd->origin,
+		rd->r = sp_error_set(rd->err, ERANGE, SP_ERR_INVALID,
 				     "'md.%s' in '%s' must be between 0 and %" PRIu64, key,
 				     rd->origin, max);
 		return;
@@ -112,7 +112,7 @@ static void get_member(struct md_reader *rd, json_object *e, struct sp_md_member
 	json_object *v;
 
 	if (!json_object_is_type(e, json_type_object)) {
-		rd->r = sp_error_set_at(rd->err, EINVAL, SP_ERR_INVALID, "members", rd->origin,
+		rd->r = sp_error_set(rd->err, EINVAL, SP_ERR_INVALID,
 				     "'md.members' in '%s' must list objects", rd->origin);
 		return;
 	}
@@ -123,7 +123,7 @@ static void get_member(struct md_reader *rd, json_object *e, struct sp_md_member
 	if ((v = get(rd, e, "has_queue_depth", json_type_boolean)))
 		m->has_queue_depth = json_object_get_boolean(v);
 	if (rd->r == 0 && !m->name[0])
-		rd->r = sp_error_set_at(rd->err, EINVAL, SP_ERR_INVALID, "members", rd->origin,
+		rd->r = sp_error_set(rd->err, EINVAL, SP_ERR_INVALID,
 				     "'md.members' in '%s': every member needs a name", rd->origin);
 	if (rd->r == 0 && !m->disk[0])
 		memcpy(m->disk, m->name, sizeof(m->disk));
@@ -140,7 +140,7 @@ static int check_keys(json_object *obj, const char *const *keys, const char *whe
 		for (size_t i = 0; keys[i]; i++)
 			ok = ok || !strcmp(key, keys[i]);
 		if (!ok)
-			return sp_error_set_at(err, EINVAL, SP_ERR_INVALID, key, origin,
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "unknown field '%s%s' in '%s'", where, key, origin);
 	}
 	return 0;
@@ -152,7 +152,7 @@ static void get_members(struct md_reader *rd, json_object *list, struct sp_md_fa
 						   "has_queue_depth", NULL };
 
 	if (json_object_array_length(list) > SP_MAX_MEMBERS) {
-		rd->r = sp_error_set_at(rd->err, E2BIG, SP_ERR_INVALID, "members", rd->origin,
+		rd->r = sp_error_set(rd->err, E2BIG, SP_ERR_INVALID,
 				     "'md.members' in '%s' lists more than %u members", rd->origin,
 				     SP_MAX_MEMBERS);
 		return;
@@ -180,7 +180,7 @@ int sp_md_facts_from_json(struct json_object *obj, const char *origin, struct sp
 	json_object *list;
 
 	if (!json_object_is_type(obj, json_type_object))
-		return sp_error_set_at(err, EINVAL, SP_ERR_INVALID, "md", origin,
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "'md' in '%s' must be an object", origin);
 	rd.r = check_keys(obj, keys, "md.", origin, err);
 	get_text(&rd, obj, "level", md.level, sizeof(md.level));
@@ -196,7 +196,7 @@ int sp_md_facts_from_json(struct json_object *obj, const char *origin, struct sp
 	if ((list = get(&rd, obj, "members", json_type_array)))
 		get_members(&rd, list, &md);
 	if (rd.r == 0 && !md.level[0])
-		rd.r = sp_error_set_at(err, EINVAL, SP_ERR_INVALID, "level", origin,
+		rd.r = sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "missing field 'md.level' in '%s'", origin);
 	if (rd.r < 0)
 		return rd.r;

@@ -68,27 +68,27 @@ int sp_mountpoint_check(const char *in, bool force, char *out, size_t len, struc
 
 	for (const unsigned char *p = (const unsigned char *)in; *p; p++)
 		if (*p < 0x20 || *p == 0x7f)
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "mountpoint",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "mountpoint: control character 0x%02x is not allowed",
 					    *p);
 	r = sp_path_normalize(in, out, len);
 	if (r == -EINVAL)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "mountpoint",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "mountpoint: '%s' is not an absolute path", in);
 	if (r == -EXDEV)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "mountpoint",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "mountpoint: '%s' has a '..' component; give the directory "
 				    "itself",
 				    in);
 	if (r < 0)
-		return sp_error_set(err, ENAMETOOLONG, SP_ERR_INVALID, "mountpoint",
+		return sp_error_set(err, ENAMETOOLONG, SP_ERR_INVALID,
 				    "mountpoint: path is too long");
 	if (!strcmp(out, "/"))
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "mountpoint",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "mountpoint: '%s' is the root filesystem, not a data array", in);
 	use = sp_mountpoint_system_use(out);
 	if (use && !force)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "mountpoint",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "mountpoint: '%s' %s; give --force to mount the array there", out,
 				    use);
 	return 0;

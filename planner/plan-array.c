@@ -42,10 +42,10 @@ static bool declared(const struct sp_spec *spec, unsigned field)
 static int required(const struct sp_facts *f, const char *flag, struct sp_error *err)
 {
 	if (f->offline)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, flag,
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "%s: required for an offline plan (--size): nothing is probed",
 				    flag);
-	return sp_error_set(err, EINVAL, SP_ERR_INVALID, flag,
+	return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 			    "%s: required: %s is not an md array, which would tell its own "
 			    "geometry (see 'stripeplan plan --help')",
 			    flag, f->path);
@@ -125,7 +125,7 @@ static int merge_md(const struct sp_spec *spec, const struct sp_facts *f, struct
 		struct sp_md_layout have;
 
 		if (sp_md_layout_from_kernel(md->layout, &have) < 0)
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "layout",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "layout: %s reports md/layout %" PRIu64
 					    ", which is no raid10 layout",
 					    name, md->layout);
@@ -195,13 +195,13 @@ static int check_chunk(const struct sp_profile *profile, struct sp_plan *plan,
 	char a[32], b[32], c[32];
 
 	if (plan->chunk_bytes == 0)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "chunk", "chunk: must not be zero");
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "chunk: must not be zero");
 	sp_format_size_short(plan->chunk_bytes, a, sizeof(a));
 	if (!sp_is_power_of_two(plan->chunk_bytes))
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "chunk",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "chunk: %s is not a power of two (controllers stripe in 2^n sizes)", a);
 	if (plan->chunk_bytes < FS_BLOCK_BYTES)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "chunk",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "chunk: %s is smaller than the 4K filesystem block; "
 				    "the filesystem cannot align to it",
 				    a);
@@ -209,11 +209,11 @@ static int check_chunk(const struct sp_profile *profile, struct sp_plan *plan,
 	    plan->chunk_bytes > profile->chunk_max_bytes) {
 		sp_format_size_short(profile->chunk_min_bytes, b, sizeof(b));
 		sp_format_size_short(profile->chunk_max_bytes, c, sizeof(c));
-		return sp_error_set(err, ERANGE, SP_ERR_INVALID, "chunk",
+		return sp_error_set(err, ERANGE, SP_ERR_INVALID,
 				    "chunk: %s is outside what %s supports (%s..%s)", a, profile->name, b, c);
 	}
 	if (sp_mul_overflows(plan->chunk_bytes, plan->data_disks, &plan->stripe_width_bytes) < 0)
-		return sp_error_set(err, EOVERFLOW, SP_ERR_INVALID, "chunk",
+		return sp_error_set(err, EOVERFLOW, SP_ERR_INVALID,
 				    "chunk: %s x %u data disks overflows", a, plan->data_disks);
 	return 0;
 }
@@ -224,10 +224,10 @@ static int check_layout_flag(const struct sp_spec *spec, const struct sp_level_r
 	if (!spec->layout.near_copies)
 		return 0;
 	if (plan->level != SP_LEVEL_10)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "layout",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "layout: --layout is for raid10, not %s", sp_level_name(plan->level));
 	if (!rule->n_layouts)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "layout",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "layout: --layout is md raid10's; the %s profile's raid10 has "
 				    "mirrored pairs and no layouts",
 				    plan->controller);
@@ -246,12 +246,12 @@ int sp_plan_array(const struct sp_spec *spec, const struct sp_profile *profile,
 	if (r < 0)
 		return r;
 	if (d.n)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "geometry", "%s", d.text);
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "%s", d.text);
 	if (f->md.present)
 		md_state_warnings(f, plan);
 	plan->spans = sp_level_has_spans(plan->level) ? spec->spans : 1;
 	if (!(profile->levels_mask & sp_level_bit(plan->level)))
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "level",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "level: %s is not supported by the %s profile",
 				    sp_level_name(plan->level), profile->name);
 	rule = sp_profile_level_rule(profile, plan->level);
@@ -267,7 +267,7 @@ int sp_plan_array(const struct sp_spec *spec, const struct sp_profile *profile,
 	if (r < 0)
 		return r;
 	if (profile->max_disks && plan->disks > profile->max_disks)
-		return sp_error_set(err, ERANGE, SP_ERR_INVALID, "disks",
+		return sp_error_set(err, ERANGE, SP_ERR_INVALID,
 				    "disks: %s takes at most %u disks, not %u", profile->name,
 				    profile->max_disks, plan->disks);
 	if (sp_level_is_mirror(plan->level)) {

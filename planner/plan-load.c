@@ -31,12 +31,12 @@ static json_object *member(struct loader *l, json_object *obj, const char *secti
 		return NULL;
 	if (!obj || !json_object_object_get_ex(obj, key, &v) || json_object_is_type(v, json_type_null)) {
 		if (required)
-			l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID, key,
+			l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID,
 					    "plan: %s.%s is missing", section, key);
 		return NULL;
 	}
 	if (!json_object_is_type(v, type)) {
-		l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID, key,
+		l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID,
 				    "plan: %s.%s has the wrong type (expected %s)", section, key,
 				    json_type_to_name(type));
 		return NULL;
@@ -54,7 +54,7 @@ static void get_u64(struct loader *l, json_object *obj, const char *section, con
 		return;
 	n = json_object_get_int64(v);
 	if (n < 0 || (uint64_t)n > max) {
-		l->r = sp_error_set(l->err, ERANGE, SP_ERR_INVALID, key,
+		l->r = sp_error_set(l->err, ERANGE, SP_ERR_INVALID,
 				    "plan: %s.%s = %" PRId64 " is out of range", section, key, n);
 		return;
 	}
@@ -79,7 +79,7 @@ static void get_str(struct loader *l, json_object *obj, const char *section, con
 	if (!v)
 		return;
 	if ((size_t)json_object_get_string_len(v) >= len) {
-		l->r = sp_error_set(l->err, ENAMETOOLONG, SP_ERR_INVALID, key,
+		l->r = sp_error_set(l->err, ENAMETOOLONG, SP_ERR_INVALID,
 				    "plan: %s.%s is too long", section, key);
 		return;
 	}
@@ -102,7 +102,7 @@ static void load_sources(struct loader *l, json_object *o, struct sp_plan *p)
 		text[0] = '\0';
 		get_str(l, o, "array.source", keys[i], false, text, sizeof(text));
 		if (l->r == 0 && text[0] && sp_parse_source(text, dst[i]) < 0)
-			l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID, keys[i],
+			l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID,
 					    "plan: array.source.%s '%s' is not declared, kernel, default "
 					    "or none", keys[i], text);
 	}
@@ -182,7 +182,7 @@ static void load_strings(struct loader *l, json_object *arr, const char *section
 		return;
 	n = json_object_array_length(arr);
 	if (n > max) {
-		l->r = sp_error_set(l->err, E2BIG, SP_ERR_INVALID, section,
+		l->r = sp_error_set(l->err, E2BIG, SP_ERR_INVALID,
 				    "plan: %s has more than %zu entries", section, max);
 		return;
 	}
@@ -191,7 +191,7 @@ static void load_strings(struct loader *l, json_object *arr, const char *section
 
 		if (!json_object_is_type(e, json_type_string) ||
 		    (size_t)json_object_get_string_len(e) >= width) {
-			l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID, section,
+			l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID,
 					    "plan: %s[%zu] must be a string shorter than %zu", section,
 					    i, width);
 			return;
@@ -249,7 +249,7 @@ static void load_tuning(struct loader *l, json_object *root, struct sp_plan *p)
 	size_t n = a ? json_object_array_length(a) : 0;
 
 	if (n > SP_MAX_TUNING) {
-		l->r = sp_error_set(l->err, E2BIG, SP_ERR_INVALID, "tuning",
+		l->r = sp_error_set(l->err, E2BIG, SP_ERR_INVALID,
 				    "plan: tuning has more than %u entries", SP_MAX_TUNING);
 		return;
 	}
@@ -259,7 +259,7 @@ static void load_tuning(struct loader *l, json_object *root, struct sp_plan *p)
 		char path[256], kind[16];
 
 		if (!json_object_is_type(t, json_type_object)) {
-			l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID, "tuning",
+			l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID,
 					    "plan: tuning[%zu] must be an object", i);
 			return;
 		}
@@ -268,13 +268,13 @@ static void load_tuning(struct loader *l, json_object *root, struct sp_plan *p)
 		get_str(l, t, "tuning", "kind", true, kind, sizeof(kind));
 		get_str(l, t, "tuning", "why", false, out->why, sizeof(out->why));
 		if (l->r == 0 && sp_parse_tuning_kind(kind, &out->kind) < 0)
-			l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID, "tuning",
+			l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID,
 					    "plan: tuning[%zu].kind '%s' is not \"sysfs\" or \"module\"",
 					    i, kind);
 		/* these paths are written to as root: keep them inside sysfs */
 		if (l->r == 0 && (strstr(path, "/../") ||
 				  sp_tuning_from_path(out->kind, path, out) < 0))
-			l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID, "tuning",
+			l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID,
 					    "plan: tuning[%zu].path '%s' is not a sysfs path", i,
 					    path);
 		if (l->r == 0)
@@ -332,26 +332,26 @@ static int check_consistency(const struct sp_plan *p, struct sp_error *err)
 	bool mirror = sp_level_is_mirror(p->level);
 
 	if (sector < 512 || !sp_is_power_of_two(sector) || (p->stripe_width_bytes == 0) != mirror)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "device",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "plan: device.logical_sector_bytes must be set, and "
 				    "array.stripe_width_bytes too unless the array is a mirror");
 	if (p->start_bytes % sector || p->size_bytes % sector || p->size_bytes == 0)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "partition",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "plan: the partition is not whole %" PRIu64 "-byte sectors", sector);
 	if (p->table == SP_TABLE_NONE) {
 		if (strcmp(p->partition_path, p->device.path) != 0 || p->start_bytes != 0)
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "partition",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "plan: with table none, partition.path must be the device "
 					    "'%s' and start at 0", p->device.path);
 	} else if (sp_partition_path(p->device.path, 1, part, sizeof(part)) < 0 ||
 		   strcmp(part, p->partition_path) != 0) {
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "partition",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "plan: partition.path '%s' is not partition 1 of '%s'",
 				    p->partition_path, p->device.path);
 	}
 	if (p->n_mkfs_argv < 2 || strcmp(p->mkfs_argv[0], tool) != 0 ||
 	    strcmp(p->mkfs_argv[p->n_mkfs_argv - 1], p->partition_path) != 0)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "mkfs_argv",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "plan: filesystem.mkfs_argv must run %s on '%s'", tool,
 				    p->partition_path);
 	return 0;
@@ -365,7 +365,7 @@ int sp_plan_from_json(const char *text, struct sp_plan *ret, struct sp_error *er
 	json_object *root = NULL, *v;
 
 	if (!p || !tok) {
-		l.r = sp_error_set(err, ENOMEM, SP_ERR_FAILED, "plan", "out of memory");
+		l.r = sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 		goto out;
 	}
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
@@ -376,10 +376,10 @@ int sp_plan_from_json(const char *text, struct sp_plan *ret, struct sp_error *er
 
 		/* "continue" is json-c's word for input that stopped early */
 		if (jerr == json_tokener_continue)
-			l.r = sp_error_set(err, EINVAL, SP_ERR_INVALID, "plan",
+			l.r = sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					   "plan: the JSON ends early (an empty or truncated file?)");
 		else
-			l.r = sp_error_set(err, EINVAL, SP_ERR_INVALID, "plan",
+			l.r = sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					   "plan: not a stripeplan plan (JSON error: %s)",
 					   jerr == json_tokener_success ?
 						   "the top level is not an object" :
@@ -388,7 +388,7 @@ int sp_plan_from_json(const char *text, struct sp_plan *ret, struct sp_error *er
 	}
 	if ((v = member(&l, root, "plan", "format", json_type_int, true)) &&
 	    json_object_get_int(v) != SP_PLAN_FORMAT_VERSION)
-		l.r = sp_error_set(err, EINVAL, SP_ERR_INVALID, "format",
+		l.r = sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				   "plan: format %d is not the %d this stripeplan reads",
 				   json_object_get_int(v), SP_PLAN_FORMAT_VERSION);
 	get_str(&l, root, "plan", "kernel", true, p->kernel_release, sizeof(p->kernel_release));
@@ -424,7 +424,7 @@ int sp_plan_load_file(const char *path, struct sp_plan *ret, struct sp_error *er
 	if (r < 0)
 		return r;
 	if (!text[strspn(text, " \t\r\n")])
-		r = sp_error_set(err, ENODATA, SP_ERR_INVALID, "plan",
+		r = sp_error_set(err, ENODATA, SP_ERR_INVALID,
 				 "plan: '%s' is empty; give the output of 'stripeplan plan "
 				 "--format json'",
 				 path);

@@ -33,7 +33,7 @@ int sp_plan_spec(const struct sp_plan *p, struct sp_spec *ret, struct sp_error *
 	int r;
 
 	if (!s)
-		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "plan", "out of memory");
+		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 	snprintf(s->controller, sizeof(s->controller), "%s", p->controller);
 	s->level = p->level;
 	s->disks = p->disks;
@@ -61,7 +61,7 @@ static int differ_u64(const char *field, uint64_t have, uint64_t want, struct sp
 {
 	if (have == want)
 		return 0;
-	return differ(err, EINVAL, SP_ERR_INVALID, field,
+	return differ(err, EINVAL, SP_ERR_INVALID,
 		      "plan: %s is %" PRIu64 ", but stripeplan plans %" PRIu64
 		      " from the file's own fields",
 		      field, have, want);
@@ -72,7 +72,7 @@ static int differ_str(const char *field, const char *have, const char *want,
 {
 	if (!strcmp(have, want))
 		return 0;
-	return differ(err, EINVAL, SP_ERR_INVALID, field,
+	return differ(err, EINVAL, SP_ERR_INVALID,
 		      "plan: %s is '%s', but stripeplan plans '%s' from the file's own fields",
 		      field, have, want);
 }
@@ -81,7 +81,7 @@ static int differ_count(const char *field, size_t have, size_t want, struct sp_e
 {
 	if (have == want)
 		return 0;
-	return differ(err, EINVAL, SP_ERR_INVALID, field,
+	return differ(err, EINVAL, SP_ERR_INVALID,
 		      "plan: %s has %zu entries, but stripeplan plans %zu from the file's own "
 		      "fields",
 		      field, have, want);
@@ -174,7 +174,7 @@ int sp_plan_replan(const struct sp_plan *file, const struct sp_profile *profile,
 	int r;
 
 	if (!spec || !want) {
-		r = sp_error_set(err, ENOMEM, SP_ERR_FAILED, "plan", "out of memory");
+		r = sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 		goto out;
 	}
 	r = sp_plan_spec(file, spec, err);
@@ -188,7 +188,7 @@ int sp_plan_replan(const struct sp_plan *file, const struct sp_profile *profile,
 
 		snprintf(msg, sizeof(msg), "%s", err ? err->message : "");
 		if (err && strncmp(msg, "plan: ", 6))
-			sp_error_set(err, -r, SP_ERR_INVALID, err->field,
+			sp_error_set(err, -r, SP_ERR_INVALID,
 				     "plan: the file's fields are not a plan stripeplan makes: %s", msg);
 		if (err)
 			err->kind = SP_ERR_INVALID;

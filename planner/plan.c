@@ -50,16 +50,16 @@ int sp_kernel_name_from_path(const char *path, char *buf, size_t len, struct sp_
 	size_t i;
 
 	if (strncmp(path, "/dev/", 5) != 0 || !path[5])
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "device",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "device: '%s' is not a /dev path", path);
 	name = path + 5;
 	if (!strncmp(name, "disk/", 5) || !strncmp(name, "mapper/", 7))
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "device",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "device: cannot tell the kernel name of '%s' without probing it; "
 				    "name the device as /dev/sdX or let stripeplan probe it",
 				    path);
 	if (strlen(name) >= len || strlen(name) >= SP_NAME_MAX)
-		return sp_error_set(err, ENAMETOOLONG, SP_ERR_INVALID, "device",
+		return sp_error_set(err, ENAMETOOLONG, SP_ERR_INVALID,
 				    "device: '%s' is too long", path);
 	/* the kernel spells '/' in block device names as '!' in sysfs */
 	for (i = 0; name[i]; i++)
@@ -92,24 +92,24 @@ int sp_partition_path(const char *disk_path, unsigned number, char *buf, size_t 
 static int check_facts(const struct sp_facts *f, struct sp_error *err)
 {
 	if (f->is_partition)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "device",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "device: '%s' is a partition; give the whole disk or array", f->path);
 	if (f->logical_sector_bytes < 512 || f->logical_sector_bytes > 65536 ||
 	    !sp_is_power_of_two(f->logical_sector_bytes))
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "sector-size",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "sector-size: %u is not a sector size (512, 4096, ...)",
 				    f->logical_sector_bytes);
 	if (f->physical_sector_bytes < f->logical_sector_bytes ||
 	    !sp_is_power_of_two(f->physical_sector_bytes) || f->physical_sector_bytes > 65536)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "sector-size",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "sector-size: physical sector %u must be a power of two >= the logical %u",
 				    f->physical_sector_bytes, f->logical_sector_bytes);
 	if (f->logical_sector_bytes > FS_BLOCK_BYTES)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "sector-size",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "sector-size: %u-byte sectors are larger than the 4 KiB filesystem block",
 				    f->logical_sector_bytes);
 	if (f->size_bytes == 0 || f->size_bytes % f->logical_sector_bytes)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "size",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "size: %" PRIu64 " bytes is not a whole number of %u-byte sectors",
 				    f->size_bytes, f->logical_sector_bytes);
 	return 0;
@@ -156,13 +156,13 @@ static int plan_alignment(const struct sp_facts *f, struct sp_plan *plan, struct
 	/* a mirror has no stripe: 1 MiB and the physical sector */
 	if ((plan->stripe_width_bytes && sp_lcm(plan->stripe_width_bytes, SP_MIB, &align) < 0) ||
 	    sp_lcm(align, f->physical_sector_bytes, &align) < 0)
-		return sp_error_set(err, EOVERFLOW, SP_ERR_INVALID, "chunk",
+		return sp_error_set(err, EOVERFLOW, SP_ERR_INVALID,
 				    "chunk: the stripe width cannot be aligned to 1 MiB without overflow");
 	if (optimal_io_is_sane(f)) {
 		if (f->optimal_io_bytes != plan->stripe_width_bytes)
 			topology_mismatch(f, plan);
 		if (plan->stripe_width_bytes && sp_lcm(align, f->optimal_io_bytes, &align) < 0)
-			return sp_error_set(err, EOVERFLOW, SP_ERR_INVALID, "device",
+			return sp_error_set(err, EOVERFLOW, SP_ERR_INVALID,
 					    "device: the optimal I/O size cannot be combined with the stripe");
 	} else if (f->optimal_io_bytes) {
 		sp_plan_add_warning(plan, "topology-ignored",
@@ -202,7 +202,7 @@ static int plan_whole_device(const struct sp_facts *f, struct sp_plan *plan, str
 	plan->reserved_tail_bytes = 0;
 	plan->size_bytes = f->size_bytes;
 	if (plan->size_bytes < plan->stripe_width_bytes)
-		return sp_error_set(err, ENOSPC, SP_ERR_INVALID, "size",
+		return sp_error_set(err, ENOSPC, SP_ERR_INVALID,
 				    "size: %s (%s) is smaller than one %s stripe", f->path,
 				    size_str(f->size_bytes, a, sizeof(a)),
 				    size_str(plan->stripe_width_bytes, b, sizeof(b)));
@@ -232,7 +232,7 @@ static int plan_partition(const struct sp_spec *spec, const struct sp_profile *p
 	plan->start_bytes = plan->align_bytes;
 	if (f->size_bytes < plan->reserved_tail_bytes ||
 	    f->size_bytes - plan->reserved_tail_bytes < plan->start_bytes + unit)
-		return sp_error_set(err, ENOSPC, SP_ERR_INVALID, "size",
+		return sp_error_set(err, ENOSPC, SP_ERR_INVALID,
 				    "size: %s (%s) is smaller than one %s stripe after the aligned start "
 				    "at %s and the %s label",
 				    f->path, size_str(f->size_bytes, a, sizeof(a)),
@@ -243,7 +243,7 @@ static int plan_partition(const struct sp_spec *spec, const struct sp_profile *p
 
 	if (plan->table == SP_TABLE_MSDOS &&
 	    (plan->start_bytes + plan->size_bytes) / sector > MSDOS_MAX_SECTORS)
-		return sp_error_set(err, EFBIG, SP_ERR_INVALID, "table",
+		return sp_error_set(err, EFBIG, SP_ERR_INVALID,
 				    "table: msdos labels stop at 2^32 sectors (%s with %" PRIu64
 				    "-byte sectors) and %s has %" PRIu64 "; use --table gpt",
 				    size_str(MSDOS_MAX_SECTORS * sector, a, sizeof(a)), sector, f->path,
@@ -254,7 +254,7 @@ static int plan_partition(const struct sp_spec *spec, const struct sp_profile *p
 				    "(2^32); GPT is the only choice",
 				    f->path, device_sectors);
 	if (sp_partition_path(f->path, 1, plan->partition_path, sizeof(plan->partition_path)) < 0)
-		return sp_error_set(err, ENAMETOOLONG, SP_ERR_INVALID, "device",
+		return sp_error_set(err, ENAMETOOLONG, SP_ERR_INVALID,
 				    "device: '%s' is too long", f->path);
 	return 0;
 }
@@ -367,7 +367,7 @@ static int plan_xfs(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 		r |= argv_add(plan, "%s", spec->label);
 	}
 	r |= argv_add(plan, "%s", plan->partition_path);
-	return r ? sp_error_set(err, E2BIG, SP_ERR_INVALID, "mkfs", "mkfs: argument list too long")
+	return r ? sp_error_set(err, E2BIG, SP_ERR_INVALID, "mkfs: argument list too long")
 		 : 0;
 }
 
@@ -379,7 +379,7 @@ static int plan_ext(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 	int r = 0;
 
 	if (spec->fs == SP_FS_EXT3 && plan->size_bytes / plan->block_bytes > EXT3_MAX_BLOCKS)
-		return sp_error_set(err, EFBIG, SP_ERR_INVALID, "fs",
+		return sp_error_set(err, EFBIG, SP_ERR_INVALID,
 				    "fs: ext3 cannot hold %s (%" PRIu64 " blocks; at most 2^32 - 1 "
 				    "with 4 KiB blocks, 16 TiB - 4 KiB, as ext3 has no 64bit "
 				    "feature); use --fs ext4 or --fs xfs",
@@ -387,7 +387,7 @@ static int plan_ext(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 				    plan->size_bytes / plan->block_bytes);
 	/* s_raid_stride is 16 bits on disk, s_raid_stripe_width 32 */
 	if (stride > UINT16_MAX || width > UINT32_MAX)
-		return sp_error_set(err, ERANGE, SP_ERR_INVALID, "chunk",
+		return sp_error_set(err, ERANGE, SP_ERR_INVALID,
 				    "chunk: stride %" PRIu64 " / stripe width %" PRIu64
 				    " blocks do not fit the ext superblock",
 				    stride, width);
@@ -408,7 +408,7 @@ static int plan_ext(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 		r |= argv_add(plan, "%s", spec->label);
 	}
 	r |= argv_add(plan, "%s", plan->partition_path);
-	return r ? sp_error_set(err, E2BIG, SP_ERR_INVALID, "mkfs", "mkfs: argument list too long")
+	return r ? sp_error_set(err, E2BIG, SP_ERR_INVALID, "mkfs: argument list too long")
 		 : 0;
 }
 
@@ -421,12 +421,12 @@ static int plan_filesystem(const struct sp_spec *spec, struct sp_plan *plan,
 	plan->block_bytes = FS_BLOCK_BYTES;
 	snprintf(plan->label, sizeof(plan->label), "%s", spec->label);
 	if (strlen(spec->label) > label_max)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "label",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "label: '%s' is longer than the %zu characters %s allows",
 				    spec->label, label_max, sp_fs_name(spec->fs));
 	for (const char *p = spec->label; *p; p++)
 		if ((unsigned char)*p < 0x21 || *p == 0x7f)
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "label",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "label: spaces and control characters are not allowed");
 	return spec->fs == SP_FS_XFS ? plan_xfs(spec, plan, err) : plan_ext(spec, plan, err);
 }
@@ -461,12 +461,12 @@ static int plan_barriers(const struct sp_spec *spec, const struct sp_profile *pr
 		return 0;
 	}
 	if (!profile->protected_write_cache)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "barriers",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "barriers: the %s profile has no battery- or flash-backed write "
 				    "cache; turning barriers off would lose data on power failure",
 				    profile->name);
 	if (xfs && xfs_opts != SP_XFS_BARRIER_EFFECTIVE)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "barriers",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "barriers: XFS on Linux %s %s; barriers cannot be turned off",
 				    spec->kernel.release,
 				    xfs_opts == SP_XFS_BARRIER_REJECTED ?
@@ -495,14 +495,14 @@ int sp_fstab_escape(const char *in, char *out, size_t len, struct sp_error *err)
 		else if (*p == '\\')
 			esc = "\\134";
 		else if (*p < 0x20 || *p == 0x7f)
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "mountpoint",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "mountpoint: control character 0x%02x is not allowed in "
 					    "an fstab path",
 					    *p);
 		if (!esc)
 			esc = one;
 		if (o + strlen(esc) >= len)
-			return sp_error_set(err, ENAMETOOLONG, SP_ERR_INVALID, "mountpoint",
+			return sp_error_set(err, ENAMETOOLONG, SP_ERR_INVALID,
 					    "mountpoint: path is too long");
 		memcpy(out + o, esc, strlen(esc));
 		o += strlen(esc);
@@ -563,7 +563,7 @@ static int plan_mount(const struct sp_spec *spec, const struct sp_profile *profi
 		     SP_FSTAB_UUID_PLACEHOLDER, escaped, sp_fs_name(spec->fs), opts,
 		     spec->fs == SP_FS_XFS ? 0 : 2);
 	if (w < 0 || (size_t)w >= sizeof(plan->fstab_line))
-		return sp_error_set(err, ENAMETOOLONG, SP_ERR_INVALID, "mountpoint",
+		return sp_error_set(err, ENAMETOOLONG, SP_ERR_INVALID,
 				    "mountpoint: the fstab line would be too long");
 	return 0;
 }
@@ -827,15 +827,15 @@ static int plan_tuning(const struct sp_spec *spec, const struct sp_profile *prof
 	plan->memory_budget_bytes = spec->memory_budget_bytes ? spec->memory_budget_bytes :
 				    SP_MEMORY_BUDGET_DEFAULT;
 	if (spec->n_members && !profile->is_md)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "members",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "members: --members applies to md arrays, not to %s", profile->name);
 	if (spec->n_members > SP_MAX_MEMBERS)
-		return sp_error_set(err, E2BIG, SP_ERR_INVALID, "members",
+		return sp_error_set(err, E2BIG, SP_ERR_INVALID,
 				    "members: more than %u member disks", SP_MAX_MEMBERS);
 	/* the names become sysfs paths and udev matches: keep them plain */
 	for (size_t m = 0; m < spec->n_members; m++)
 		if (!sp_block_name_ok(spec->members[m]))
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "members",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "members: '%s' is not a block device name",
 					    spec->members[m]);
 	tune_disk(spec, profile, plan, disk, SP_TARGET_DEVICE);
@@ -845,7 +845,7 @@ static int plan_tuning(const struct sp_spec *spec, const struct sp_profile *prof
 	/* members the kernel named (a facts file is untrusted too) */
 	for (size_t m = 0; m < plan->n_members; m++)
 		if (!sp_block_name_ok(plan->members[m]))
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "members",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "members: '%s' is not a block device name",
 					    plan->members[m]);
 	for (size_t m = 0; m < plan->n_members; m++)
@@ -935,7 +935,7 @@ int sp_plan_make(const struct sp_spec *spec, const struct sp_profile *profile,
 	if (!plan || !eff) {
 		free(plan);
 		free(eff);
-		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "plan", "out of memory");
+		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 	}
 	*plan = zero;
 	*eff = *spec;

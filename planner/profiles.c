@@ -48,7 +48,7 @@ struct parse_ctx {
 
 static int bad(struct parse_ctx *ctx, const char *key, const char *why)
 {
-	return sp_error_set(ctx->err, EINVAL, SP_ERR_INVALID, "profile",
+	return sp_error_set(ctx->err, EINVAL, SP_ERR_INVALID,
 			    "profile %s: '%s' %s", ctx->origin, key, why);
 }
 
@@ -377,7 +377,7 @@ int sp_profile_parse(const char *json_text, const char *origin, struct sp_profil
 		goto out;
 	obj = json_tokener_parse_ex(tok, json_text, (int)strlen(json_text));
 	if (!obj || json_tokener_get_error(tok) != json_tokener_success) {
-		r = sp_error_set(err, EINVAL, SP_ERR_INVALID, "profile", "profile %s: not JSON: %s",
+		r = sp_error_set(err, EINVAL, SP_ERR_INVALID, "profile %s: not JSON: %s",
 				 origin, json_tokener_error_desc(json_tokener_get_error(tok)));
 		goto out;
 	}
@@ -447,7 +447,7 @@ out:
 		json_tokener_free(tok);
 	free(p);
 	if (r == -ENOMEM)
-		sp_error_set(err, ENOMEM, SP_ERR_FAILED, "profile", "out of memory");
+		sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 	return r;
 }
 
@@ -468,7 +468,7 @@ static int set_add(struct sp_profile_set *set, const char *text, const char *ori
 		}
 	}
 	if (set->n >= MAX_PROFILES)
-		return sp_error_set(err, ENOSPC, SP_ERR_INVALID, "profiles",
+		return sp_error_set(err, ENOSPC, SP_ERR_INVALID,
 				    "too many profiles (at most %u)", MAX_PROFILES);
 	set->profiles[set->n++] = p;
 	return 0;
@@ -494,7 +494,7 @@ static int set_add_dir(struct sp_profile_set *set, const char *dir, struct sp_er
 
 	if (n < 0)
 		return errno == ENOENT ? 0 :
-			sp_error_set(err, errno, SP_ERR_INVALID, "profiles",
+			sp_error_set(err, errno, SP_ERR_INVALID,
 				     "cannot read profile directory '%s': %s", dir, strerror(errno));
 	for (int i = 0; i < n; i++) {
 		char path[SP_PATH_MAX];
@@ -519,7 +519,7 @@ int sp_profiles_load(const char *const *dirs, struct sp_profile_set **ret, struc
 	int r = 0;
 
 	if (!set)
-		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "profiles", "out of memory");
+		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 	for (const struct sp_embedded *e = sp_embedded_profiles; r == 0 && e->name; e++)
 		r = set_add(set, e->text, e->name, err);
 	for (size_t i = 0; r == 0 && dirs && dirs[i]; i++)

@@ -51,7 +51,7 @@ int sp_parse_level(const char *text, enum sp_level *ret_level, struct sp_error *
 			return 0;
 		}
 	}
-	return sp_error_set(err, EINVAL, SP_ERR_INVALID, "level",
+	return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 			    "level: unknown RAID level '%s' (known: 0, 1, 5, 6, 10, 50, 60)",
 			    text ? text : "");
 }
@@ -81,17 +81,17 @@ static int check_spans(const struct level_info *li, unsigned disks, unsigned spa
 		       struct sp_error *err)
 {
 	if (spans == 0)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "spans",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "spans: %s needs --spans (the number of %s sets striped together)",
 				    li->name, li->level == SP_LEVEL_50 ? "RAID5" : "RAID6");
 	if (spans < 2)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "spans",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "spans: %s needs at least 2 spans, not %u", li->name, spans);
 	if (disks % spans)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "disks",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "disks: %u disks cannot be split into %u equal spans", disks, spans);
 	if (disks / spans < li->min_disks)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "disks",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "disks: each %s span needs at least %u disks, %u disks in %u spans gives %u",
 				    li->name, li->min_disks, disks, spans, disks / spans);
 	return 0;
@@ -136,7 +136,7 @@ int sp_parse_md_layout(const char *text, struct sp_md_layout *ret, struct sp_err
 		*ret = l;
 		return 0;
 	}
-	return sp_error_set(err, EINVAL, SP_ERR_INVALID, "layout",
+	return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 			    "layout: unknown md raid10 layout '%s' (known: n2, n3, f2, f3, o2, o3)",
 			    t);
 }
@@ -179,13 +179,13 @@ static int check_layout(const struct sp_level_rule *rule, unsigned disks,
 	sp_md_layout_name(l, name, sizeof(name));
 	/* raid10.c setup_geo(): every copy on a different device */
 	if (!l->near_copies || !l->far_copies || l->near_copies * l->far_copies > disks)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "layout",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "layout: %s keeps %u copies of each chunk, more than the %u disks",
 				    name, l->near_copies * l->far_copies, disks);
 	for (size_t i = 0; i < rule->n_layouts; i++)
 		if (sp_md_layout_equal(&rule->layouts[i], l))
 			return 0;
-	return sp_error_set(err, EINVAL, SP_ERR_INVALID, "layout",
+	return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 			    "layout: %s is not a layout this profile allows for %s", name,
 			    sp_level_name(rule->level));
 }
@@ -215,11 +215,11 @@ int sp_raid_data_disks_rule(const struct sp_level_rule *rule, enum sp_level leve
 	int r;
 
 	if (!li)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "level", "level: unknown RAID level");
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "level: unknown RAID level");
 	if (!rule || rule->level != level)
 		rule = sp_level_default_rule(level);
 	if (disks > SP_MAX_DISKS)
-		return sp_error_set(err, ERANGE, SP_ERR_INVALID, "disks",
+		return sp_error_set(err, ERANGE, SP_ERR_INVALID,
 				    "disks: %u is more than %u", disks, SP_MAX_DISKS);
 	if (li->spans) {
 		r = check_spans(li, disks, spans, err);
@@ -229,15 +229,15 @@ int sp_raid_data_disks_rule(const struct sp_level_rule *rule, enum sp_level leve
 		return 0;
 	}
 	if (spans > 1)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "spans",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "spans: %s has no spans (spans apply to RAID50 and RAID60)",
 				    li->name);
 	if (disks < rule->min_disks)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "disks",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "disks: %s needs at least %u disk%s, not %u", li->name,
 				    rule->min_disks, rule->min_disks == 1 ? "" : "s", disks);
 	if (rule->even_disks && disks % 2)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "disks",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "disks: %s needs an even number of disks, not %u", li->name, disks);
 	if (rule->n_layouts) {
 		l = layout && layout->near_copies ? *layout : rule->layouts[0];

@@ -49,7 +49,7 @@ int rm_geometry_init(const struct rm_array *array, struct rm_geometry *ret,
 	if (r < 0)
 		return r;
 	if (array->chunk_bytes == 0 || array->chunk_bytes % RM_SECTOR_BYTES)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "chunk",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "chunk: %llu bytes is not a whole number of 512-byte sectors",
 				    (unsigned long long)array->chunk_bytes);
 	g.chunk_sectors = array->chunk_bytes / RM_SECTOR_BYTES;
@@ -75,13 +75,13 @@ int rm_geometry_init(const struct rm_array *array, struct rm_geometry *ret,
 		break;
 	}
 	if (g.chunk_sectors > RM_MAX_ROW_SECTORS / g.data_columns)
-		return sp_error_set(err, ERANGE, SP_ERR_INVALID, "chunk",
+		return sp_error_set(err, ERANGE, SP_ERR_INVALID,
 				    "chunk: %u data chunks of %llu bytes make a row larger than %llu MiB",
 				    g.data_columns, (unsigned long long)array->chunk_bytes,
 				    RM_MAX_ROW_SECTORS * RM_SECTOR_BYTES / SP_MIB);
 	g.row_sectors = g.chunk_sectors * g.data_columns;
 	if (array->offset_sectors > UINT64_MAX / 4)
-		return sp_error_set(err, ERANGE, SP_ERR_INVALID, "offset",
+		return sp_error_set(err, ERANGE, SP_ERR_INVALID,
 				    "offset: %llu sectors is beyond any LUN",
 				    (unsigned long long)array->offset_sectors);
 	g.offset_sectors = array->offset_sectors;
@@ -97,7 +97,7 @@ int rm_model_new(const struct rm_array *array, enum rm_gather gather, struct rm_
 
 	m = calloc(1, sizeof(*m));
 	if (!m)
-		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "model", "out of memory");
+		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 	r = rm_geometry_init(array, &m->geo, err);
 	if (r < 0)
 		goto fail;
@@ -108,7 +108,7 @@ int rm_model_new(const struct rm_array *array, enum rm_gather gather, struct rm_
 	m->scratch_row = calloc(m->geo.row_sectors, 1);
 	m->writers = calloc(m->geo.chunk_sectors, sizeof(*m->writers));
 	if (!m->rows || !m->inflight || !m->pool || !m->scratch_row || !m->writers) {
-		r = sp_error_set(err, ENOMEM, SP_ERR_FAILED, "model", "out of memory");
+		r = sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 		goto fail;
 	}
 	*ret = m;
@@ -321,7 +321,7 @@ static int open_row(struct rm_model *m, uint64_t row, struct open_row **ret,
 	} else {
 		buf = calloc(m->geo.row_sectors, 1);
 		if (!buf)
-			return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "model", "out of memory");
+			return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 	}
 	r = &m->rows[m->nrows++];
 	*r = (struct open_row){ .row = row, .covered = buf };
@@ -339,7 +339,7 @@ int rm_model_issue(struct rm_model *m, enum rm_dir dir, uint64_t sector, uint64_
 	if (nr_sectors == 0)
 		return 0; /* flushes carry no data */
 	if (sector > UINT64_MAX / 4 || nr_sectors > UINT32_MAX)
-		return sp_error_set(err, ERANGE, SP_ERR_INVALID, "trace",
+		return sp_error_set(err, ERANGE, SP_ERR_INVALID,
 				    "request at sector %llu of %llu sectors is out of range",
 				    (unsigned long long)sector, (unsigned long long)nr_sectors);
 	lun = sector + g->offset_sectors;
@@ -354,7 +354,7 @@ int rm_model_issue(struct rm_model *m, enum rm_dir dir, uint64_t sector, uint64_
 	first = lun / g->row_sectors;
 	last = (end - 1) / g->row_sectors;
 	if (m->gather == RM_GATHER_INFLIGHT && m->ninflight == RM_MAX_INFLIGHT)
-		return sp_error_set(err, ENOSPC, SP_ERR_INVALID, "trace",
+		return sp_error_set(err, ENOSPC, SP_ERR_INVALID,
 				    "more than %u writes in flight: the trace lacks completions",
 				    RM_MAX_INFLIGHT);
 	for (uint64_t row = first; row <= last; row++) {
@@ -474,7 +474,7 @@ int rm_floor(const struct rm_geometry *g, enum rm_dir dir, uint64_t request_byte
 
 	if (request_bytes == 0 || request_bytes % RM_SECTOR_BYTES ||
 	    request_bytes / RM_SECTOR_BYTES > UINT32_MAX)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "request",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "request: %llu bytes is not 1 to 2^32 whole 512-byte sectors",
 				    (unsigned long long)request_bytes);
 	n = request_bytes / RM_SECTOR_BYTES;
@@ -491,7 +491,7 @@ int rm_floor(const struct rm_geometry *g, enum rm_dir dir, uint64_t request_byte
 	if (!row || !writers) {
 		free(row);
 		free(writers);
-		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "model", "out of memory");
+		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 	}
 	m.writers = writers;
 	full_rows = n / g->row_sectors;

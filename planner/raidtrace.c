@@ -79,13 +79,13 @@ int rm_trace_replay(struct rm_model *m, FILE *in, const char *name, struct sp_er
 		if (len && line[len - 1] == '\n')
 			line[--len] = '\0';
 		else if (!feof(in))
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "trace",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "%s:%lu: line longer than %d bytes", name, lineno,
 					    LINE_MAX_BYTES - 2);
 		if (len == 0 || line[0] == '#')
 			continue;
 		if (parse_line(line, &what, &dir, &sector, &nr) < 0)
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "trace",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "%s:%lu: expected 'I|C R|W SECTOR SECTORS', got '%s'",
 					    name, lineno, line);
 		if (what == 'I')
@@ -97,11 +97,11 @@ int rm_trace_replay(struct rm_model *m, FILE *in, const char *name, struct sp_er
 			char msg[SP_MSG_MAX];
 
 			snprintf(msg, sizeof(msg), "%s", err ? err->message : "");
-			return sp_error_set(err, -r, SP_ERR_INVALID, "trace", "%s:%lu: %s", name,
+			return sp_error_set(err, -r, SP_ERR_INVALID, "%s:%lu: %s", name,
 					    lineno, msg);
 		}
 	}
 	if (ferror(in))
-		return sp_error_set(err, EIO, SP_ERR_FAILED, "trace", "%s: read error", name);
+		return sp_error_set(err, EIO, SP_ERR_FAILED, "%s: read error", name);
 	return 0;
 }

@@ -21,7 +21,7 @@ int sp_parse_fs(const char *text, enum sp_fs *ret, struct sp_error *err)
 			return 0;
 		}
 	}
-	return sp_error_set(err, EINVAL, SP_ERR_INVALID, "fs",
+	return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 			    "fs: unknown filesystem '%s' (known: xfs, ext3, ext4)", text);
 }
 
@@ -50,7 +50,7 @@ int sp_parse_table(const char *text, enum sp_table *ret, struct sp_error *err)
 		*ret = SP_TABLE_NONE;
 		return 0;
 	}
-	return sp_error_set(err, EINVAL, SP_ERR_INVALID, "table",
+	return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 			    "table: unknown partition table '%s' (known: gpt, msdos, none)", text);
 }
 
@@ -69,7 +69,7 @@ int sp_parse_tuning_recipe(const char *text, enum sp_tuning_recipe *ret, struct 
 		*ret = SP_TUNING_FIELD_REPORT;
 		return 0;
 	}
-	return sp_error_set(err, EINVAL, SP_ERR_INVALID, "tuning",
+	return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 			    "tuning: unknown recipe '%s' (known: default, field-report)", text);
 }
 

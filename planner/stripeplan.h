@@ -50,27 +50,23 @@ enum sp_error_kind {
 };
 
 /*
- * Every failure carries where it happened and what was said.  `field`
- * names the user input or knob at fault, `subject` the device or file.
+ * Every failure carries what was said: the message names the input, knob,
+ * device or file at fault ("chunk: '3K' is not a power of two", "cannot
+ * open '/dev/sdb': ..."), and is the CLI's one line.
  */
 struct sp_error {
 	int code;               /* -errno */
 	enum sp_error_kind kind; /* decides the exit code */
-	char field[SP_NAME_MAX];
-	char subject[SP_PATH_MAX];
 	char message[SP_MSG_MAX];
 };
 
 void sp_error_clear(struct sp_error *err);
 /* The exit code for err: the only place a kind becomes an enum sp_exit. */
 int sp_error_exit_code(const struct sp_error *err);
-/* sp_error_set() that also names the device or file the error is about. */
-int sp_error_set_at(struct sp_error *err, int code, enum sp_error_kind kind, const char *field,
-		    const char *subject, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* Fills err (when non-NULL) and returns -code, so callers can
- * `return sp_error_set(err, EINVAL, SP_ERR_INVALID, "chunk", "...")`. */
-int sp_error_set(struct sp_error *err, int code, enum sp_error_kind kind, const char *field,
-		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+ * `return sp_error_set(err, EINVAL, SP_ERR_INVALID, "chunk: ...")`. */
+int sp_error_set(struct sp_error *err, int code, enum sp_error_kind kind, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* ---------------------------------------------------------------- units */
 

@@ -69,28 +69,28 @@ int sp_parse_size(const char *text, const char *field, uint64_t *ret_bytes,
 	size_t i;
 
 	if (!text || !*text)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, field, "%s: empty size", field);
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "%s: empty size", field);
 	if (*p == '-')
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, field,
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "%s: '%s' is negative", field, text);
 	if (!isdigit((unsigned char)*p))
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, field,
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "%s: '%s' is not a size (use e.g. 256K, 1M, 2T)", field, text);
 	for (; isdigit((unsigned char)*p); p++) {
 		if (__builtin_mul_overflow(value, 10, &value) ||
 		    __builtin_add_overflow(value, (uint64_t)(*p - '0'), &value))
-			return sp_error_set(err, ERANGE, SP_ERR_INVALID, field,
+			return sp_error_set(err, ERANGE, SP_ERR_INVALID,
 					    "%s: '%s' is too large", field, text);
 	}
 	if (*p == '.' || *p == ',')
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, field,
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "%s: '%s' has a fraction; give a whole number of a smaller unit",
 				    field, text);
 	for (i = 0; i < sizeof(decimal_suffixes) / sizeof(decimal_suffixes[0]); i++) {
 		if (!strcasecmp(p, decimal_suffixes[i])) {
 			char unit = (char)toupper((unsigned char)p[0]);
 
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID, field,
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "%s: '%s' is ambiguous (parted reads '%s' as powers of 1000); "
 					    "use %.*s%c or %.*s%ciB",
 					    field, text, p, (int)(p - text), text, unit,
@@ -102,13 +102,13 @@ int sp_parse_size(const char *text, const char *field, uint64_t *ret_bytes,
 			unsigned shift = binary_suffixes[i].shift;
 
 			if (shift && value > (UINT64_MAX >> shift))
-				return sp_error_set(err, ERANGE, SP_ERR_INVALID, field,
+				return sp_error_set(err, ERANGE, SP_ERR_INVALID,
 						    "%s: '%s' is too large", field, text);
 			*ret_bytes = value << shift;
 			return 0;
 		}
 	}
-	return sp_error_set(err, EINVAL, SP_ERR_INVALID, field,
+	return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 			    "%s: unknown unit '%s' in '%s' (use B, K, M, G, T, P or KiB, MiB, GiB, TiB, PiB)",
 			    field, p, text);
 }
@@ -120,22 +120,22 @@ int sp_parse_count(const char *text, const char *field, uint64_t min, uint64_t m
 	const char *p;
 
 	if (!text || !*text)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, field, "%s: empty number", field);
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "%s: empty number", field);
 	if (*text == '-')
-		return sp_error_set(err, ERANGE, SP_ERR_INVALID, field,
+		return sp_error_set(err, ERANGE, SP_ERR_INVALID,
 				    "%s: '%s' is negative", field, text);
 	for (p = text; *p; p++) {
 		if (!isdigit((unsigned char)*p))
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID, field,
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "%s: '%s' is not a whole number", field, text);
 		if (__builtin_mul_overflow(value, 10, &value) ||
 		    __builtin_add_overflow(value, (uint64_t)(*p - '0'), &value))
-			return sp_error_set(err, ERANGE, SP_ERR_INVALID, field,
+			return sp_error_set(err, ERANGE, SP_ERR_INVALID,
 					    "%s: '%s' is too large (at most %" PRIu64 ")", field,
 					    text, max);
 	}
 	if (value < min || value > max)
-		return sp_error_set(err, ERANGE, SP_ERR_INVALID, field,
+		return sp_error_set(err, ERANGE, SP_ERR_INVALID,
 				    "%s: %" PRIu64 " is out of range (%" PRIu64 "..%" PRIu64 ")",
 				    field, value, min, max);
 	*ret_value = value;

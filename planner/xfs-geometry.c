@@ -120,7 +120,7 @@ int sp_xfs_plan_ag(uint64_t fs_bytes, uint64_t su_bytes, unsigned sw, uint64_t s
 
 	sp_format_size_human(fs_bytes, a, sizeof(a));
 	if (fs_bytes < SP_XFS_MIN_FS_BYTES)
-		return sp_error_set(err, ENOSPC, SP_ERR_INVALID, "size",
+		return sp_error_set(err, ENOSPC, SP_ERR_INVALID,
 				    "size: xfs needs at least 300 MiB (mkfs.xfs refuses smaller); the "
 				    "aligned partition would be %s",
 				    a);
@@ -151,7 +151,7 @@ int sp_xfs_plan_ag(uint64_t fs_bytes, uint64_t su_bytes, unsigned sw, uint64_t s
 		k0 = kmax;
 	k = kmin <= kmax ? search_k(n, k0, kmin, kmax, avoid, granule) : 0;
 	if (!k)
-		return sp_error_set(err, ENOSPC, SP_ERR_INVALID, "size",
+		return sp_error_set(err, ENOSPC, SP_ERR_INVALID,
 				    "size: xfs cannot lay %s out in allocation groups of whole "
 				    "%" PRIu64 "-byte units that each hold the 64 MiB log mkfs.xfs "
 				    "requires (at least two groups of at least 68 MiB); give a larger "

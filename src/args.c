@@ -59,7 +59,7 @@ static int copy_arg(char *dst, size_t len, const char *src, const char *field,
 		    struct sp_error *err)
 {
 	if (strlen(src) >= len)
-		return sp_error_set(err, ENAMETOOLONG, SP_ERR_INVALID, field,
+		return sp_error_set(err, ENAMETOOLONG, SP_ERR_INVALID,
 				    "%s: '%.40s...' is too long", field, src);
 	memcpy(dst, src, strlen(src) + 1);
 	return 0;
@@ -77,7 +77,7 @@ static int parse_members(const char *list, struct sp_spec *spec, struct sp_error
 		char *name;
 
 		if (spec->n_members >= SP_MAX_MEMBERS)
-			return sp_error_set(err, E2BIG, SP_ERR_INVALID, "members",
+			return sp_error_set(err, E2BIG, SP_ERR_INVALID,
 					    "members: more than %u member disks", SP_MAX_MEMBERS);
 		name = spec->members[spec->n_members];
 		if (!strncmp(tok, "/dev/", 5)) {
@@ -87,10 +87,10 @@ static int parse_members(const char *list, struct sp_spec *spec, struct sp_error
 			return -EINVAL;
 		}
 		if (!name[0])
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "members",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "members: empty name in '%s'", list);
 		if (!sp_block_name_ok(name))
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "members",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "members: '%s' is not a block device name", tok);
 		spec->n_members++;
 	}
@@ -112,7 +112,7 @@ static int parse_format(const char *arg, struct sp_cli_args *a, struct sp_error 
 			return 0;
 		}
 	}
-	return sp_error_set(err, EINVAL, SP_ERR_INVALID, "format",
+	return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 			    "format: unknown format '%s' (known: text, json, kickstart, preseed, "
 			    "fstab, script, udev)",
 			    arg);
@@ -133,7 +133,7 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 			continue;
 		for (const unsigned char *p = (const unsigned char *)arg; *p; p++)
 			if (*p < 0x20 || *p == 0x7f)
-				return sp_error_set(err, EINVAL, SP_ERR_INVALID, o->name,
+				return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 						    "%s: control character 0x%02x is not allowed",
 						    o->name, *p);
 	}
@@ -157,7 +157,7 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 		a->have_chunk = true;
 		r = sp_parse_size(arg, "chunk", &s->chunk_bytes, err);
 		if (r == 0 && s->chunk_bytes > SP_GIB)
-			r = sp_error_set(err, ERANGE, SP_ERR_INVALID, "chunk",
+			r = sp_error_set(err, ERANGE, SP_ERR_INVALID,
 					 "chunk: '%s' is larger than any controller's chunk (1G at most)", arg);
 		return r;
 	case OPT_FS:
@@ -168,13 +168,13 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 	case OPT_SIZE:
 		r = sp_parse_size(arg, "size", &a->size_bytes, err);
 		if (r == 0 && (a->size_bytes == 0 || a->size_bytes > (1ULL << 62)))
-			r = sp_error_set(err, ERANGE, SP_ERR_INVALID, "size",
+			r = sp_error_set(err, ERANGE, SP_ERR_INVALID,
 					 "size: '%s' is not a device size (1 byte .. 4 EiB)", arg);
 		return r;
 	case OPT_SECTOR_SIZE:
 		r = sp_parse_count(arg, "sector-size", 512, 4096, &v, err);
 		if (r == 0 && v != 512 && v != 4096)
-			r = sp_error_set(err, EINVAL, SP_ERR_INVALID, "sector-size",
+			r = sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					 "sector-size: %s is not 512 or 4096", arg);
 		a->sector_bytes = (unsigned)v;
 		return r;
@@ -200,7 +200,7 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 		else if (!strcmp(arg, "on") || !strcmp(arg, "default"))
 			s->barriers = SP_BARRIERS_DEFAULT;
 		else
-			r = sp_error_set(err, EINVAL, SP_ERR_INVALID, "barriers",
+			r = sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					 "barriers: '%s' is not on or off", arg);
 		return r;
 	case OPT_TUNING:
@@ -208,7 +208,7 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 	case OPT_MEMORY_BUDGET:
 		r = sp_parse_size(arg, "memory-budget", &s->memory_budget_bytes, err);
 		if (r == 0 && (s->memory_budget_bytes < SP_MIB || s->memory_budget_bytes > 64 * SP_GIB))
-			r = sp_error_set(err, ERANGE, SP_ERR_INVALID, "memory-budget",
+			r = sp_error_set(err, ERANGE, SP_ERR_INVALID,
 					 "memory-budget: '%s' is outside 1M..64G", arg);
 		return r;
 	case OPT_FACTS:
@@ -232,7 +232,7 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 		a->strict = true;
 		return 0;
 	}
-	return sp_error_set(err, EINVAL, SP_ERR_INVALID, "usage", "unexpected option");
+	return sp_error_set(err, EINVAL, SP_ERR_INVALID, "unexpected option");
 }
 
 /* --level, --disks and --chunk may be left to the kernel (a probed md
@@ -251,18 +251,18 @@ static int check_required(const struct sp_cli_args *a, unsigned allowed, struct 
 
 	for (size_t i = 0; i < sizeof(have) / sizeof(have[0]); i++)
 		if (!have[i])
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID, names[i] + 2,
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "%s: required (see 'stripeplan plan --help')", names[i] + 2);
 	if (!a->device[0] && !a->facts_file[0])
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "device",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "device: give --device PATH (probed read-only), with --size for an "
 				    "offline plan");
 	if (a->sector_bytes && !a->size_bytes)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "sector-size",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "sector-size: only for offline plans (with --size); a probed "
 				    "device reports its own");
 	if (a->size_bytes && a->facts_file[0])
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "size",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "size: --size and --facts both describe the device; give one");
 	return 0;
 }
@@ -362,7 +362,7 @@ static int load_profile(const struct sp_cli_args *a, const char *name, struct sp
 	if (!profile) {
 		sp_profiles_names(set, names, sizeof(names));
 		sp_profiles_free(set);
-		return sp_error_set(err, ENOENT, SP_ERR_INVALID, "controller",
+		return sp_error_set(err, ENOENT, SP_ERR_INVALID,
 				    "controller: unknown controller '%s' (known: %s)", name, names);
 	}
 	*ret_set = set;
@@ -404,7 +404,7 @@ int sp_cli_replan(const struct sp_cli_args *a, struct sp_plan *plan, struct sp_e
 	int r;
 
 	if (!again)
-		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "plan", "out of memory");
+		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 	r = load_profile(a, plan->controller, &set, &profile, err);
 	if (r == 0)
 		r = sp_plan_replan(plan, profile, again, err);
@@ -412,9 +412,9 @@ int sp_cli_replan(const struct sp_cli_args *a, struct sp_plan *plan, struct sp_e
 		char msg[SP_MSG_MAX];
 
 		snprintf(msg, sizeof(msg), "%s", err->message);
-		sp_error_set_at(err, -r, SP_ERR_INVALID, err->field, a->plan_file,
-				"%s; '%s' was edited or made by another version: make it again "
-				"with 'stripeplan plan'", msg, a->plan_file);
+		sp_error_set(err, -r, SP_ERR_INVALID,
+			     "%s; '%s' was edited or made by another version: make it again "
+			     "with 'stripeplan plan'", msg, a->plan_file);
 	}
 	if (r == 0)
 		*plan = *again;

@@ -100,10 +100,10 @@ static int load_plan(const struct sp_cli_args *args, struct sp_plan *plan, struc
 	if (args->plan_file[0]) {
 		if (args->have_controller || args->have_level || args->have_disks || args->have_chunk ||
 		    args->have_fs)
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "plan",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "plan: give --plan FILE or the plan options, not both");
 		if (!args->device[0])
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "device",
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "device: --device is required with --plan (it must name the "
 					    "planned device)");
 		if (sp_plan_load_file(args->plan_file, plan, err) < 0 ||
@@ -113,7 +113,7 @@ static int load_plan(const struct sp_cli_args *args, struct sp_plan *plan, struc
 		if (sp_probe_resolve(args->device, node, sizeof(node), NULL) < 0)
 			snprintf(node, sizeof(node), "%s", args->device);
 		if (strcmp(plan->device.path, node) != 0)
-			return sp_error_set(err, EINVAL, SP_ERR_REFUSED, "device",
+			return sp_error_set(err, EINVAL, SP_ERR_REFUSED,
 					    "device: the plan was made for '%s', not '%s'%s%s%s",
 					    plan->device.path, args->device,
 					    strcmp(node, args->device) ? " (" : "",
@@ -122,7 +122,7 @@ static int load_plan(const struct sp_cli_args *args, struct sp_plan *plan, struc
 		return 0;
 	}
 	if (args->facts_file[0])
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "facts",
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "facts: apply and check probe the device itself");
 	return sp_cli_make_plan(args, plan, err);
 }
@@ -170,7 +170,7 @@ static int run(int argc, char **argv, bool apply)
 	if (rc || done)
 		goto out;
 	if (args->root[0] && !is_directory(args->root)) {
-		sp_error_set(&err, ENOTDIR, SP_ERR_INVALID, "root", "root: '%s' is not a directory",
+		sp_error_set(&err, ENOTDIR, SP_ERR_INVALID, "root: '%s' is not a directory",
 			     args->root);
 		rc = sp_cli_fail(&err);
 		goto out;

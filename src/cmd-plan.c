@@ -80,18 +80,18 @@ static char *render(const struct sp_cli_args *args, const struct sp_plan *plan, 
 	case SP_FORMAT_KICKSTART:
 	case SP_FORMAT_PRESEED:
 		if (args->force) {
-			sp_error_set(err, EINVAL, SP_ERR_INVALID, "format",
+			sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				     "format: installer snippets never carry --force (it would "
 				     "overwrite whatever the installed machine's disk holds)");
 			return NULL;
 		}
 		if (!args->device[0] || args->facts_file[0]) {
-			sp_error_set(err, EINVAL, SP_ERR_INVALID, "format",
+			sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				     "format: installer snippets need --device (the installer probes it)");
 			return NULL;
 		}
 		if (sp_cli_apply_command(args, command, sizeof(command)) < 0) {
-			sp_error_set(err, ENAMETOOLONG, SP_ERR_INVALID, "format",
+			sp_error_set(err, ENAMETOOLONG, SP_ERR_INVALID,
 				     "format: the apply command line would be too long");
 			return NULL;
 		}
@@ -99,7 +99,7 @@ static char *render(const struct sp_cli_args *args, const struct sp_plan *plan, 
 		snippet = args->format == SP_FORMAT_KICKSTART ? sp_format_kickstart(plan, command) :
 								sp_format_preseed(plan, command);
 		if (!snippet && errno == EINVAL)
-			sp_error_set(err, EINVAL, SP_ERR_INVALID, "format",
+			sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				     "format: a value has a control character; it cannot go into "
 				     "an installer snippet");
 		return snippet;

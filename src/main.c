@@ -67,13 +67,13 @@ int sp_cli_write_output(const char *path, const char *text, struct sp_error *err
 	if (!path || !strcmp(path, "-")) {
 		fputs(text, stdout);
 		return fflush(stdout) == 0 ? 0 :
-			sp_error_set(err, errno, SP_ERR_FAILED, "output", "cannot write output: %s",
+			sp_error_set(err, errno, SP_ERR_FAILED, "cannot write output: %s",
 				     strerror(errno));
 	}
 	/* -o /dev/full must not turn the device node into a file: only a
 	 * regular file (or nothing) is replaced; the writer checks again */
 	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return sp_error_set(err, EEXIST, SP_ERR_INVALID, "output",
+		return sp_error_set(err, EEXIST, SP_ERR_INVALID,
 				    "output: '%s' is %s; -o writes only regular files", path,
 				    sp_file_kind(st.st_mode));
 	/* a half-written plan must never be mistaken for a reviewed one; it
@@ -82,7 +82,7 @@ int sp_cli_write_output(const char *path, const char *text, struct sp_error *err
 	umask(mask);
 	r = sp_write_atomic(path, text, 0666 & ~mask, (uid_t)-1, (gid_t)-1, &what);
 	if (r < 0)
-		return sp_error_set(err, r, SP_ERR_FAILED, "output", "cannot %s '%s': %s", what, path,
+		return sp_error_set(err, r, SP_ERR_FAILED, "cannot %s '%s': %s", what, path,
 				    strerror(-r));
 	return 0;
 }
@@ -92,7 +92,7 @@ int sp_cli_running_kernel(struct sp_kernel *ret, struct sp_error *err)
 	struct utsname u;
 
 	if (uname(&u) < 0)
-		return sp_error_set(err, errno, SP_ERR_FAILED, "kernel", "uname: %s", strerror(errno));
+		return sp_error_set(err, errno, SP_ERR_FAILED, "uname: %s", strerror(errno));
 	return sp_parse_kernel(u.release, ret, err);
 }
 

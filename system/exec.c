@@ -198,18 +198,18 @@ int sp_exec(const char *const *argv, struct sp_exec_result *result, struct sp_er
 	pid_t pid;
 
 	if (!argv || !argv[0] || !argv[0][0] || !result)
-		return sp_error_set(err, EINVAL, SP_ERR_FAILED, "argv",
+		return sp_error_set(err, EINVAL, SP_ERR_FAILED,
 				    "cannot run a program without a name");
 
 	envp = child_environ();
 	r = capture_grow(&cap, 1);
 	if (!envp || r < 0) {
-		r = sp_error_set(err, ENOMEM, SP_ERR_FAILED, "argv",
+		r = sp_error_set(err, ENOMEM, SP_ERR_FAILED,
 				 "cannot run '%s': out of memory", argv[0]);
 		goto out;
 	}
 	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(st, O_CLOEXEC) < 0) {
-		r = sp_error_set(err, errno, SP_ERR_FAILED, "argv",
+		r = sp_error_set(err, errno, SP_ERR_FAILED,
 				 "cannot run '%s': cannot create pipe: %s", argv[0],
 				 strerror(errno));
 		goto out;
@@ -218,7 +218,7 @@ int sp_exec(const char *const *argv, struct sp_exec_result *result, struct sp_er
 	start = sp_now_seconds();
 	pid = fork();
 	if (pid < 0) {
-		r = sp_error_set(err, errno, SP_ERR_FAILED, "argv", "cannot run '%s': fork: %s",
+		r = sp_error_set(err, errno, SP_ERR_FAILED, "cannot run '%s': fork: %s",
 				 argv[0], strerror(errno));
 		goto out;
 	}
@@ -233,13 +233,13 @@ int sp_exec(const char *const *argv, struct sp_exec_result *result, struct sp_er
 	if (r < 0) {
 		kill(pid, SIGKILL);
 		wait_child(pid, &status);
-		r = sp_error_set(err, r, SP_ERR_FAILED, "argv",
+		r = sp_error_set(err, r, SP_ERR_FAILED,
 				 "cannot read output of '%s': %s", argv[0], strerror(-r));
 		goto out;
 	}
 	r = wait_child(pid, &status);
 	if (r < 0) {
-		r = sp_error_set(err, r, SP_ERR_FAILED, "argv", "cannot wait for '%s': %s",
+		r = sp_error_set(err, r, SP_ERR_FAILED, "cannot wait for '%s': %s",
 				 argv[0], strerror(-r));
 		goto out;
 	}

@@ -27,7 +27,7 @@ int sp_fstab_read_at(int dirfd, const char *name, const char *display, char **re
 		sp_error_clear(err);
 		text = strdup("");
 		if (!text)
-			return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "fstab", "out of memory");
+			return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 		*ret_text = text;
 		*ret_file = (struct sp_fstab_file){ .exists = false, .mode = 0644 };
 		return 0;
@@ -60,11 +60,11 @@ int sp_fstab_write_atomic_at(int dirfd, const char *name, const char *display, c
 	if (r == 0)
 		return 0;
 	if (!strcmp(what, "sync the directory of"))
-		return sp_error_set(err, r, SP_ERR_FAILED, "fstab",
+		return sp_error_set(err, r, SP_ERR_FAILED,
 				    "'%s' was replaced, but syncing its directory failed: %s; the "
 				    "change may not survive a crash",
 				    display, strerror(-r));
-	return sp_error_set(err, r, SP_ERR_FAILED, "fstab",
+	return sp_error_set(err, r, SP_ERR_FAILED,
 			    "cannot %s '%s': %s; the old '%s' is unchanged", what, display,
 			    strerror(-r), display);
 }
@@ -80,7 +80,7 @@ int sp_fstab_write_atomic(const char *path, const char *text, const struct sp_fs
 		 !slash ? "." : path);
 	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd < 0)
-		return sp_error_set(err, errno, SP_ERR_FAILED, "fstab",
+		return sp_error_set(err, errno, SP_ERR_FAILED,
 				    "cannot %s '%s': %s; the old '%s' is unchanged",
 				    "create a temporary file beside", path, strerror(errno), path);
 	r = sp_fstab_write_atomic_at(dirfd, slash ? slash + 1 : path, path, text, file, err);
@@ -96,11 +96,11 @@ int sp_fstab_lock(int etc_fd, const char *display, unsigned wait_ms, int *ret_fd
 	struct stat st;
 
 	if (fd < 0)
-		return sp_error_set(err, errno, SP_ERR_FAILED, "fstab",
+		return sp_error_set(err, errno, SP_ERR_FAILED,
 				    "cannot open the lock file '%s': %s", display, strerror(errno));
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return sp_error_set(err, EINVAL, SP_ERR_FAILED, "fstab",
+		return sp_error_set(err, EINVAL, SP_ERR_FAILED,
 				    "the lock file '%s' is not a regular file", display);
 	}
 	for (unsigned waited = 0;; waited += 20) {
@@ -110,8 +110,7 @@ int sp_fstab_lock(int etc_fd, const char *display, unsigned wait_ms, int *ret_fd
 			int e = errno;
 
 			close(fd);
-			return sp_error_set(err, e, SP_ERR_FAILED, "fstab",
-					    "cannot lock '%s': %s", display,
+			return sp_error_set(err, e, SP_ERR_FAILED, "cannot lock '%s': %s", display,
 					    e == EWOULDBLOCK ? "another run still holds it" :
 							       strerror(e));
 		}

@@ -92,7 +92,6 @@ static int refuse(struct sp_report *r, double started, int code, const char *fmt
 
 	r->error.code = -code;
 	r->error.kind = SP_ERR_REFUSED;
-	snprintf(r->error.field, sizeof(r->error.field), "device");
 	va_start(ap, fmt);
 	vsnprintf(r->error.message, sizeof(r->error.message), fmt, ap);
 	va_end(ap);
@@ -241,9 +240,9 @@ static int open_and_lock(const char *path, int op, unsigned wait_ms, int *ret_fd
 	if (fd < 0) {
 		int e = errno;
 
-		return sp_error_set_at(err, e, SP_ERR_REFUSED, "device", path,
-				       "cannot open '%s': %s%s; nothing was written", path, strerror(e),
-				       e == ENOENT || e == ENXIO || e == ENODEV ?
+		return sp_error_set(err, e, SP_ERR_REFUSED,
+				    "cannot open '%s': %s%s; nothing was written", path, strerror(e),
+				    e == ENOENT || e == ENXIO || e == ENODEV ?
 					       " (the device vanished: detached, removed or renamed)" :
 					       "");
 	}
@@ -254,10 +253,10 @@ static int open_and_lock(const char *path, int op, unsigned wait_ms, int *ret_fd
 			int e = errno;
 
 			close(fd);
-			return sp_error_set_at(err, e, SP_ERR_REFUSED, "device", path,
-					       "cannot lock '%s': %s; another program (udev, a "
-					       "partitioner) holds its lock",
-					       path, e == EWOULDBLOCK ? "still locked after waiting" :
+			return sp_error_set(err, e, SP_ERR_REFUSED,
+					    "cannot lock '%s': %s; another program (udev, a "
+					    "partitioner) holds its lock",
+					    path, e == EWOULDBLOCK ? "still locked after waiting" :
 									strerror(e));
 		}
 		usleep(50 * 1000);
@@ -456,7 +455,7 @@ static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct
 			continue;
 		}
 		sp_step_result_clear(res);
-		if (!ctx->dry_run && (sp_ctx_check_disk(ctx, res->name, res) < 0 ||
+		if (!ctx->dry_run && (sp_ctx_check_disk(ctx, res) < 0 ||
 				      bind_partition_before(ctx, i, res) < 0)) {
 			step_done(opts, r, i);
 			return not_started(r, i, i > first, started);

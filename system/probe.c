@@ -32,7 +32,7 @@
 
 #define SP_SYSFS_CLIMB_MAX 8
 
-#define fail sp_error_set_at
+#define fail sp_error_set
 
 static int copy_string(char *dst, size_t len, const char *src)
 {
@@ -95,10 +95,10 @@ static int read_sizes(int fd, const char *path, struct sp_facts *f, struct sp_er
 	uint64_t size = 0;
 
 	if (ioctl(fd, BLKGETSIZE64, &size) < 0)
-		return fail(err, errno, SP_ERR_INVALID, "device", path,
+		return fail(err, errno, SP_ERR_INVALID,
 			    "cannot read the size of '%s': %s", path, strerror(errno));
 	if (ioctl(fd, BLKSSZGET, &lbsz) < 0 || lbsz <= 0)
-		return fail(err, errno ? errno : EINVAL, SP_ERR_INVALID, "device", path,
+		return fail(err, errno ? errno : EINVAL, SP_ERR_INVALID,
 			    "cannot read the logical sector size of '%s': %s", path,
 			    strerror(errno ? errno : EINVAL));
 	/* Topology ioctls exist since 2.6.32; without them, assume none. */
@@ -382,12 +382,12 @@ int sp_probe_md(const struct sp_sysfs *sys, const char *kernel_name, struct sp_m
 	int r;
 
 	if (!md)
-		return fail(err, ENOMEM, SP_ERR_FAILED, "device", kernel_name, "out of memory");
+		return fail(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 	r = sp_sysfs_path(sys, sys_dev, sizeof(sys_dev), "block/%s", kernel_name);
 	if (r == 0)
 		r = read_md(sys, sys_dev, md);
 	if (r < 0)
-		r = fail(err, -r, SP_ERR_FAILED, "device", kernel_name,
+		r = fail(err, -r, SP_ERR_FAILED,
 			 "cannot read the members of md array '%s': %s", kernel_name, strerror(-r));
 	else
 		*ret = *md;
@@ -432,7 +432,7 @@ static int read_sysfs_facts(const struct sp_sysfs *sys, int fd, const char *path
 	f->is_scsi = is_scsi_device(sys_disk);
 	r = read_md(sys, sys_dev, &f->md);
 	if (r < 0)
-		return fail(err, -r, SP_ERR_INVALID, "device", path,
+		return fail(err, -r, SP_ERR_INVALID,
 			    "cannot read the members of md array '%s': %s", path, strerror(-r));
 	return 0;
 }
@@ -445,14 +445,12 @@ int sp_probe_facts_fd(const struct sp_sysfs *sys, int fd, const char *path, stru
 	int r;
 
 	if (copy_string(f.path, sizeof(f.path), path) < 0)
-		return fail(err, ENAMETOOLONG, SP_ERR_INVALID, "device", "",
-			    "device path is too long");
+		return fail(err, ENAMETOOLONG, SP_ERR_INVALID, "device path is too long");
 	if (fstat(fd, &st) < 0)
-		return fail(err, errno, SP_ERR_INVALID, "device", path, "cannot stat '%s': %s",
+		return fail(err, errno, SP_ERR_INVALID, "cannot stat '%s': %s",
 			    path, strerror(errno));
 	if (!S_ISBLK(st.st_mode))
-		return fail(err, ENOTBLK, SP_ERR_INVALID, "device", path,
-			    "'%s' is not a block device", path);
+		return fail(err, ENOTBLK, SP_ERR_INVALID, "'%s' is not a block device", path);
 	f.major = major(st.st_rdev);
 	f.minor = minor(st.st_rdev);
 	r = read_sizes(fd, path, &f, err);
@@ -471,26 +469,25 @@ int sp_probe_resolve(const char *path, char *buf, size_t len, struct sp_error *e
 	int r;
 
 	if (!path || !path[0])
-		return fail(err, EINVAL, SP_ERR_INVALID, "device", "", "no device given");
+		return fail(err, EINVAL, SP_ERR_INVALID, "no device given");
 	if (lstat(path, &st) < 0)
-		return fail(err, errno, SP_ERR_INVALID, "device", path, "cannot stat '%s': %s%s",
+		return fail(err, errno, SP_ERR_INVALID, "cannot stat '%s': %s%s",
 			    path, strerror(errno),
 			    errno == ENOENT ? " (no such device: it vanished, or was never there)" :
 					      "");
 	if (!S_ISLNK(st.st_mode))
 		return copy_string(buf, len, path) < 0 ?
-			       fail(err, ENAMETOOLONG, SP_ERR_INVALID, "device", path,
-				    "device path is too long") :
+			       fail(err, ENAMETOOLONG, SP_ERR_INVALID, "device path is too long") :
 			       0;
 	/* /dev/disk/by-id/... names a node; partitions are named after the node */
 	real = realpath(path, NULL);
 	if (!real)
-		return fail(err, errno, SP_ERR_INVALID, "device", path,
+		return fail(err, errno, SP_ERR_INVALID,
 			    "cannot resolve the link '%s': %s", path, strerror(errno));
 	r = copy_string(buf, len, real);
 	free(real);
 	if (r < 0)
-		return fail(err, ENAMETOOLONG, SP_ERR_INVALID, "device", path,
+		return fail(err, ENAMETOOLONG, SP_ERR_INVALID,
 			    "'%s' resolves to a path that is too long", path);
 	return 0;
 }
@@ -506,14 +503,13 @@ int sp_probe_facts(const struct sp_sysfs *sys, const char *path, struct sp_facts
 	if (r < 0)
 		return r;
 	if (stat(node, &st) < 0)
-		return fail(err, errno, SP_ERR_INVALID, "device", node, "cannot stat '%s': %s",
+		return fail(err, errno, SP_ERR_INVALID, "cannot stat '%s': %s",
 			    node, strerror(errno));
 	if (!S_ISBLK(st.st_mode))
-		return fail(err, ENOTBLK, SP_ERR_INVALID, "device", node,
-			    "'%s' is not a block device", node);
+		return fail(err, ENOTBLK, SP_ERR_INVALID, "'%s' is not a block device", node);
 	fd = open(node, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return fail(err, errno, SP_ERR_INVALID, "device", node, "cannot open '%s': %s",
+		return fail(err, errno, SP_ERR_INVALID, "cannot open '%s': %s",
 			    node, strerror(errno));
 	r = sp_probe_facts_fd(sys, fd, node, ret, err);
 	close(fd);
@@ -641,7 +637,7 @@ static int scan_mounts(const struct devlist *l, struct sp_usage *u, struct sp_er
 	char *line = NULL;
 
 	if (!f)
-		return fail(err, errno, SP_ERR_FAILED, "mounts", mountinfo,
+		return fail(err, errno, SP_ERR_FAILED,
 			    "cannot read '%s': %s", mountinfo, strerror(errno));
 	while (getline(&line, &cap, f) > 0)
 		scan_mountinfo_line(line, l, u);
@@ -721,7 +717,7 @@ static int scan_signatures(const char *path, struct sp_usage *u, struct sp_error
 	errno = 0;
 	pr = blkid_new_probe_from_filename(path);
 	if (!pr)
-		return fail(err, errno ? errno : EIO, SP_ERR_FAILED, "device", path,
+		return fail(err, errno ? errno : EIO, SP_ERR_FAILED,
 			    "cannot probe signatures on '%s': %s", path,
 			    strerror(errno ? errno : EIO));
 	blkid_probe_enable_superblocks(pr, 1);
@@ -758,17 +754,17 @@ int sp_probe_usage(const struct sp_sysfs *sys, const struct sp_facts *facts,
 	int r;
 
 	if (!facts || facts->offline || (!facts->major && !facts->minor))
-		return fail(err, EINVAL, SP_ERR_INVALID, "device", facts ? facts->path : "",
+		return fail(err, EINVAL, SP_ERR_INVALID,
 			    "cannot probe usage of '%s': no device was probed",
 			    facts ? facts->path : "");
 	u = calloc(1, sizeof(*u));
 	if (!u)
-		return fail(err, ENOMEM, SP_ERR_FAILED, "device", facts->path,
+		return fail(err, ENOMEM, SP_ERR_FAILED,
 			    "cannot probe usage of '%s': out of memory", facts->path);
 
 	r = list_devices(sys, facts, &l, &parts);
 	if (r < 0) {
-		r = fail(err, r, SP_ERR_FAILED, "device", facts->path,
+		r = fail(err, r, SP_ERR_FAILED,
 			 "cannot list partitions of '%s': %s", facts->path, strerror(-r));
 		goto out;
 	}

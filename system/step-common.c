@@ -28,8 +28,7 @@
  * forever either; it means a wipe did not stick. */
 #define WIPE_MAX_SIGNATURES 64
 
-int sp_step_fail(struct sp_step_result *res, int code, const char *field, const char *subject,
-		 const char *fmt, ...)
+int sp_step_fail(struct sp_step_result *res, int code, const char *fmt, ...)
 {
 	char msg[SP_MSG_MAX];
 	va_list ap;
@@ -37,8 +36,7 @@ int sp_step_fail(struct sp_step_result *res, int code, const char *field, const 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	code = sp_error_set_at(&res->error, code ? code : EIO, SP_ERR_FAILED, field, subject, "%s",
-			       msg);
+	code = sp_error_set(&res->error, code ? code : EIO, SP_ERR_FAILED, "%s", msg);
 	res->status = SP_STEP_FAILED;
 	return code;
 }
@@ -136,8 +134,7 @@ int sp_step_probe_range(const struct sp_ctx *ctx, uint64_t offset, uint64_t size
 
 /* One probe-and-wipe round; libblkid steps back after each wipe, so the
  * next blkid_do_probe() finds the next signature (wipefs's own loop). */
-static int wipe_one(blkid_probe pr, const char *path, const char *field,
-		    struct sp_step_result *res)
+static int wipe_one(blkid_probe pr, const char *path, struct sp_step_result *res)
 {
 	const char *type = lookup(pr, "TYPE"), *off = lookup(pr, "SBMAGIC_OFFSET");
 
@@ -147,7 +144,7 @@ static int wipe_one(blkid_probe pr, const char *path, const char *field,
 	}
 	errno = 0;
 	if (blkid_do_wipe(pr, 0) < 0)
-		return sp_step_fail(res, errno ? errno : EIO, field, path,
+		return sp_step_fail(res, errno ? errno : EIO,
 				    "cannot wipe the %s signature at offset %s on '%s': %s",
 				    type ? type : "unknown", off ? off : "?", path,
 				    strerror(errno ? errno : EIO));
@@ -156,8 +153,7 @@ static int wipe_one(blkid_probe pr, const char *path, const char *field,
 	return 0;
 }
 
-static int wipe_all(blkid_probe pr, int fd, const char *path, const char *field,
-		    struct sp_step_result *res)
+static int wipe_all(blkid_probe pr, int fd, const char *path, struct sp_step_result *res)
 {
 	int n, rc, r;
 
@@ -173,39 +169,39 @@ static int wipe_all(blkid_probe pr, int fd, const char *path, const char *field,
 		if (rc == 1)
 			break;
 		if (rc < 0)
-			return sp_step_fail(res, EIO, field, path,
+			return sp_step_fail(res, EIO,
 					    "cannot look for signatures on '%s': libblkid failed",
 					    path);
-		r = wipe_one(pr, path, field, res);
+		r = wipe_one(pr, path, res);
 		if (r < 0)
 			return r;
 	}
 	if (n == WIPE_MAX_SIGNATURES)
-		return sp_step_fail(res, EIO, field, path,
+		return sp_step_fail(res, EIO,
 				    "'%s' still shows signatures after %d wipes; the writes do not stick",
 				    path, n);
 	if (fsync(fd) < 0)
-		return sp_step_fail(res, errno, field, path, "cannot flush '%s' after wiping: %s",
+		return sp_step_fail(res, errno, "cannot flush '%s' after wiping: %s",
 				    path, strerror(errno));
 	return 0;
 }
 
 int sp_step_wipe_signatures(const struct sp_ctx *ctx, const char *path, dev_t want_rdev,
-			    const char *field, struct sp_step_result *res)
+			    struct sp_step_result *res)
 {
 	blkid_probe pr = NULL;
 	int fd, r;
 
 	/* O_EXCL: the kernel says EBUSY while the device is mounted or held */
-	fd = sp_ctx_open_checked(ctx, path, O_RDWR | O_EXCL, want_rdev, field, res);
+	fd = sp_ctx_open_checked(ctx, path, O_RDWR | O_EXCL, want_rdev, res);
 	if (fd < 0)
 		return fd;
 	pr = blkid_new_probe();
 	if (!pr || blkid_probe_set_device(pr, fd, 0, 0) < 0) {
-		r = sp_step_fail(res, ENOMEM, field, path, "cannot set up libblkid on '%s'", path);
+		r = sp_step_fail(res, ENOMEM, "cannot set up libblkid on '%s'", path);
 		goto out;
 	}
-	r = wipe_all(pr, fd, path, field, res);
+	r = wipe_all(pr, fd, path, res);
 out:
 	blkid_free_probe(pr);
 	close(fd);
@@ -226,7 +222,7 @@ static uint64_t fd_diskseq(int fd)
 }
 
 int sp_ctx_open_checked(const struct sp_ctx *ctx, const char *path, int flags, dev_t want_rdev,
-			const char *field, struct sp_step_result *res)
+			struct sp_step_result *res)
 {
 	struct stat st;
 	uint64_t seq;
@@ -235,13 +231,13 @@ int sp_ctx_open_checked(const struct sp_ctx *ctx, const char *path, int flags, d
 	fd = open(path, flags | O_CLOEXEC);
 	if (fd < 0) {
 		e = errno;
-		return sp_step_fail(res, e, field, path, "cannot open '%s': %s%s", path, strerror(e),
+		return sp_step_fail(res, e, "cannot open '%s': %s%s", path, strerror(e),
 				    e == EBUSY ? " (mounted, or held by md, dm or swap?)" : "");
 	}
 	/* want_rdev 0: a ctx that identified nothing (no pipeline) */
 	if (fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode) || (want_rdev && st.st_rdev != want_rdev)) {
 		close(fd);
-		return sp_step_fail(res, ESTALE, field, path,
+		return sp_step_fail(res, ESTALE,
 				    "'%s' is no longer the device apply identified (%u:%u); it was "
 				    "replaced while apply ran, so nothing more is written",
 				    path, major(want_rdev), minor(want_rdev));
@@ -249,7 +245,7 @@ int sp_ctx_open_checked(const struct sp_ctx *ctx, const char *path, int flags, d
 	seq = fd_diskseq(fd);
 	if (ctx->disk_diskseq && seq && seq != ctx->disk_diskseq) {
 		close(fd);
-		return sp_step_fail(res, ESTALE, field, path,
+		return sp_step_fail(res, ESTALE,
 				    "'%s' is disk sequence %" PRIu64 ", apply identified %" PRIu64
 				    ": the medium was replaced while apply ran, so nothing more is "
 				    "written", path, seq, ctx->disk_diskseq);
@@ -257,7 +253,7 @@ int sp_ctx_open_checked(const struct sp_ctx *ctx, const char *path, int flags, d
 	return fd;
 }
 
-int sp_ctx_check_disk(const struct sp_ctx *ctx, const char *field, struct sp_step_result *res)
+int sp_ctx_check_disk(const struct sp_ctx *ctx, struct sp_step_result *res)
 {
 	const char *path = sp_ctx_disk_path(ctx);
 	uint64_t size = 0;
@@ -266,17 +262,17 @@ int sp_ctx_check_disk(const struct sp_ctx *ctx, const char *field, struct sp_ste
 	if (!ctx->disk_rdev || ctx->disk_fd < 0)
 		return 0; /* nothing identified: a step run on its own (tests) */
 	if (ioctl(ctx->disk_fd, BLKGETSIZE64, &size) < 0 || size != ctx->disk_size_bytes)
-		return sp_step_fail(res, ESTALE, field, path,
+		return sp_step_fail(res, ESTALE,
 				    "'%s' now has %" PRIu64 " bytes, apply identified %" PRIu64
 				    " (detached, resized or replaced while apply ran); nothing more "
 				    "is written", path, size, ctx->disk_size_bytes);
 	if (ctx->disk_diskseq && fd_diskseq(ctx->disk_fd) != ctx->disk_diskseq)
-		return sp_step_fail(res, ESTALE, field, path,
+		return sp_step_fail(res, ESTALE,
 				    "'%s' is disk sequence %" PRIu64 ", apply identified %" PRIu64
 				    ": the medium was replaced while apply ran; nothing more is written",
 				    path, fd_diskseq(ctx->disk_fd), ctx->disk_diskseq);
 	/* the path, as libparted and mkfs will open it, must still name it */
-	fd = sp_ctx_open_checked(ctx, path, O_RDONLY, ctx->disk_rdev, field, res);
+	fd = sp_ctx_open_checked(ctx, path, O_RDONLY, ctx->disk_rdev, res);
 	if (fd < 0)
 		return fd;
 	close(fd);

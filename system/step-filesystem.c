@@ -95,7 +95,7 @@ static int find_fs(const char *path, struct sp_found_fs *f, struct sp_step_resul
 	errno = 0;
 	pr = blkid_new_probe_from_filename(path);
 	if (!pr)
-		return sp_step_fail(res, errno ? errno : EIO, STEP, path,
+		return sp_step_fail(res, errno ? errno : EIO,
 				    "cannot open '%s' to look for a filesystem: %s", path,
 				    strerror(errno ? errno : EIO));
 	blkid_probe_enable_superblocks(pr, 1);
@@ -112,7 +112,7 @@ static int find_fs(const char *path, struct sp_found_fs *f, struct sp_step_resul
 	}
 	blkid_free_probe(pr);
 	if (rc == -1)
-		return sp_step_fail(res, EIO, STEP, path, "cannot read '%s': libblkid failed", path);
+		return sp_step_fail(res, EIO, "cannot read '%s': libblkid failed", path);
 	f->blank = rc == 1;
 	f->ambivalent = rc == -2;
 	return 0;
@@ -124,16 +124,14 @@ static int read_xfs_sb(const char *path, struct xfs_dsb *sb, struct sp_step_resu
 	ssize_t n;
 
 	if (fd < 0)
-		return sp_step_fail(res, errno, STEP, path, "cannot open '%s': %s", path,
-				    strerror(errno));
+		return sp_step_fail(res, errno, "cannot open '%s': %s", path, strerror(errno));
 	n = pread(fd, sb, sizeof(*sb), 0);
 	close(fd);
 	if (n < 0)
-		return sp_step_fail(res, errno, STEP, path, "cannot read the xfs superblock of "
+		return sp_step_fail(res, errno, "cannot read the xfs superblock of "
 				    "'%s': %s", path, strerror(errno));
 	if ((size_t)n != sizeof(*sb))
-		return sp_step_fail(res, EIO, STEP, path, "'%s' ends inside the xfs superblock",
-				    path);
+		return sp_step_fail(res, EIO, "'%s' ends inside the xfs superblock", path);
 	return 0;
 }
 
@@ -214,7 +212,7 @@ static int read_fs(const char *path, struct sp_found_fs *f, struct sp_step_resul
 
 	if (stat(path, &st) < 0) {
 		if (errno != ENOENT)
-			return sp_step_fail(res, errno, STEP, path, "cannot stat '%s': %s", path,
+			return sp_step_fail(res, errno, "cannot stat '%s': %s", path,
 					    strerror(errno));
 		f->no_node = true;
 		return 0;
@@ -239,7 +237,7 @@ static int filesystem_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 	int r;
 
 	if (!ctx || !ctx->plan)
-		return sp_step_fail(res, EINVAL, STEP, "", "no plan to verify against");
+		return sp_step_fail(res, EINVAL, "no plan to verify against");
 	ctx->fs_uuid[0] = '\0';
 	f = &ctx->found_fs;
 	memset(f, 0, sizeof(*f));
@@ -299,17 +297,16 @@ static int check_is_partition(const struct sp_plan *plan, const char *path,
 	struct stat st;
 
 	if (stat(path, &st) < 0)
-		return sp_step_fail(res, errno, STEP, path, "cannot format '%s': %s", path,
-				    strerror(errno));
+		return sp_step_fail(res, errno, "cannot format '%s': %s", path, strerror(errno));
 	if (!S_ISBLK(st.st_mode))
-		return sp_step_fail(res, ENOTBLK, STEP, path,
+		return sp_step_fail(res, ENOTBLK,
 				    "refusing to format '%s': not a block device", path);
 	if (plan->table == SP_TABLE_NONE && !strcmp(path, plan->device.path))
 		return 0;
 	snprintf(attr, sizeof(attr), "/sys/dev/block/%u:%u/partition", major(st.st_rdev),
 		 minor(st.st_rdev));
 	if (access(attr, F_OK) < 0)
-		return sp_step_fail(res, EPERM, STEP, path,
+		return sp_step_fail(res, EPERM,
 				    "refusing to format '%s': the kernel does not call it a partition "
 				    "(no %s); stripeplan formats a whole disk only when the plan "
 				    "says --table none", path, attr);
@@ -327,11 +324,11 @@ static int check_argv(const struct sp_plan *plan, const char *path, struct sp_st
 	bool tool_ok = !strcmp(tool, sp_mkfs_tool(plan->fs));
 
 	if (plan->n_mkfs_argv < 2 || plan->n_mkfs_argv > SP_MAX_ARGV || !tool_ok)
-		return sp_step_fail(res, EINVAL, STEP, path,
+		return sp_step_fail(res, EINVAL,
 				    "the plan's mkfs command ('%s', %zu arguments) is not one that makes "
 				    "%s", tool, plan->n_mkfs_argv, sp_fs_name(plan->fs));
 	if (strcmp(plan->mkfs_argv[plan->n_mkfs_argv - 1], path))
-		return sp_step_fail(res, EINVAL, STEP, path,
+		return sp_step_fail(res, EINVAL,
 				    "the plan's mkfs command ends with '%s', not the partition '%s'",
 				    plan->mkfs_argv[plan->n_mkfs_argv - 1], path);
 	return 0;
@@ -406,7 +403,6 @@ static int run_mkfs(const struct sp_plan *plan, const char *path, struct sp_step
 	argv[i] = NULL;
 	r = sp_exec(argv, &out, &res->error);
 	if (r < 0) {
-		snprintf(res->error.subject, sizeof(res->error.subject), "%s", path);
 		res->status = SP_STEP_FAILED;
 		return r;
 	}
@@ -416,7 +412,7 @@ static int run_mkfs(const struct sp_plan *plan, const char *path, struct sp_step
 	if (out.exit_status == 0)
 		return 0;
 	why_it_failed(res->tool_output, argv[0], why, sizeof(why));
-	return sp_step_fail(res, EIO, STEP, path, "%s failed (exit %d) on '%s': %s", argv[0],
+	return sp_step_fail(res, EIO, "%s failed (exit %d) on '%s': %s", argv[0],
 			    out.exit_status, path, why);
 }
 
@@ -424,11 +420,11 @@ static int run_mkfs(const struct sp_plan *plan, const char *path, struct sp_step
  * the ones the run identified and bound. */
 static int still_bound(const struct sp_ctx *ctx, const char *path, struct sp_step_result *res)
 {
-	int fd, r = sp_ctx_check_disk(ctx, STEP, res);
+	int fd, r = sp_ctx_check_disk(ctx, res);
 
 	if (r < 0 || !ctx->part_rdev)
 		return r;
-	fd = sp_ctx_open_checked(ctx, path, O_RDONLY, ctx->part_rdev, STEP, res);
+	fd = sp_ctx_open_checked(ctx, path, O_RDONLY, ctx->part_rdev, res);
 	if (fd < 0)
 		return fd;
 	close(fd);
@@ -442,7 +438,7 @@ static int filesystem_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 	int r;
 
 	if (!ctx || !ctx->plan)
-		return sp_step_fail(res, EINVAL, STEP, "", "no plan to apply");
+		return sp_step_fail(res, EINVAL, "no plan to apply");
 	if (ctx->dry_run) {
 		dry_run(ctx, res);
 		return 0;
@@ -452,7 +448,7 @@ static int filesystem_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 	if (r == 0)
 		r = check_argv(ctx->plan, path, res);
 	if (r == 0)
-		r = sp_step_wipe_signatures(ctx, path, ctx->part_rdev, STEP, res);
+		r = sp_step_wipe_signatures(ctx, path, ctx->part_rdev, res);
 	if (r == 0)
 		r = still_bound(ctx, path, res);
 	if (r == 0)

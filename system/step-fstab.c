@@ -56,14 +56,13 @@ static void join_options(const struct sp_plan *plan, char *buf, size_t len)
 					 plan->mount_options[i]);
 }
 
-/* Fills the step's error, naming the file or device it is about. */
-#define fail(res, code, kind, subject, ...) \
-	sp_error_set_at(&(res)->error, code, kind, "fstab", subject, __VA_ARGS__)
+/* Fills the step's error; the message names the file or device. */
+#define fail(res, code, kind, ...) sp_error_set(&(res)->error, code, kind, __VA_ARGS__)
 
 /* An error from fstab.c, prefixed with the file it is about. */
 static int fail_with(struct sp_step_result *res, const struct sp_error *err, const char *path)
 {
-	return fail(res, err->code, err->kind ? err->kind : SP_ERR_FAILED, path,
+	return fail(res, err->code, err->kind ? err->kind : SP_ERR_FAILED,
 		    "%s: %s", path, err->message);
 }
 
@@ -188,7 +187,7 @@ static int mount_test(const struct sp_ctx *ctx, struct sp_step_result *res)
 	join_options(plan, options, sizeof(options));
 	r = sp_run_in_private_mounts(mount_job_run, &job, msg, sizeof(msg));
 	if (r < 0)
-		return fail(res, r, SP_ERR_FAILED, source, "%s%s", msg,
+		return fail(res, r, SP_ERR_FAILED, "%s%s", msg,
 			    strstr(msg, "fstab was not changed") ? "" : "; fstab was not changed");
 	return 0;
 }
@@ -308,13 +307,13 @@ static int where_open(const struct sp_ctx *ctx, struct where *w, struct sp_step_
 	if (under_root(ctx, "/etc/fstab", w->fstab, sizeof(w->fstab)) < 0 ||
 	    under_root(ctx, "/etc/" SP_FSTAB_LOCK_NAME, w->lock, sizeof(w->lock)) < 0 ||
 	    under_root(ctx, ctx->plan->mountpoint, w->mnt, sizeof(w->mnt)) < 0)
-		return fail(res, ENAMETOOLONG, SP_ERR_INVALID, root, "'%s': path too long", root);
+		return fail(res, ENAMETOOLONG, SP_ERR_INVALID, "'%s': path too long", root);
 	w->root_fd = sp_root_open(root);
 	if (w->root_fd < 0 || fstat(w->root_fd, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		int e = w->root_fd < 0 ? -w->root_fd : ENOTDIR;
 
 		where_close(w);
-		return fail(res, e, SP_ERR_INVALID, root, "the target root '%s' is not a directory: %s",
+		return fail(res, e, SP_ERR_INVALID, "the target root '%s' is not a directory: %s",
 			    root, strerror(e));
 	}
 	return 0;
@@ -328,7 +327,7 @@ static int open_etc(const struct where *w, bool create, int *ret_fd, struct sp_s
 	if (fd == -ENOENT && !create)
 		return -ENOENT;
 	if (fd < 0)
-		return fail(res, -fd, SP_ERR_INVALID, w->fstab,
+		return fail(res, -fd, SP_ERR_INVALID,
 			    "cannot reach the directory of '%s' inside the target root: %s", w->fstab,
 			    strerror(-fd));
 	*ret_fd = fd;
@@ -346,7 +345,7 @@ static int read_current(const struct where *w, char **ret_text, struct sp_fstab_
 	if (r == -ENOENT) {
 		*ret_text = strdup("");
 		*ret_file = (struct sp_fstab_file){ .exists = false, .mode = 0644 };
-		return *ret_text ? 0 : fail(res, ENOMEM, SP_ERR_FAILED, w->fstab, "out of memory");
+		return *ret_text ? 0 : fail(res, ENOMEM, SP_ERR_FAILED, "out of memory");
 	}
 	if (r < 0)
 		return r;
@@ -370,7 +369,7 @@ static int mount_point_state(const struct sp_ctx *ctx, const struct where *w, bo
 		return 0;
 	}
 	if (fd < 0)
-		return fail(res, -fd, SP_ERR_INVALID, w->mnt,
+		return fail(res, -fd, SP_ERR_INVALID,
 			    "mount point '%s' cannot be %s inside the target root: %s", w->mnt,
 			    create ? "created" : "reached",
 			    fd == -ENOTDIR || fd == -EEXIST ? "something else is in the way" :
@@ -386,7 +385,7 @@ static int mount_point_state(const struct sp_ctx *ctx, const struct where *w, bo
 
 static int refuse_mounted(const struct where *w, struct sp_step_result *res)
 {
-	return fail(res, EBUSY, SP_ERR_REFUSED, w->mnt,
+	return fail(res, EBUSY, SP_ERR_REFUSED,
 		    "mount point '%s' already has a filesystem mounted on it", w->mnt);
 }
 
@@ -483,13 +482,13 @@ static int planned_entry(const struct sp_ctx *ctx, struct sp_found_fstab *f,
 		return 0;
 	if (sp_fstab_line_render(ctx->plan, ctx->fs_uuid, f->planned_line,
 				 sizeof(f->planned_line)) < 0)
-		return fail(res, EINVAL, SP_ERR_FAILED, "fstab",
+		return fail(res, EINVAL, SP_ERR_FAILED,
 			    "cannot render the planned fstab line '%s' for UUID '%s'",
 			    ctx->plan->fstab_line, ctx->fs_uuid);
 	if (sp_fstab_find_uuid(f->planned_line, ctx->fs_uuid, &want, 1, &n, &err) < 0)
 		return fail_with(res, &err, "fstab");
 	if (n != 1)
-		return fail(res, EINVAL, SP_ERR_FAILED, "fstab",
+		return fail(res, EINVAL, SP_ERR_FAILED,
 			    "the planned fstab line '%s' does not parse as one entry",
 			    f->planned_line);
 	copy_line(&want, &f->planned);
@@ -510,7 +509,7 @@ static int find_lines(const struct sp_ctx *ctx, const struct where *w, struct sp
 	int r = 0;
 
 	if (!have)
-		return fail(res, ENOMEM, SP_ERR_FAILED, f->path, "out of memory");
+		return fail(res, ENOMEM, SP_ERR_FAILED, "out of memory");
 	if (stat(f->fs_path, &st) == 0 && S_ISBLK(st.st_mode)) {
 		names.rdev = st.st_rdev;
 		names.have_rdev = true;
@@ -553,8 +552,7 @@ static int read_fstab(struct sp_ctx *ctx, struct sp_found_fstab *f, struct sp_st
 	int r;
 
 	if (under_root(ctx, "/etc/fstab", f->path, sizeof(f->path)) < 0)
-		return fail(res, ENAMETOOLONG, SP_ERR_FAILED, ctx->root, "'%s': path too long",
-			    ctx->root);
+		return fail(res, ENAMETOOLONG, SP_ERR_FAILED, "'%s': path too long", ctx->root);
 	snprintf(f->fs_path, sizeof(f->fs_path), "%s",
 		 ctx->have_found_fs ? ctx->found_fs.path : sp_ctx_partition_path(ctx));
 	if (ctx->have_found_fs && !ctx->found_fs.blank && !ctx->found_fs.ambivalent) {
@@ -584,7 +582,7 @@ static int verify(struct sp_ctx *ctx, struct sp_step_result *res)
 	int r;
 
 	if (!f)
-		return fail(res, ENOMEM, SP_ERR_FAILED, "fstab", "out of memory");
+		return fail(res, ENOMEM, SP_ERR_FAILED, "out of memory");
 	r = read_fstab(ctx, f, res);
 	if (r == 0) {
 		sp_judge_fstab(ctx->plan, f, &res->findings);
@@ -638,7 +636,7 @@ static int render_line(const struct sp_ctx *ctx, bool placeholder_ok, char *line
 {
 	if (!ctx->fs_uuid[0]) {
 		if (!placeholder_ok)
-			return fail(res, ENOENT, SP_ERR_FAILED, ctx->partition_path,
+			return fail(res, ENOENT, SP_ERR_FAILED,
 				    "the UUID of the filesystem on '%s' is unknown (the filesystem "
 				    "step reported none); no fstab line written",
 				    ctx->partition_path[0] ? ctx->partition_path :
@@ -647,7 +645,7 @@ static int render_line(const struct sp_ctx *ctx, bool placeholder_ok, char *line
 		return 0;
 	}
 	if (sp_fstab_line_render(ctx->plan, ctx->fs_uuid, line, len) < 0)
-		return fail(res, EINVAL, SP_ERR_INVALID, "fstab",
+		return fail(res, EINVAL, SP_ERR_INVALID,
 			    "cannot put UUID '%s' into the planned fstab line '%s'", ctx->fs_uuid,
 			    ctx->plan->fstab_line);
 	return 0;
@@ -681,10 +679,9 @@ static int check_mountpoint(const struct sp_ctx *ctx, struct sp_step_result *res
 
 	if (sp_mountpoint_check(ctx->plan->mountpoint, ctx->force, normalized, sizeof(normalized),
 				&err) < 0)
-		return fail(res, -err.code, SP_ERR_INVALID, ctx->plan->mountpoint, "%s",
-			    err.message);
+		return fail(res, -err.code, SP_ERR_INVALID, "%s", err.message);
 	if (strcmp(normalized, ctx->plan->mountpoint))
-		return fail(res, EINVAL, SP_ERR_INVALID, ctx->plan->mountpoint,
+		return fail(res, EINVAL, SP_ERR_INVALID,
 			    "mountpoint: the plan spells it '%s'; plans name it '%s'",
 			    ctx->plan->mountpoint, normalized);
 	return 0;
@@ -700,7 +697,7 @@ static int check_writable(const struct where *w, const char *rel, const char *di
 	int r = sp_root_check_dir(w->root_fd, rel);
 
 	if (r < 0)
-		return fail(res, -r, SP_ERR_REFUSED, display,
+		return fail(res, -r, SP_ERR_REFUSED,
 			    "cannot write '%s' inside the target root: %s; nothing was written",
 			    display,
 			    r == -EEXIST ? "something that is not a directory there (a file, or a "
@@ -749,7 +746,7 @@ static int write_fstab(const struct where *w, const char *text, const struct sp_
 	struct sp_error err = { 0 };
 
 	if (sp_fstab_write_atomic_at(etc_fd, "fstab", w->fstab, text, file, &err) < 0)
-		return fail(res, err.code, SP_ERR_FAILED, w->fstab, "%s", err.message);
+		return fail(res, err.code, SP_ERR_FAILED, "%s", err.message);
 	return 0;
 }
 

@@ -125,13 +125,13 @@ static int parted_open(const char *path, PedDevice **ret_dev, struct ped_said *s
 	PedDevice *dev;
 
 	if (no_parted) {
-		sp_step_fail(res, ELIBACC, STEP, path, "cannot load libparted: %s", no_parted);
+		sp_step_fail(res, ELIBACC, "cannot load libparted: %s", no_parted);
 		return -ELIBACC;
 	}
 	listen_begin(said);
 	dev = ped_device_get(path);
 	if (!dev) {
-		sp_step_fail(res, ENODEV, STEP, path, "cannot open '%s': libparted said: %s", path,
+		sp_step_fail(res, ENODEV, "cannot open '%s': libparted said: %s", path,
 			     said_or(said, "no such device"));
 		listen_end(said);
 		return -ENODEV;
@@ -312,8 +312,7 @@ static int read_label(const struct sp_ctx *ctx, struct sp_found_partition *f,
 	f->disk_bytes = (uint64_t)dev->length * (uint64_t)dev->sector_size;
 	type = ped_disk_probe(dev);
 	if (!type && said.count) {
-		r = sp_step_fail(res, EIO, STEP, path, "cannot read '%s': libparted said: %s", path,
-				 said.text);
+		r = sp_step_fail(res, EIO, "cannot read '%s': libparted said: %s", path, said.text);
 		goto out;
 	}
 	if (!type)
@@ -341,7 +340,7 @@ static int partition_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 	int r;
 
 	if (!ctx || !ctx->plan)
-		return sp_step_fail(res, EINVAL, STEP, "", "no plan to verify against");
+		return sp_step_fail(res, EINVAL, "no plan to verify against");
 	f = &ctx->found_partition;
 	memset(f, 0, sizeof(*f));
 	snprintf(f->disk, sizeof(f->disk), "%s", sp_ctx_disk_path(ctx));
@@ -399,11 +398,11 @@ static int check_sectors(const struct sp_plan *plan, const PedDevice *dev,
 	uint64_t sector = (uint64_t)dev->sector_size;
 
 	if (sector != plan->device.logical_sector_bytes)
-		return sp_step_fail(res, EINVAL, STEP, dev->path,
+		return sp_step_fail(res, EINVAL,
 				    "'%s' has %" PRIu64 "-byte sectors, the plan was made for %u-byte "
 				    "sectors", dev->path, sector, plan->device.logical_sector_bytes);
 	if (!plan->size_bytes || plan->start_bytes % sector || plan->size_bytes % sector)
-		return sp_step_fail(res, EINVAL, STEP, dev->path,
+		return sp_step_fail(res, EINVAL,
 				    "the plan's partition (%" PRIu64 " B at %" PRIu64 " B) is not whole "
 				    "%" PRIu64 "-byte sectors of '%s'", plan->size_bytes,
 				    plan->start_bytes, sector, dev->path);
@@ -431,13 +430,13 @@ static int add_partition(const struct sp_plan *plan, PedDisk *disk, const struct
 	if (!ok) {
 		if (part)
 			ped_partition_destroy(part);
-		return sp_step_fail(res, EINVAL, STEP, disk->dev->path,
+		return sp_step_fail(res, EINVAL,
 				    "cannot place partition %d at sectors %lld..%lld on '%s': "
 				    "libparted said: %s", PARTITION_NUMBER, (long long)start,
 				    (long long)end, disk->dev->path, said_or(said, "no reason given"));
 	}
 	if (part->num != PARTITION_NUMBER)
-		return sp_step_fail(res, EINVAL, STEP, disk->dev->path,
+		return sp_step_fail(res, EINVAL,
 				    "libparted numbered the new partition on '%s' %d, not %d",
 				    disk->dev->path, part->num, PARTITION_NUMBER);
 	return 0;
@@ -455,12 +454,12 @@ static int check_in_memory(const struct sp_plan *plan, const PedDevice *dev, con
 	int r = 0;
 
 	if (!f)
-		return sp_step_fail(res, ENOMEM, STEP, dev->path, "out of memory");
+		return sp_step_fail(res, ENOMEM, "out of memory");
 	f->sector_bytes = (unsigned)dev->sector_size;
 	count_partitions(disk, f);
 	if (f->n_partitions != 1 || !f->has_first || !f->first_is_primary ||
 	    f->start_bytes != plan->start_bytes || f->size_bytes != plan->size_bytes)
-		r = sp_step_fail(res, EINVAL, STEP, dev->path,
+		r = sp_step_fail(res, EINVAL,
 				 "not writing the %s label on '%s': the label built in memory has %u "
 				 "partition(s), partition %d at %" PRIu64 " B, %" PRIu64 " B long; the "
 				 "plan says one, at %" PRIu64 " B, %" PRIu64 " B long",
@@ -574,29 +573,29 @@ static int tell_kernel(const struct sp_ctx *ctx, const char *done, struct sp_ste
 	size_t i, n_busy = 0, n_removed = 0;
 	struct stat st;
 
-	fd = sp_ctx_open_checked(ctx, path, O_RDWR, ctx->disk_rdev, STEP, res);
+	fd = sp_ctx_open_checked(ctx, path, O_RDWR, ctx->disk_rdev, res);
 	if (fd < 0) {
 		/* keep what was said, and say what is on the disk now */
 		char said[SP_MSG_MAX];
 
 		snprintf(said, sizeof(said), "%s", res->error.message);
-		return sp_step_fail(res, -fd, STEP, path, "%s '%s' but cannot "
+		return sp_step_fail(res, -fd, "%s '%s' but cannot "
 				    "tell the kernel: %s", done, path, said);
 	}
 	if (fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode)) {
-		r = sp_step_fail(res, ENOTBLK, STEP, path, "%s '%s' but cannot "
+		r = sp_step_fail(res, ENOTBLK, "%s '%s' but cannot "
 				 "tell the kernel: not a block device", done, path);
 		goto out;
 	}
 	list = calloc(1, sizeof(*list));
 	if (!list) {
-		r = sp_step_fail(res, ENOMEM, STEP, path, "out of memory");
+		r = sp_step_fail(res, ENOMEM, "out of memory");
 		goto out;
 	}
 	/* the disk behind our fd, not whatever the path names by now */
 	r = sp_sysfs_partitions(ctx->sysfs, major(st.st_rdev), minor(st.st_rdev), list);
 	if (r < 0) {
-		r = sp_step_fail(res, -r, STEP, path, "%s '%s' but cannot read "
+		r = sp_step_fail(res, -r, "%s '%s' but cannot read "
 				 "the kernel's partitions of it: %s", done, path, strerror(-r));
 		goto out;
 	}
@@ -613,7 +612,7 @@ static int tell_kernel(const struct sp_ctx *ctx, const char *done, struct sp_ste
 			list_append(busy, sizeof(busy), item);
 			n_busy++;
 		} else if (r < 0) {
-			r = sp_step_fail(res, -r, STEP, path, "%s '%s' but the "
+			r = sp_step_fail(res, -r, "%s '%s' but the "
 					 "kernel would not remove its partition %u (%s): %s; run "
 					 "partprobe %s", done, path, list->p[i].number, item,
 					 strerror(-r), path);
@@ -624,7 +623,7 @@ static int tell_kernel(const struct sp_ctx *ctx, const char *done, struct sp_ste
 		}
 	}
 	if (n_busy) {
-		r = sp_step_fail(res, EBUSY, STEP, path, "%s '%s' but cannot "
+		r = sp_step_fail(res, EBUSY, "%s '%s' but cannot "
 				 "tell the kernel: %s %s in use, so the kernel keeps the old "
 				 "partition%s (%s); stop what uses %s, then run partprobe %s",
 				 done, path, busy, n_busy == 1 ? "is" : "are",
@@ -642,7 +641,7 @@ static int tell_kernel(const struct sp_ctx *ctx, const char *done, struct sp_ste
 		if (blkpg_unsupported(r)) {
 			unsupported = r;
 		} else if (r < 0) {
-			r = sp_step_fail(res, -r, STEP, path, "%s '%s' but "
+			r = sp_step_fail(res, -r, "%s '%s' but "
 					 "the kernel would not add partition %d at %" PRIu64
 					 " B, %" PRIu64 " B long: %s; run partprobe %s", done,
 					 path, PARTITION_NUMBER, plan->start_bytes,
@@ -657,7 +656,7 @@ static int tell_kernel(const struct sp_ctx *ctx, const char *done, struct sp_ste
 		 * then checks the kernel took the plan's geometry from it */
 		r = reread(fd);
 		if (r < 0) {
-			r = sp_step_fail(res, -r, STEP, path, "%s '%s' but "
+			r = sp_step_fail(res, -r, "%s '%s' but "
 					 "cannot tell the kernel: BLKPG is not supported there "
 					 "(%s) and it would not re-read the label (BLKRRPART): "
 					 "%s%s", done, path, strerror(-unsupported), strerror(-r),
@@ -683,7 +682,7 @@ static int write_label(const struct sp_ctx *ctx, struct sp_step_result *res)
 	PedDisk *disk = NULL;
 	struct ped_said said;
 	char done[64];
-	int r = sp_ctx_check_disk(ctx, STEP, res);
+	int r = sp_ctx_check_disk(ctx, res);
 
 	if (r < 0)
 		return r;
@@ -695,7 +694,7 @@ static int write_label(const struct sp_ctx *ctx, struct sp_step_result *res)
 		goto out;
 	disk = ped_disk_new_fresh(dev, ped_disk_type_get(table));
 	if (!disk) {
-		r = sp_step_fail(res, EIO, STEP, path, "cannot make a %s label for '%s': "
+		r = sp_step_fail(res, EIO, "cannot make a %s label for '%s': "
 				 "libparted said: %s", table, path, said_or(&said, "nothing"));
 		goto out;
 	}
@@ -705,20 +704,20 @@ static int write_label(const struct sp_ctx *ctx, struct sp_step_result *res)
 	if (r < 0)
 		goto out;
 	if (said.count) {
-		r = sp_step_fail(res, EIO, STEP, path, "not writing the %s label on '%s': "
+		r = sp_step_fail(res, EIO, "not writing the %s label on '%s': "
 				 "libparted said: %s", table, path, said.text);
 		goto out;
 	}
 	/* Only now, with the new label built and checked in memory: libparted
 	 * keeps what it does not own in sector 0 (msdos boot code, where an
 	 * old xfs superblock starts) and never looks at an old backup GPT. */
-	r = sp_step_wipe_signatures(ctx, path, ctx->disk_rdev, STEP, res);
+	r = sp_step_wipe_signatures(ctx, path, ctx->disk_rdev, res);
 	if (r == 0)
-		r = sp_ctx_check_disk(ctx, STEP, res);
+		r = sp_ctx_check_disk(ctx, res);
 	if (r < 0)
 		goto out;
 	if (!ped_disk_commit_to_dev(disk) || said.count) {
-		r = sp_step_fail(res, EIO, STEP, path, "cannot write the %s label on '%s': "
+		r = sp_step_fail(res, EIO, "cannot write the %s label on '%s': "
 				 "libparted said: %s", table, path, said_or(&said, "nothing"));
 		goto out;
 	}
@@ -783,7 +782,7 @@ static int wait_for_node(const struct sp_ctx *ctx, struct sp_step_result *res)
 		usleep(WAIT_POLL_MS * 1000);
 	}
 	wait_hint(ctx, disk, hint, sizeof(hint));
-	return sp_step_fail(res, ETIMEDOUT, STEP, part,
+	return sp_step_fail(res, ETIMEDOUT,
 			    "partition node '%s' did not appear within %.3g s (%s)", part,
 			    wait_ms / 1000.0, hint);
 }
@@ -792,7 +791,7 @@ static int wait_for_node(const struct sp_ctx *ctx, struct sp_step_result *res)
  * the partitions; the filesystem step then formats the whole device. */
 static int remove_table(const struct sp_ctx *ctx, struct sp_step_result *res)
 {
-	int r = sp_step_wipe_signatures(ctx, sp_ctx_disk_path(ctx), ctx->disk_rdev, STEP, res);
+	int r = sp_step_wipe_signatures(ctx, sp_ctx_disk_path(ctx), ctx->disk_rdev, res);
 
 	if (r == 0)
 		r = tell_kernel(ctx, "wiped the partition table on", res);
@@ -805,7 +804,7 @@ static int partition_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 	int r;
 
 	if (!ctx || !ctx->plan)
-		return sp_step_fail(res, EINVAL, STEP, "", "no plan to apply");
+		return sp_step_fail(res, EINVAL, "no plan to apply");
 	if (ctx->dry_run) {
 		dry_run(ctx, res);
 		return 0;
@@ -830,7 +829,7 @@ static int partition_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 /* --table none: the filesystem goes on the locked device itself. */
 static int bind_whole_device(struct sp_ctx *ctx, const char *path, struct sp_step_result *res)
 {
-	int fd = sp_ctx_open_checked(ctx, path, O_RDONLY, ctx->disk_rdev, STEP, res);
+	int fd = sp_ctx_open_checked(ctx, path, O_RDONLY, ctx->disk_rdev, res);
 
 	if (fd < 0)
 		return fd;
@@ -853,19 +852,19 @@ int sp_step_partition_bind(struct sp_ctx *ctx, struct sp_step_result *res)
 		return bind_whole_device(ctx, part, res);
 	r = ctx_kernel_partition(ctx, &kp);
 	if (r < 0)
-		return sp_step_fail(res, -r, STEP, part, "cannot read the kernel's partitions of "
+		return sp_step_fail(res, -r, "cannot read the kernel's partitions of "
 				    "'%s': %s", sp_ctx_disk_path(ctx), strerror(-r));
 	if (!kernel_matches_plan(&kp, ctx->plan))
-		return sp_step_fail(res, ENXIO, STEP, part, "the kernel has no partition %d on '%s' "
+		return sp_step_fail(res, ENXIO, "the kernel has no partition %d on '%s' "
 				    "where the plan puts it; nothing more is written",
 				    PARTITION_NUMBER, sp_ctx_disk_path(ctx));
 	want = makedev(kp.p.major, kp.p.minor);
-	fd = sp_ctx_open_checked(ctx, part, O_RDONLY, want, STEP, res);
+	fd = sp_ctx_open_checked(ctx, part, O_RDONLY, want, res);
 	if (fd < 0)
 		return fd;
 	if (ioctl(fd, BLKGETSIZE64, &size) < 0 || size != ctx->plan->size_bytes) {
 		close(fd);
-		return sp_step_fail(res, ESTALE, STEP, part, "'%s' has %" PRIu64 " bytes, the plan's "
+		return sp_step_fail(res, ESTALE, "'%s' has %" PRIu64 " bytes, the plan's "
 				    "partition %" PRIu64 "; nothing more is written", part, size,
 				    ctx->plan->size_bytes);
 	}

@@ -150,13 +150,13 @@ static int knob_init(const struct sp_ctx *ctx, const struct sp_tuning *t, struct
 	k->disk = t->device;
 	k->attr = t->attribute;
 	if (sp_tuning_path(t, k->path, sizeof(k->path)) < 0 || sp_tuning_check(t) < 0)
-		return sp_step_fail(res, EINVAL, STEP, k->path,
+		return sp_step_fail(res, EINVAL,
 				    "tuning entry '%s' = '%s' is not a /sys/block or /sys/module "
 				    "path stripeplan writes",
 				    k->path, t->value);
 	/* k->path is "/sys/...": the same file below the run's sysfs root */
 	if (sp_sysfs_path(ctx->sysfs, k->file, sizeof(k->file), "%s", k->path + strlen("/sys/")) < 0)
-		return sp_step_fail(res, ENAMETOOLONG, STEP, k->path,
+		return sp_step_fail(res, ENAMETOOLONG,
 				    "the path of '%s' under the sysfs root is too long", k->path);
 	return 0;
 }
@@ -172,7 +172,7 @@ static int knob_look(struct knob *k, struct sp_step_result *res)
 	}
 	r = sp_sysfs_read(k->file, k->raw, sizeof(k->raw));
 	if (r < 0)
-		return sp_step_fail(res, -r, STEP, k->disk, "cannot read '%s' on '%s': %s", k->attr,
+		return sp_step_fail(res, -r, "cannot read '%s' on '%s': %s", k->attr,
 				    k->disk, strerror(-r));
 	k->have = active_value(k->raw);
 	if (value_matches(k->t->value, k->have))
@@ -232,7 +232,7 @@ static int knob_apply(struct run *run, struct knob *k)
 	}
 	r = sp_sysfs_write(k->file, k->t->value);
 	if (r < 0)
-		return sp_step_fail(run->res, -r, STEP, k->disk,
+		return sp_step_fail(run->res, -r,
 				    "cannot set '%s' on '%s' to %s: %s", k->attr, k->disk,
 				    k->t->value, strerror(-r));
 	run->set++;
@@ -426,8 +426,7 @@ static int render_artifacts(const struct sp_ctx *ctx, struct artifacts *as,
 		r = artifact_path(ctx->root ? ctx->root : "/", &as->a[i]);
 	if (r < 0) {
 		artifacts_free(as);
-		return sp_step_fail(res, -r, STEP, plan->device.path,
-				    "cannot render the persistence files for '%s': %s",
+		return sp_step_fail(res, -r, "cannot render the persistence files for '%s': %s",
 				    plan->device.path, strerror(-r));
 	}
 	return 0;
@@ -444,8 +443,7 @@ static int open_root(const struct sp_ctx *ctx, int *ret_fd, struct sp_step_resul
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		if (fd >= 0)
 			close(fd);
-		return sp_step_fail(res, ENOTDIR, STEP, root,
-				    "the target root '%s' is not a directory", root);
+		return sp_step_fail(res, ENOTDIR, "the target root '%s' is not a directory", root);
 	}
 	*ret_fd = fd;
 	return 0;
@@ -512,7 +510,7 @@ static int install_artifact(struct run *run, int root_fd, const struct artifact 
 		close(dir);
 	}
 	if (r < 0)
-		return sp_step_fail(run->res, -r, STEP, a->path, "cannot %s '%s': %s", what, a->path,
+		return sp_step_fail(run->res, -r, "cannot %s '%s': %s", what, a->path,
 				    strerror(-r));
 	say(run, "wrote %s", a->path);
 	return 0;
@@ -551,18 +549,17 @@ static int preflight_artifact(int root_fd, const struct artifact *a, struct sp_s
 			return 0; /* it will be made */
 	}
 	if (dir < 0)
-		return sp_step_fail(res, -dir, STEP, a->path,
+		return sp_step_fail(res, -dir,
 				    "cannot reach the directory of '%s' inside the target root: %s",
 				    a->path,
 				    dir == -EEXIST ? "something that is not a directory (a file, or a "
 						     "link that leads out of the root) is in the way" :
 						     strerror(-dir));
 	if (fstatat(dir, a->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode))
-		r = sp_step_fail(res, EEXIST, STEP, a->path, "'%s' is %s; not replacing it",
+		r = sp_step_fail(res, EEXIST, "'%s' is %s; not replacing it",
 				 a->path, sp_file_kind(st.st_mode));
 	else if (faccessat(dir, ".", W_OK, AT_EACCESS) < 0)
-		r = sp_step_fail(res, errno, STEP, a->path, "cannot write '%s': %s", a->path,
-				 strerror(errno));
+		r = sp_step_fail(res, errno, "cannot write '%s': %s", a->path, strerror(errno));
 	close(dir);
 	if (r < 0)
 		res->error.kind = SP_ERR_REFUSED;
@@ -712,7 +709,7 @@ static int tuning_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 
 	run.found = calloc(1, sizeof(*run.found));
 	if (!run.found)
-		return sp_step_fail(res, ENOMEM, STEP, ctx->disk_path, "out of memory");
+		return sp_step_fail(res, ENOMEM, "out of memory");
 	r = run_knobs(&run, &differs);
 	if (r == 0)
 		r = render_artifacts(ctx, &as, res);

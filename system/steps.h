@@ -100,10 +100,9 @@ int sp_step_partition_bind(struct sp_ctx *ctx, struct sp_step_result *res);
 
 /* ------------------------------------------ shared by the step files */
 
-/* Marks res FAILED, fills res->error (SP_ERR_FAILED, field, subject =
- * the device) and returns -code. */
-int sp_step_fail(struct sp_step_result *res, int code, const char *field, const char *subject,
-		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Marks res FAILED, fills res->error (SP_ERR_FAILED) and returns -code. */
+int sp_step_fail(struct sp_step_result *res, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /*
  * libblkid's safe probe of path (read-only, both chains): 1 with `what`
  * ("an ext4 filesystem (UUID ...)", "a gpt partition table"), 0 when
@@ -123,7 +122,7 @@ int sp_step_probe_range(const struct sp_ctx *ctx, uint64_t offset, uint64_t size
  * so it wipes only the node the run identified (want_rdev).  -errno with res->error filled.
  */
 int sp_step_wipe_signatures(const struct sp_ctx *ctx, const char *path, dev_t want_rdev,
-			    const char *field, struct sp_step_result *res);
+			    struct sp_step_result *res);
 
 /*
  * Opens path (flags | O_CLOEXEC) and checks it is the block device the
@@ -133,10 +132,10 @@ int sp_step_wipe_signatures(const struct sp_ctx *ctx, const char *path, dev_t wa
  * apply identified ...").
  */
 int sp_ctx_open_checked(const struct sp_ctx *ctx, const char *path, int flags, dev_t want_rdev,
-			const char *field, struct sp_step_result *res);
+			struct sp_step_result *res);
 /* Does the disk fd still name the disk we identified?  0 or -errno with
  * res->error filled; a ctx without a disk fd always passes. */
-int sp_ctx_check_disk(const struct sp_ctx *ctx, const char *field, struct sp_step_result *res);
+int sp_ctx_check_disk(const struct sp_ctx *ctx, struct sp_step_result *res);
 
 /*
  * Unmounts the partition from /run/stripeplan-mount.XXXXXX (or the same

@@ -208,8 +208,7 @@ static void expect_invalid(const char *path, int code, const char *needle)
 	memset(&f, 0x5a, sizeof(f));
 	assert_int_equal(sp_probe_facts(&sysfs, path, &f, &err), code);
 	assert_int_equal(err.kind, SP_ERR_INVALID);
-	assert_string_equal(err.subject, path);
-	if (!strstr(err.message, needle))
+	if (!strstr(err.message, path) || !strstr(err.message, needle))
 		fail_msg("message '%s' should say '%s'", err.message, needle);
 	assert_int_equal((unsigned char)f.path[0], 0x5a);
 }

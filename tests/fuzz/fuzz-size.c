@@ -16,7 +16,8 @@ static void check_refusal(int r, const struct sp_error *err, const char *field)
 	FUZZ_CHECK(r < 0, "r = %d", r);
 	FUZZ_CHECK(err->code == r, "code %d, r %d", err->code, r);
 	FUZZ_CHECK(err->kind == SP_ERR_INVALID, "exit %d", err->kind);
-	FUZZ_CHECK(!strcmp(err->field, field), "field '%s'", err->field);
+	FUZZ_CHECK(!strncmp(err->message, field, strlen(field)) && err->message[strlen(field)] == ':',
+		   "message '%s' does not start with '%s:'", err->message, field);
 	FUZZ_CHECK(err->message[0] != '\0', "empty message");
 	FUZZ_CHECK_TERMINATED(err->message);
 }

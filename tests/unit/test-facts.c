@@ -66,10 +66,11 @@ static void expect_rejected(const char *text, const char *field, const char *nee
 	assert_true(load_text(text, file, sizeof(file), &f, &err) < 0);
 	assert_true(err.code < 0);
 	assert_int_equal(err.kind, SP_ERR_INVALID);
-	assert_string_equal(err.field, field);
-	assert_string_equal(err.subject, file);
 	if (!strstr(err.message, needle) || !strstr(err.message, file))
 		fail_msg("message '%s' should name '%s' and the file", err.message, needle);
+	/* the key at fault, where there is one ("facts": the file as a whole) */
+	if (strcmp(field, "facts") && !strstr(err.message, field))
+		fail_msg("message '%s' should name the key '%s'", err.message, field);
 	/* out-parameters are written only on success */
 	assert_memory_equal(&f, &untouched, sizeof(f));
 }
