@@ -437,6 +437,39 @@ static void judge_ext(const struct sp_plan *plan, const struct sp_found_fs *f,
 			want_stride, want_width, block, want_stride, want_width, f->path);
 }
 
+/* A filesystem that will not mount, or whose contents mkfs did not make,
+ * is never a match, whatever its geometry. */
+static void judge_whole(const struct sp_found_fs *f, struct sp_findings *out)
+{
+	if (f->xfs_inprogress)
+		sp_findings_add(out, SP_SEVERITY_COSTLY, "xfs-unfinished",
+				"the xfs on %s was never finished: its superblock says mkfs is still "
+				"in progress (sb_inprogress=%u; mkfs was stopped or failed), and the "
+				"kernel will not mount it; fix: stripeplan apply (redoes it without "
+				"--force: it never held data)",
+				f->path, f->xfs_inprogress);
+	else if (f->xfs_missing[0])
+		sp_findings_add(out, SP_SEVERITY_COSTLY, "xfs-incomplete",
+				"the xfs on %s is incomplete: %s is not at byte %" PRIu64 " (mkfs did "
+				"not finish); it will not mount; fix: %s",
+				f->path, f->xfs_missing, f->xfs_missing_at_bytes, RECREATE);
+	if (f->ext_errors)
+		sp_findings_add(out, SP_SEVERITY_COSTLY, "ext-errors",
+				"the %s on %s records errors (state 'with errors'): its contents are "
+				"not what mkfs made; fix: e2fsck -f %s",
+				f->type, f->path, f->path);
+	if (f->ext_needs_recovery)
+		sp_findings_add(out, SP_SEVERITY_COSTLY, "ext-needs-recovery",
+				"the %s on %s needs journal recovery (it was not unmounted cleanly); "
+				"fix: mount it, or e2fsck %s, before trusting it",
+				f->type, f->path, f->path);
+	else if (f->ext_not_clean)
+		sp_findings_add(out, SP_SEVERITY_COSTLY, "ext-not-clean",
+				"the %s on %s is not marked clean (it was not unmounted cleanly, or "
+				"mkfs did not finish); fix: e2fsck -f %s",
+				f->type, f->path, f->path);
+}
+
 void sp_judge_filesystem(const struct sp_plan *plan, const struct sp_found_fs *f,
 			 struct sp_findings *out)
 {
@@ -484,6 +517,7 @@ void sp_judge_filesystem(const struct sp_plan *plan, const struct sp_found_fs *f
 				strcmp(f->type, "xfs") ? "e2fsck" : "xfs_repair", f->path);
 		return;
 	}
+	judge_whole(f, out);
 	if (f->block_bytes != plan->block_bytes)
 		sp_findings_add(out, SP_SEVERITY_DIFFERS, "block-size",
 				"%s on %s has %u B blocks, the plan says %u B: nothing to fix", f->type,

@@ -138,6 +138,19 @@ struct sp_found_fs {
 	uint64_t xfs_logsunit_bytes;  /* 0 or 1 = none */
 	/* ext3/ext4 */
 	unsigned ext_stride_blocks, ext_stripe_width_blocks;
+	/*
+	 * Whether it is whole: what the kernel needs to mount it.  A mkfs
+	 * stopped by ENOSPC or a kill leaves a right superblock and the rest
+	 * unwritten.
+	 */
+	unsigned xfs_inprogress;          /* sb_inprogress: mkfs never finished */
+	char xfs_missing[SP_NAME_MAX];    /* the first header not there ("" all are):
+					   * "the AGF of allocation group 3" */
+	uint64_t xfs_missing_at_bytes;
+	bool mounted;                     /* then a journal needing recovery is normal */
+	bool ext_errors;                  /* s_state says 'with errors' */
+	bool ext_needs_recovery;          /* journal needs_recovery, not mounted */
+	bool ext_not_clean;               /* s_state not 'clean', not mounted */
 };
 
 void sp_judge_filesystem(const struct sp_plan *plan, const struct sp_found_fs *found,

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stddef.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,13 @@ static_assert(offsetof(struct xfs_dsb, sb_unit) == 0xb8, "xfs sb_unit moved");
 static_assert(offsetof(struct xfs_dsb, sb_width) == 0xbc, "xfs sb_width moved");
 static_assert(offsetof(struct xfs_dsb, sb_agblocks) == 0x54, "xfs sb_agblocks moved");
 static_assert(offsetof(struct xfs_dsb, sb_logsunit) == 0xc4, "xfs sb_logsunit moved");
+static_assert(offsetof(struct xfs_dsb, sb_inprogress) == 0x7e, "xfs sb_inprogress moved");
+
+#define XFS_LOG_MAGIC 0xfeedbabeU   /* xfs_log_format.h XLOG_HEADER_MAGIC_NUM */
+#define XFS_INODE_MAGIC 0x494eU     /* 'IN', xfs_format.h XFS_DINODE_MAGIC */
+/* Looking at every AG header of a filesystem with more AGs than this
+ * would cost more than it tells: the first ones show an unfinished mkfs. */
+#define XFS_AGS_CHECKED_MAX 4096U
 
 /* What libblkid found on the partition. */
 struct fs_found {
@@ -118,15 +126,12 @@ static int find_fs(const char *path, struct sp_found_fs *f, struct sp_step_resul
 	return 0;
 }
 
-static int read_xfs_sb(const char *path, struct xfs_dsb *sb, struct sp_step_result *res)
+/* The superblock of an xfs starting at byte base of fd. */
+static int read_xfs_sb(int fd, uint64_t base, const char *path, struct xfs_dsb *sb,
+		       struct sp_step_result *res)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	ssize_t n = pread(fd, sb, sizeof(*sb), (off_t)base);
 
-	if (fd < 0)
-		return sp_step_fail(res, errno, "cannot open '%s': %s", path, strerror(errno));
-	n = pread(fd, sb, sizeof(*sb), 0);
-	close(fd);
 	if (n < 0)
 		return sp_step_fail(res, errno, "cannot read the xfs superblock of "
 				    "'%s': %s", path, strerror(errno));
@@ -135,10 +140,91 @@ static int read_xfs_sb(const char *path, struct xfs_dsb *sb, struct sp_step_resu
 	return 0;
 }
 
-static int read_xfs(const char *path, struct sp_found_fs *f, struct sp_step_result *res)
+static bool read_be(int fd, uint64_t offset, unsigned bytes, uint32_t *ret)
+{
+	unsigned char b[4];
+
+	if (pread(fd, b, bytes, (off_t)offset) != (ssize_t)bytes)
+		return false;
+	*ret = bytes == 2 ? (uint32_t)b[0] << 8 | b[1] :
+			    (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+	return true;
+}
+
+static void xfs_missing(struct sp_found_fs *f, uint64_t at_bytes, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void xfs_missing(struct sp_found_fs *f, uint64_t at_bytes, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f->xfs_missing, sizeof(f->xfs_missing), fmt, ap);
+	va_end(ap);
+	f->xfs_missing_at_bytes = at_bytes;
+}
+
+/*
+ * A superblock is not a filesystem: what the kernel reads at mount time
+ * must be there too: every AG's superblock copy, AGF and AGI, the root
+ * inode, the log's first record.  A few sectors per AG, so check can
+ * say "match" only of a filesystem that mounts.  The first one missing
+ * goes into f.
+ */
+static void read_xfs_headers(int fd, uint64_t base, const struct xfs_dsb *sb,
+			     struct sp_found_fs *f)
+{
+	static const struct {
+		unsigned sector;
+		uint32_t magic;
+		const char *name;
+	} hdr[] = { { 0, XFS_SB_MAGIC, "superblock" }, { 1, XFS_AGF_MAGIC, "AGF" },
+		    { 2, XFS_AGI_MAGIC, "AGI" } };
+	uint64_t block = be32toh(sb->sb_blocksize), agblocks = be32toh(sb->sb_agblocks);
+	uint64_t sect = be16toh(sb->sb_sectsize), ag_bytes = agblocks * block;
+	uint64_t ino = be64toh(sb->sb_rootino), logstart = be64toh(sb->sb_logstart);
+	unsigned agblklog = sb->sb_agblklog, inopblog = sb->sb_inopblog;
+	uint32_t agcount = be32toh(sb->sb_agcount), v = 0;
+	uint64_t off, agno, agino;
+
+	if (agblklog + inopblog >= 64 || agblklog >= 64)
+		return; /* not a superblock mkfs.xfs writes; the kernel's own checks say so */
+	for (uint32_t ag = 0; ag < agcount && ag < XFS_AGS_CHECKED_MAX; ag++) {
+		for (size_t h = 0; h < sizeof(hdr) / sizeof(hdr[0]); h++) {
+			off = ag * ag_bytes + hdr[h].sector * sect;
+			if (!read_be(fd, base + off, 4, &v) || v != hdr[h].magic) {
+				xfs_missing(f, off, "the %s of allocation group %u", hdr[h].name, ag);
+				return;
+			}
+		}
+	}
+	/* inode number = AG | block in AG | inode in block, by the sb's logs */
+	agno = ino >> (agblklog + inopblog);
+	agino = ino & ((1ULL << (agblklog + inopblog)) - 1);
+	off = agno * ag_bytes + (agino >> inopblog) * block +
+	      (agino & ((1ULL << inopblog) - 1)) * be16toh(sb->sb_inodesize);
+	if (!read_be(fd, base + off, 2, &v) || v != XFS_INODE_MAGIC) {
+		xfs_missing(f, off, "the root inode (%" PRIu64 ")", ino);
+		return;
+	}
+	if (!logstart)
+		return; /* an external log is not on this device */
+	off = ((logstart >> agblklog) * agblocks + (logstart & ((1ULL << agblklog) - 1))) * block;
+	if (!read_be(fd, base + off, 4, &v) || v != XFS_LOG_MAGIC)
+		xfs_missing(f, off, "the log's first record");
+}
+
+/*
+ * The one reader of an xfs: the superblock at byte base of fd and, with
+ * headers and mkfs finished, the headers behind it.  The filesystem's
+ * own node (verify) and the disk at the planned start (probe_existing,
+ * before any partition exists) are read the same way.
+ */
+static int read_xfs_at(int fd, uint64_t base, const char *path, bool headers,
+		       struct sp_found_fs *f, struct sp_step_result *res)
 {
 	struct xfs_dsb sb;
-	int r = read_xfs_sb(path, &sb, res);
+	int r = read_xfs_sb(fd, base, path, &sb, res);
 
 	if (r < 0)
 		return r;
@@ -155,7 +241,21 @@ static int read_xfs(const char *path, struct sp_found_fs *f, struct sp_step_resu
 	f->xfs_agblocks = be32toh(sb.sb_agblocks);
 	f->xfs_agcount = be32toh(sb.sb_agcount);
 	f->xfs_logsunit_bytes = be32toh(sb.sb_logsunit);
+	f->xfs_inprogress = sb.sb_inprogress;
+	if (headers && !f->xfs_inprogress)
+		read_xfs_headers(fd, base, &sb, f);
 	return 0;
+}
+
+static int read_xfs(const char *path, struct sp_found_fs *f, struct sp_step_result *res)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return sp_step_fail(res, errno, "cannot open '%s': %s", path, strerror(errno));
+	r = read_xfs_at(fd, 0, path, true, f, res);
+	close(fd);
+	return r;
 }
 
 /*
@@ -185,6 +285,26 @@ static const char *ext2fs_said(errcode_t e)
 	}
 }
 
+/*
+ * What e2fsck and the kernel refuse or repair first.  A journal that
+ * needs recovery is normal on a mounted filesystem (the kernel holds it),
+ * so that is judged only when nothing mounts the partition.
+ */
+static void read_ext_state(const char *path, const struct struct_ext2_filsys *fs,
+			   struct sp_found_fs *f)
+{
+	int mount_flags = 0;
+
+	f->ext_errors = (fs->super->s_state & EXT2_ERROR_FS) != 0;
+	if (ext2fs_check_if_mounted(path, &mount_flags) != 0)
+		mount_flags = 0;
+	f->mounted = (mount_flags & EXT2_MF_MOUNTED) != 0;
+	if (f->mounted)
+		return;
+	f->ext_needs_recovery = ext2fs_has_feature_journal_needs_recovery(fs->super);
+	f->ext_not_clean = !(fs->super->s_state & EXT2_VALID_FS);
+}
+
 static void read_ext(const char *path, struct sp_found_fs *f)
 {
 	ext2_filsys fs = NULL;
@@ -201,6 +321,7 @@ static void read_ext(const char *path, struct sp_found_fs *f)
 	f->block_bytes = EXT2_BLOCK_SIZE(fs->super);
 	f->ext_stride_blocks = fs->super->s_raid_stride;
 	f->ext_stripe_width_blocks = fs->super->s_raid_stripe_width;
+	read_ext_state(path, fs, f);
 	ext2fs_close_free(&fs);
 }
 
@@ -464,6 +585,31 @@ static int filesystem_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 /* --------------------------------------------------------------- exists */
 
 /*
+ * An xfs whose superblock still says mkfs is in progress held no data and
+ * never can: the kernel refuses to mount it.  A run that mkfs.xfs left so
+ * (ENOSPC, a kill) is redone without --force.  Read at the planned start
+ * on the disk itself, through the identified descriptor.
+ */
+static bool xfs_never_finished(const struct sp_ctx *ctx)
+{
+	struct sp_found_fs *f;
+	struct sp_step_result *tmp;
+	bool never = false;
+
+	if (!ctx->disk_rdev || ctx->disk_fd < 0)
+		return false;
+	f = calloc(1, sizeof(*f));
+	tmp = calloc(1, sizeof(*tmp));
+	if (f && tmp && read_xfs_at(ctx->disk_fd, ctx->plan->start_bytes, sp_ctx_disk_path(ctx),
+				    false, f, tmp) == 0)
+		never = !f->sb_unreadable && f->xfs_inprogress;
+	sp_step_result_clear(tmp);
+	free(tmp);
+	free(f);
+	return never;
+}
+
+/*
  * The planned partition's whole range, read from the disk at the planned
  * start: an old filesystem, LVM PV or md superblock there is found even
  * when no partition table points at it any more (a table wiped alone).
@@ -475,6 +621,8 @@ static int filesystem_probe_existing(struct sp_ctx *ctx, char *what, size_t len)
 	int r;
 
 	r = sp_step_probe_range(ctx, plan->start_bytes, plan->size_bytes, found, sizeof(found));
+	if (r > 0 && xfs_never_finished(ctx))
+		return 0; /* mkfs was stopped: no data was ever in it, redo it */
 	if (r < 0)
 		snprintf(found, sizeof(found), "unrecognised data (cannot be probed: %s)",
 			 strerror(-r));

@@ -62,4 +62,84 @@ checks=$((checks + 1))
 grep -q '"/dev/vda"' "$WORK/evil.json" || fail "the test could not make its evil plan"
 expect_rc 2 "mkfs_argv must run mkfs.xfs on '${dev3}p1'" sp apply --plan "$WORK/evil.json" --device "$dev3"
 
+# mounts_ro PART: the filesystem on PART mounts (read-only, on our directory)
+mounts_ro() {
+	local dir="$SP_LOOP_TMPDIR/mnt-check"
+	mkdir -p "$dir"
+	echo "$dir" >>"$SP_LOOP_TMPDIR/.mounts"
+	mount -o ro "$1" "$dir" 2>/dev/null || return 1
+	umount "$dir"
+}
+
+# --- ENOSPC during mkfs: the image lives on a tmpfs too small for it -------
+tiny="$SP_LOOP_TMPDIR/tiny"
+mkdir -p "$tiny"
+echo "$tiny" >>"$SP_LOOP_TMPDIR/.mounts"
+mount -t tmpfs -o size=24m tmpfs "$tiny"
+truncate -s 1G "$tiny/img"
+dev5=$(losetup --partscan --find --show "$tiny/img") || fail "cannot attach $tiny/img"
+printf '%s %s\n' "$dev5" "$tiny/img" >>"$SP_LOOP_TMPDIR/.devices"
+expect_rc 4 "mkfs.xfs failed \(exit 1\) on '${dev5}p1': .*No space left on device" \
+	sp apply "${P400[@]}" --device "$dev5"
+expect_out 'state left behind on '"$dev5"
+expect_out '^  partition +done'
+expect_out '^  filesystem +failed'
+checks=$((checks + 1))
+! mounts_ro "${dev5}p1" || fail "the half-made xfs mounts, the test proves nothing"
+# check tells the truth: the filesystem is not the plan's, and says why
+expect_rc 1 "was never finished: its superblock says mkfs is still in progress" \
+	sp check "${P400[@]}" --device "$dev5"
+expect_out 'filesystem .*DIFFERS'
+# with room again, the same command redoes the filesystem (no --force: it held no data)
+mount -o remount,size=2g "$tiny"
+expect_ok "re-run after ENOSPC" sp apply "${P400[@]}" --device "$dev5"
+expect_out '^\[1/[0-9]\] partition .*already matches'
+expect_out '^\[2/[0-9]\] filesystem .*done, verified'
+expect_ok "check after ENOSPC" sp check "${P400[@]}" --device "$dev5"
+checks=$((checks + 1))
+mounts_ro "${dev5}p1" || fail "check said match, but the filesystem does not mount"
+
+# --- half-made ext4: needs recovery, or with errors: never "match" --------
+dev6=$(sp_loop_create 1G) || exit 1
+EXT=(--controller hp-p400 --level 10 --disks 8 --chunk 256K --fs ext4 --kernel 6.1)
+expect_ok "apply ext4" sp apply "${EXT[@]}" --device "$dev6"
+debugfs -w -R 'feature needs_recovery' "${dev6}p1" >/dev/null 2>&1
+expect_rc 1 "needs journal recovery" sp check "${EXT[@]}" --device "$dev6"
+# it may hold data: refused without --force, untouched
+expect_refused "$dev6" "holds an ext4 filesystem .*without --force" sp apply "${EXT[@]}" --device "$dev6"
+debugfs -w -R 'feature -needs_recovery' "${dev6}p1" >/dev/null 2>&1
+debugfs -w -R 'ssv state 3' "${dev6}p1" >/dev/null 2>&1
+expect_rc 1 "records errors" sp check "${EXT[@]}" --device "$dev6"
+expect_ok "apply --force redoes it" sp apply "${EXT[@]}" --device "$dev6" --force
+expect_out '^\[2/[0-9]\] filesystem .*done, verified'
+expect_ok "check after --force" sp check "${EXT[@]}" --device "$dev6"
+
+# --- kill -9 at random points: check tells the truth, a re-run converges ---
+dev7=$(sp_loop_create 1G) || exit 1
+KILLS=${FAULTS_KILLS:-12}
+for i in $(seq "$KILLS"); do
+	wipefs -q -a "$dev7" 2>/dev/null || true
+	delpart "$dev7" 1 2>/dev/null || true
+	dd if=/dev/zero of="$dev7" bs=1M count=8 conv=fsync status=none
+	# its own process group, so mkfs dies with it, as on a power cut
+	setsid "$STRIPEPLAN" apply "${P400[@]}" --device "$dev7" --root "$SP_TEST_ROOT" \
+		>"$WORK/killed.out" 2>&1 &
+	pid=$!
+	sleep "$(printf '0.%02d' $((RANDOM % 60)))"
+	kill -9 -- "-$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	rc=0
+	sp check "${P400[@]}" --device "$dev7" >"$WORK/check.out" 2>&1 || rc=$?
+	checks=$((checks + 1))
+	case $rc in
+	0) mounts_ro "${dev7}p1" || fail "kill $i: check said match, the filesystem does not mount: $(cat "$WORK/check.out")" ;;
+	1) ;;
+	*) fail "kill $i: check exited $rc: $(cat "$WORK/check.out")" ;;
+	esac
+	expect_ok "re-run after kill $i" sp apply "${P400[@]}" --device "$dev7"
+	expect_ok "check after kill $i" sp check "${P400[@]}" --device "$dev7"
+	checks=$((checks + 1))
+	mounts_ro "${dev7}p1" || fail "kill $i: converged, but the filesystem does not mount"
+done
+
 device_finish

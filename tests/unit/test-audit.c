@@ -254,6 +254,64 @@ static void test_ext4_wrong_stride(void **state)
 	assert_non_null(strstr(f->message, "fix: tune2fs -E stride=16,stripe_width=48 /dev/sdb1"));
 }
 
+/*
+ * A half-made filesystem is costly whatever its geometry: mkfs stopped
+ * (xfs in progress, a header missing), ext4 with errors or a journal to
+ * recover.  Right geometry, so only the whole-ness findings appear.
+ */
+static void test_half_made(void **state)
+{
+	struct sp_plan *plan = raid5_plan("6.1", SP_FS_XFS, "");
+	struct sp_found_fs fs = xfs(64 * KiB, 3, 2352, 64 * KiB);
+	struct sp_found_fs ext = { .path = "/dev/sdb1", .type = "ext4", .block_bytes = 4096,
+				   .ext_stride_blocks = 16, .ext_stripe_width_blocks = 48 };
+	struct sp_findings out = { 0 };
+	const struct sp_finding *f;
+
+	(void)state;
+	sp_judge_filesystem(plan, &fs, &out);
+	assert_int_equal(out.n, 1); /* the baseline only differs (its agsize) */
+	assert_int_equal(sp_findings_worst(&out), SP_SEVERITY_DIFFERS);
+
+	memset(&out, 0, sizeof(out));
+
+	fs.xfs_inprogress = 1;
+	sp_judge_filesystem(plan, &fs, &out);
+	assert_actionable(&out);
+	assert_int_equal(out.n, 2);
+	f = find(&out, "xfs-unfinished");
+	assert_non_null(f);
+	assert_int_equal(f->severity, SP_SEVERITY_COSTLY);
+	assert_non_null(strstr(f->message, "mkfs is still in progress"));
+
+	memset(&out, 0, sizeof(out));
+	fs.xfs_inprogress = 0;
+	snprintf(fs.xfs_missing, sizeof(fs.xfs_missing), "the AGF of allocation group 3");
+	fs.xfs_missing_at_bytes = 805306880;
+	sp_judge_filesystem(plan, &fs, &out);
+	assert_actionable(&out);
+	f = find(&out, "xfs-incomplete");
+	assert_non_null(f);
+	assert_int_equal(f->severity, SP_SEVERITY_COSTLY);
+	assert_non_null(strstr(f->message, "the AGF of allocation group 3 is not at byte 805306880"));
+
+	plan = raid5_plan("6.1", SP_FS_EXT4, "");
+	memset(&out, 0, sizeof(out));
+	sp_judge_filesystem(plan, &ext, &out);
+	assert_int_equal(out.n, 0);
+	ext.ext_errors = ext.ext_needs_recovery = ext.ext_not_clean = true;
+	sp_judge_filesystem(plan, &ext, &out);
+	assert_actionable(&out);
+	assert_int_equal(out.n, 2); /* not clean is implied by needing recovery */
+	assert_non_null(find(&out, "ext-errors"));
+	assert_non_null(find(&out, "ext-needs-recovery"));
+	memset(&out, 0, sizeof(out));
+	ext.ext_errors = ext.ext_needs_recovery = false;
+	sp_judge_filesystem(plan, &ext, &out);
+	assert_int_equal(out.n, 1);
+	assert_int_equal(find(&out, "ext-not-clean")->severity, SP_SEVERITY_COSTLY);
+}
+
 static struct sp_found_fstab fstab_with(const char *source, const char *options)
 {
 	struct sp_found_fstab f = { 0 };
@@ -384,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_stale),
 		cmocka_unit_test(test_xfs_without_geometry),
 		cmocka_unit_test(test_ext4_wrong_stride),
+		cmocka_unit_test(test_half_made),
 		cmocka_unit_test(test_fstab_nobarrier),
 		cmocka_unit_test(test_fstab_swalloc_logbsize),
 		cmocka_unit_test(test_no_fstab_line),
