@@ -11,7 +11,6 @@ sp_require_root
 sp_loop_init
 WORK="$SP_LOOP_TMPDIR/work"
 mkdir -p "$WORK"
-LOSETUP_BEFORE=$(losetup -a | sort)
 
 # Every apply and check in a test writes its files (fstab, udev rule, tune
 # script) into a scratch target root, never the machine's own /etc.
@@ -84,9 +83,14 @@ kernel_start() {
 }
 
 device_finish() {
+	local ours="$SP_LOOP_TMPDIR/" left
 	checks=$((checks + 1))
 	sp_loop_cleanup
-	[ "$(losetup -a | sort)" = "$LOSETUP_BEFORE" ] || fail "losetup -a differs from before the test"
+	# none of our images is still attached (other sessions attach and
+	# detach their own meanwhile: the whole list is theirs to change)
+	left=$(losetup --list --noheadings --output NAME,BACK-FILE |
+		awk -v d="$ours" 'index($2, d) == 1')
+	[ -z "$left" ] || fail "loop devices of this test are still attached: $left"
 	finish
 }
 
