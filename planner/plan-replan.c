@@ -188,10 +188,8 @@ int sp_plan_replan(const struct sp_plan *file, const struct sp_profile *profile,
 
 		snprintf(msg, sizeof(msg), "%s", err ? err->message : "");
 		if (err && strncmp(msg, "plan: ", 6))
-			sp_error_set(err, -r, SP_ERR_INVALID,
+			sp_error_set(err, -r, err->kind,
 				     "plan: the file's fields are not a plan stripeplan makes: %s", msg);
-		if (err)
-			err->kind = SP_ERR_INVALID;
 		goto out;
 	}
 	if ((r = compare_geometry(file, want, err)) < 0 || (r = compare_argv(file, want, err)) < 0 ||

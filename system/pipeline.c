@@ -88,13 +88,13 @@ static int refuse(struct sp_report *r, double started, int code, const char *fmt
 
 static int refuse(struct sp_report *r, double started, int code, const char *fmt, ...)
 {
+	char msg[SP_MSG_MAX];
 	va_list ap;
 
-	r->error.code = -code;
-	r->error.kind = SP_ERR_REFUSED;
 	va_start(ap, fmt);
-	vsnprintf(r->error.message, sizeof(r->error.message), fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	sp_error_set(&r->error, code, SP_ERR_REFUSED, "%s", msg);
 	return finish(r, SP_OUTCOME_REFUSED, started);
 }
 
@@ -179,8 +179,7 @@ static int refuse_if_in_use(const struct sp_sysfs *sys, const struct sp_plan *pl
 	int rc = 0, fd;
 
 	if (!u) {
-		r->error.kind = SP_ERR_FAILED;
-		snprintf(r->error.message, sizeof(r->error.message), "out of memory");
+		sp_error_set(&r->error, ENOMEM, SP_ERR_FAILED, "out of memory");
 		return finish(r, SP_OUTCOME_FAILED, started);
 	}
 	if (facts->read_only == 1) {
@@ -190,7 +189,6 @@ static int refuse_if_in_use(const struct sp_sysfs *sys, const struct sp_plan *pl
 	}
 	if (sp_probe_usage(sys, facts, u, &err) < 0) {
 		r->error = err;
-		r->error.kind = SP_ERR_REFUSED;
 		rc = finish(r, SP_OUTCOME_REFUSED, started);
 		goto out;
 	}
@@ -204,7 +202,7 @@ static int refuse_if_in_use(const struct sp_sysfs *sys, const struct sp_plan *pl
 	 * exclusively (a mounted filesystem, md, dm, another partitioner) */
 	fd = open(plan->device.path, O_RDONLY | O_EXCL | O_CLOEXEC);
 	if (fd < 0) {
-		rc = refuse(r, started, EBUSY,
+		rc = refuse(r, started, errno,
 			    "cannot open '%s' exclusively: %s; another program is using it",
 			    plan->device.path, strerror(errno));
 		goto out;
@@ -234,6 +232,7 @@ static int open_and_lock(const char *path, int op, unsigned wait_ms, int *ret_fd
 			 struct sp_error *err)
 {
 	int fd = open(path, (op == LOCK_EX ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	struct stat st;
 
 	if (fd < 0 && op == LOCK_EX && (errno == EROFS || errno == EACCES))
 		fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -245,6 +244,12 @@ static int open_and_lock(const char *path, int op, unsigned wait_ms, int *ret_fd
 				    e == ENOENT || e == ENXIO || e == ENODEV ?
 					       " (the device vanished: detached, removed or renamed)" :
 					       "");
+	}
+	if (fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode)) {
+		close(fd);
+		return sp_error_set(err, ENOTBLK, SP_ERR_REFUSED,
+				    "'%s' is not a block device (any more); nothing was written",
+				    path);
 	}
 	for (unsigned waited = 0;; waited += 50) {
 		if (flock(fd, op | LOCK_NB) == 0)
@@ -375,14 +380,26 @@ static int preflight_all(struct sp_ctx *ctx, struct sp_report *r, size_t first, 
 			continue;
 		if (steps[i]->preflight(ctx, &res) < 0) {
 			r->error = res.error;
-			if (r->error.kind != SP_ERR_INVALID)
-				r->error.kind = SP_ERR_REFUSED;
 			sp_step_result_clear(&res);
 			return finish(r, SP_OUTCOME_REFUSED, started);
 		}
 		sp_step_result_clear(&res);
 	}
 	return 0;
+}
+
+/*
+ * The run's own error from step i's, when what the run already did
+ * decides it: a step that could not start before anything was written is
+ * a refusal (exit 3); any failure after a write is a failure (exit 4),
+ * whatever the step said, because the disk is no longer as it was.  The
+ * step's own error stays in its result.
+ */
+static void run_error(struct sp_report *r, size_t i, enum sp_error_kind kind)
+{
+	const struct sp_error *e = &r->steps[i].error;
+
+	sp_error_set(&r->error, e->code ? e->code : EIO, kind, "%s", e->message);
 }
 
 /*
@@ -404,7 +421,7 @@ static void failed_after_writes(struct sp_report *r, size_t first, size_t failed
 					  rused ? ", " : "", r->steps[j].name);
 	if (!used)
 		return;
-	r->error.kind = SP_ERR_FAILED;
+	run_error(r, failed, SP_ERR_FAILED);
 	note(r, "left behind: %s written and verified; '%s' failed%s%s; re-run apply to finish",
 	     done, r->steps[failed].name, rused ? "; not run: " : "", rest);
 }
@@ -431,16 +448,11 @@ static int bind_partition_before(struct sp_ctx *ctx, size_t i, struct sp_step_re
 /* A step that could not start: refused when nothing was written yet. */
 static int not_started(struct sp_report *r, size_t i, bool wrote, double started)
 {
-	r->error = r->steps[i].error;
 	r->steps[i].status = SP_STEP_FAILED;
 	for (size_t j = i + 1; j < N_STEPS; j++)
 		r->steps[j].status = SP_STEP_SKIPPED;
-	if (!wrote) {
-		r->error.kind = SP_ERR_REFUSED;
-		return finish(r, SP_OUTCOME_REFUSED, started);
-	}
-	r->error.kind = SP_ERR_FAILED;
-	return finish(r, SP_OUTCOME_FAILED, started);
+	run_error(r, i, wrote ? SP_ERR_FAILED : SP_ERR_REFUSED);
+	return finish(r, wrote ? SP_OUTCOME_FAILED : SP_OUTCOME_REFUSED, started);
 }
 
 static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct sp_report *r,
@@ -479,10 +491,9 @@ static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct
 			run_verify(i, ctx, &after);
 			if (after.status != SP_STEP_UNCHANGED) {
 				res->status = SP_STEP_FAILED;
-				snprintf(res->error.message, sizeof(res->error.message),
-					 "%s: verify after apply found: %s", res->name,
-					 after.n_lines ? after.lines[0] : after.error.message);
-				res->error.kind = SP_ERR_FAILED;
+				sp_error_set(&res->error, after.error.code ? after.error.code : EIO,
+					     SP_ERR_FAILED, "%s: verify after apply found: %s", res->name,
+					     after.n_lines ? after.lines[0] : after.error.message);
 				r->error = res->error;
 			} else {
 				res->status = SP_STEP_DONE;
@@ -530,8 +541,7 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 		return finish(r, SP_OUTCOME_REFUSED, started);
 	bind_disk(&ctx, disk_fd, &plan->device);
 	if (sp_probe_facts_fd(opts->sysfs, disk_fd, plan->device.path, &facts, &r->error) < 0) {
-		/* not a block device any more, or it cannot be read: nothing was written */
-		r->error.kind = SP_ERR_REFUSED;
+		/* it cannot be read: nothing was written */
 		rc = finish(r, SP_OUTCOME_REFUSED, started);
 		goto out;
 	}
@@ -563,7 +573,6 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 		for (size_t i = 0; i < N_STEPS; i++)
 			if (r->steps[i].status == SP_STEP_FAILED)
 				r->error = r->steps[i].error;
-		r->error.kind = SP_ERR_FAILED;
 		rc = finish(r, SP_OUTCOME_FAILED, started);
 		goto out;
 	}
@@ -649,15 +658,13 @@ int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts
 	r->strict = opts->strict;
 	r->worst = -1;
 	if (!ctx) {
-		r->error.kind = SP_ERR_FAILED;
-		snprintf(r->error.message, sizeof(r->error.message), "out of memory");
+		sp_error_set(&r->error, ENOMEM, SP_ERR_FAILED, "out of memory");
 		return finish(r, SP_OUTCOME_FAILED, started);
 	}
 	init_ctx(plan, opts, ctx);
 	ctx->auditing = true;
 	if (sp_probe_facts(opts->sysfs, plan->device.path, &facts, &r->error) < 0) {
 		free(ctx);
-		r->error.kind = SP_ERR_FAILED;
 		return finish(r, SP_OUTCOME_FAILED, started);
 	}
 	ctx->facts = &facts;

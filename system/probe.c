@@ -637,8 +637,9 @@ static int scan_mounts(const struct devlist *l, struct sp_usage *u, struct sp_er
 	char *line = NULL;
 
 	if (!f)
-		return fail(err, errno, SP_ERR_FAILED,
-			    "cannot read '%s': %s", mountinfo, strerror(errno));
+		return fail(err, errno, SP_ERR_REFUSED,
+			    "cannot read '%s': %s; cannot tell whether the disk is mounted",
+			    mountinfo, strerror(errno));
 	while (getline(&line, &cap, f) > 0)
 		scan_mountinfo_line(line, l, u);
 	free(line);
@@ -717,7 +718,7 @@ static int scan_signatures(const char *path, struct sp_usage *u, struct sp_error
 	errno = 0;
 	pr = blkid_new_probe_from_filename(path);
 	if (!pr)
-		return fail(err, errno ? errno : EIO, SP_ERR_FAILED,
+		return fail(err, errno ? errno : EIO, SP_ERR_REFUSED,
 			    "cannot probe signatures on '%s': %s", path,
 			    strerror(errno ? errno : EIO));
 	blkid_probe_enable_superblocks(pr, 1);
@@ -764,8 +765,9 @@ int sp_probe_usage(const struct sp_sysfs *sys, const struct sp_facts *facts,
 
 	r = list_devices(sys, facts, &l, &parts);
 	if (r < 0) {
-		r = fail(err, r, SP_ERR_FAILED,
-			 "cannot list partitions of '%s': %s", facts->path, strerror(-r));
+		r = fail(err, r, SP_ERR_REFUSED,
+			 "cannot list partitions of '%s': %s; cannot tell whether any is in use",
+			 facts->path, strerror(-r));
 		goto out;
 	}
 	u->n_partitions = parts;

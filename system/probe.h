@@ -65,7 +65,9 @@ int sp_probe_md(const struct sp_sysfs *sys, const char *kernel_name, struct sp_m
 
 /* Mounts (by major:minor in /proc/self/mountinfo), swap (/proc/swaps),
  * holders (/sys/class/block/X/holders) for the disk and every partition,
- * and libblkid signatures on the whole disk. */
+ * and libblkid signatures on the whole disk.  What it cannot read is a
+ * refusal (SP_ERR_REFUSED): a disk whose use cannot be told is not
+ * written. */
 int sp_probe_usage(const struct sp_sysfs *sys, const struct sp_facts *facts,
 		   struct sp_usage *ret, struct sp_error *err);
 

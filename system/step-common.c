@@ -28,7 +28,8 @@
  * forever either; it means a wipe did not stick. */
 #define WIPE_MAX_SIGNATURES 64
 
-int sp_step_fail(struct sp_step_result *res, int code, const char *fmt, ...)
+int sp_step_error(struct sp_step_result *res, int code, enum sp_error_kind kind, const char *fmt,
+		  ...)
 {
 	char msg[SP_MSG_MAX];
 	va_list ap;
@@ -36,9 +37,8 @@ int sp_step_fail(struct sp_step_result *res, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	code = sp_error_set(&res->error, code ? code : EIO, SP_ERR_FAILED, "%s", msg);
 	res->status = SP_STEP_FAILED;
-	return code;
+	return sp_error_set(&res->error, code ? code : EIO, kind, "%s", msg);
 }
 
 /* "an" before a vowel sound: "an ext4", "an xfs", "a gpt". */

@@ -62,8 +62,7 @@ static void join_options(const struct sp_plan *plan, char *buf, size_t len)
 /* An error from fstab.c, prefixed with the file it is about. */
 static int fail_with(struct sp_step_result *res, const struct sp_error *err, const char *path)
 {
-	return fail(res, err->code, err->kind ? err->kind : SP_ERR_FAILED,
-		    "%s: %s", path, err->message);
+	return fail(res, err->code, err->kind, "%s: %s", path, err->message);
 }
 
 /* ---------------------------------------------------------- mount test */

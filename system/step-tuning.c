@@ -150,9 +150,9 @@ static int knob_init(const struct sp_ctx *ctx, const struct sp_tuning *t, struct
 	k->disk = t->device;
 	k->attr = t->attribute;
 	if (sp_tuning_path(t, k->path, sizeof(k->path)) < 0 || sp_tuning_check(t) < 0)
-		return sp_step_fail(res, EINVAL,
-				    "tuning entry '%s' = '%s' is not a /sys/block or /sys/module "
-				    "path stripeplan writes",
+		return sp_step_error(res, EINVAL, SP_ERR_INVALID,
+				     "tuning entry '%s' = '%s' is not a /sys/block or /sys/module "
+				     "path stripeplan writes",
 				    k->path, t->value);
 	/* k->path is "/sys/...": the same file below the run's sysfs root */
 	if (sp_sysfs_path(ctx->sysfs, k->file, sizeof(k->file), "%s", k->path + strlen("/sys/")) < 0)
@@ -443,7 +443,8 @@ static int open_root(const struct sp_ctx *ctx, int *ret_fd, struct sp_step_resul
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		if (fd >= 0)
 			close(fd);
-		return sp_step_fail(res, ENOTDIR, "the target root '%s' is not a directory", root);
+		return sp_step_error(res, ENOTDIR, SP_ERR_INVALID,
+				     "the target root '%s' is not a directory", root);
 	}
 	*ret_fd = fd;
 	return 0;
@@ -549,20 +550,19 @@ static int preflight_artifact(int root_fd, const struct artifact *a, struct sp_s
 			return 0; /* it will be made */
 	}
 	if (dir < 0)
-		return sp_step_fail(res, -dir,
-				    "cannot reach the directory of '%s' inside the target root: %s",
+		return sp_step_error(res, -dir, SP_ERR_REFUSED,
+				     "cannot reach the directory of '%s' inside the target root: %s",
 				    a->path,
 				    dir == -EEXIST ? "something that is not a directory (a file, or a "
 						     "link that leads out of the root) is in the way" :
 						     strerror(-dir));
 	if (fstatat(dir, a->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode))
-		r = sp_step_fail(res, EEXIST, "'%s' is %s; not replacing it",
-				 a->path, sp_file_kind(st.st_mode));
+		r = sp_step_error(res, EEXIST, SP_ERR_REFUSED, "'%s' is %s; not replacing it",
+				  a->path, sp_file_kind(st.st_mode));
 	else if (faccessat(dir, ".", W_OK, AT_EACCESS) < 0)
-		r = sp_step_fail(res, errno, "cannot write '%s': %s", a->path, strerror(errno));
+		r = sp_step_error(res, errno, SP_ERR_REFUSED, "cannot write '%s': %s", a->path,
+				  strerror(errno));
 	close(dir);
-	if (r < 0)
-		res->error.kind = SP_ERR_REFUSED;
 	return r;
 }
 

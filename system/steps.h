@@ -75,7 +75,9 @@ struct sp_ctx {
  * known before the first step writes (a file it cannot read or merge, a
  * path that leaves --root, a target that is not writable).  The pipeline
  * calls every step's preflight before any apply, so such a refusal comes
- * with the disk untouched.  0, or -errno with res->error filled.
+ * with the disk untouched.  0, or -errno with res->error filled with the
+ * kind it is (sp_step_error: SP_ERR_REFUSED, or SP_ERR_INVALID for the
+ * plan's input); the pipeline passes it on as it is.
  */
 struct sp_step {
 	const char *name;
@@ -100,9 +102,13 @@ int sp_step_partition_bind(struct sp_ctx *ctx, struct sp_step_result *res);
 
 /* ------------------------------------------ shared by the step files */
 
-/* Marks res FAILED, fills res->error (SP_ERR_FAILED) and returns -code. */
-int sp_step_fail(struct sp_step_result *res, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* Marks res FAILED, fills res->error with the kind the error is (a
+ * preflight refuses, SP_ERR_REFUSED, or finds the plan's input wrong,
+ * SP_ERR_INVALID) and returns -code. */
+int sp_step_error(struct sp_step_result *res, int code, enum sp_error_kind kind, const char *fmt,
+		  ...) __attribute__((format(printf, 4, 5)));
+/* The step did not do what was asked (SP_ERR_FAILED): most step errors. */
+#define sp_step_fail(res, code, ...) sp_step_error(res, code, SP_ERR_FAILED, __VA_ARGS__)
 /*
  * libblkid's safe probe of path (read-only, both chains): 1 with `what`
  * ("an ext4 filesystem (UUID ...)", "a gpt partition table"), 0 when

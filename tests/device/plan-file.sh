@@ -58,6 +58,25 @@ refused_file partition "partition.start_bytes is 2097152, but stripeplan plans 1
 edited controller '.array.controller = "no-such"'
 refused_file controller "unknown controller 'no-such'"
 
+# --- the exit code is the kind of the error, as it was made -------------------
+# The plan's device is gone: apply cannot open it and refuses (3, nothing
+# was written); check finds the named device is not there (2, like plan).
+# Where the plan saw a block device there is a regular file: apply refuses
+# (3, the device is not the one the plan was made for), not as input (2).
+nodev() {
+	edited "$1" '.device.path = "'"$2"'" | .partition.path = "'"$2"'1" | .filesystem.mkfs_argv[-1] = "'"$2"'1"'
+}
+gone=/dev/stripeplan-gone
+nodev gone "$gone"
+expect_rc 3 "cannot open '$gone': No such file or directory \(the device vanished" \
+	sp apply --plan "$WORK/gone.json" --device "$gone"
+expect_rc 2 "cannot stat '$gone'" sp check --plan "$WORK/gone.json" --device "$gone"
+: >"$WORK/not-a-disk"
+nodev notdisk "$WORK/not-a-disk"
+expect_rc 3 "'$WORK/not-a-disk' is not a block device \(any more\); nothing was written" \
+	sp apply --plan "$WORK/notdisk.json" --device "$WORK/not-a-disk"
+[ ! -s "$WORK/not-a-disk" ] || fail "apply wrote to the regular file"
+
 # the plan as written still applies, exactly, and check agrees
 expect_ok "apply --plan" sp apply --plan "$WORK/plan.json" --device "$dev"
 expect_out '^\[3/[0-9]\] fstab .*done, verified'

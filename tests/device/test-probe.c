@@ -325,6 +325,33 @@ static void test_fake_sysfs_scsi(void **state)
 	assert_int_equal(f.diskseq, 0);
 }
 
+/*
+ * What the usage probe cannot read is a refusal where the error is made,
+ * not relabelled by the pipeline: a disk the sysfs tree does not know
+ * cannot be told unused, so apply exits 3 with nothing written.
+ */
+static void test_usage_unreadable_refuses(void **state)
+{
+	const char *dev = loop_attach(IMAGE_BYTES, 0, LOOP_PARTSCAN);
+	struct sp_usage *u = calloc(1, sizeof(*u));
+	struct sp_error err = { 0 };
+	struct sp_facts f;
+
+	(void)state;
+	assert_non_null(u);
+	probe(dev, &f);
+	snprintf(fake_root, sizeof(fake_root), "%s/empty-sysfs.XXXXXX", loop_dir());
+	assert_non_null(mkdtemp(fake_root));
+	sysfs.root = fake_root;
+	assert_true(sp_probe_usage(&sysfs, &f, u, &err) < 0);
+	assert_int_equal(err.code, -ENOENT);
+	assert_int_equal(sp_error_exit_code(&err), SP_EXIT_REFUSED);
+	if (!strstr(err.message, "cannot tell whether any is in use"))
+		fail_msg("message '%s' should say why it refuses", err.message);
+	rmdir(fake_root);
+	free(u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -337,6 +364,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_not_block, teardown_test),
 		cmocka_unit_test_teardown(test_fake_sysfs_cciss, teardown_test),
 		cmocka_unit_test_teardown(test_fake_sysfs_scsi, teardown_test),
+		cmocka_unit_test_teardown(test_usage_unreadable_refuses, teardown_test),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
