@@ -52,7 +52,8 @@ run_workload() {
 		# stripe-aligned on the LUN: keep the evidence
 		{
 			echo "== $CASE_TAG stripe.$stripe (partition at sector $FX_START, stripe $((stripe / 512)) sectors)"
-			xfs_bmap -v "$FX_MNT/stripe.$stripe"
+			xfs_bmap -v "$FX_MNT/stripe.$stripe" 2>/dev/null ||
+				filefrag -v "$FX_MNT/stripe.$stripe"
 		} >>"$LOGS/extents.log" 2>&1
 		PAYLOAD_BYTES=$((n * stripe))
 		REQUEST_BYTES=$stripe
@@ -88,6 +89,9 @@ run_workload() {
 	bt_stop "$out"
 }
 
+# Where replay_case appends its case.
+CASES_OUT=""
+
 # replay_case ARRAY LAYOUT WORKLOAD TRACE (PAYLOAD_BYTES, REQUEST_BYTES: the trace's)
 replay_case() {
 	local idx=$1 layout=$2 w=$3 trace=$4 dir=write odd
@@ -97,8 +101,8 @@ replay_case() {
 		--chunk "$(array_field "$idx" chunk)" --direction "$dir" --payload-bytes "$PAYLOAD_BYTES" \
 		--request-bytes "$REQUEST_BYTES" \
 		--array "$(array_field "$idx" name)" --layout "$layout" --workload "$w" \
-		"$trace" >>"$OUT/cases.jsonl" || bench_die "sp-replay failed on '$trace'"
-	odd=$(tail -1 "$OUT/cases.jsonl" | jq '.unmatched_completions + .forced_destages')
+		"$trace" >>"$CASES_OUT" || bench_die "sp-replay failed on '$trace'"
+	odd=$(tail -1 "$CASES_OUT" | jq '.unmatched_completions + .forced_destages')
 	[ "$odd" = 0 ] ||
 		echo "bench: $trace: $odd completions unmatched or rows destaged early; see the case's JSON" >&2
 }
@@ -109,12 +113,11 @@ stripe_bytes() {
 
 # The layouts that know the array: one fixture per array.
 _efficiency_planned() {
-	local layout=$1 idx w stripe plan trace
+	local layout=$1 idx w stripe trace
 
 	for idx in "${!ARRAYS[@]}"; do
 		fixture_make "$layout" "$idx"
-		plan="$LOGS/plan.$(array_field "$idx" name).$FX_COUNT.json"
-		stripe=$(stripe_bytes "$plan")
+		stripe=$(stripe_bytes "$LOGS/plan.$(array_field "$idx" name).offline.json")
 		for w in "${WORKLOADS[@]}"; do
 			CASE_TAG="$(array_field "$idx" name).$layout"
 			trace="$OUT/traces/$CASE_TAG.$w.trace"
@@ -156,24 +159,33 @@ _efficiency_unplanned() {
 	fixture_drop
 }
 
-efficiency_run() {
-	local idx layout
+# offline_plans: each array's plan for the fixture's size, for the stripe
+# widths (and the log sweep's partition and mkfs command)
+offline_plans() {
+	local idx fs
 	local -a args
+
+	for idx in "${!ARRAYS[@]}"; do
+		read -ra args <<<"$(array_args "$idx")"
+		for fs in xfs ext4; do
+			"$STRIPEPLAN" plan "${args[@]}" --fs "$fs" --device /dev/bench-offline \
+				--size "$FIXTURE_SIZE" --mountpoint /srv/bench --format json \
+				-o "$LOGS/plan.$(array_field "$idx" name).offline$([ $fs = xfs ] || echo ".$fs").json" ||
+				bench_die "offline $fs plan for $(array_field "$idx" name) failed"
+		done
+	done
+}
+
+efficiency_run() {
+	local layout
 
 	mkdir -p "$OUT/traces"
 	: >"$OUT/cases.jsonl"
-	# stripe widths for the layouts that do not plan: the plan, offline
-	for idx in "${!ARRAYS[@]}"; do
-		read -ra args <<<"$(array_args "$idx")"
-		"$STRIPEPLAN" plan "${args[@]}" --fs xfs --device /dev/bench-offline \
-			--size "$FIXTURE_SIZE" --format json \
-			-o "$LOGS/plan.$(array_field "$idx" name).offline.json" ||
-			bench_die "offline plan for $(array_field "$idx" name) failed"
-	done
+	CASES_OUT="$OUT/cases.jsonl"
 	bt_init
 	for layout in "${LAYOUTS[@]}"; do
 		case $layout in
-		stripeplan) _efficiency_planned "$layout" ;;
+		stripeplan | mkfs-topology) _efficiency_planned "$layout" ;;
 		*) _efficiency_unplanned "$layout" ;;
 		esac
 	done

@@ -2,19 +2,35 @@
 # shellcheck shell=bash
 #
 # Fixtures for the bench: a loop device standing in for a RAID LUN, laid
-# out one of three ways and mounted under the loop helpers' directory
+# out one of four ways and mounted under the loop helpers' directory
 # (fixtures/loop.sh: everything made here is undone by its EXIT trap).
 #
 #	fixture_make LAYOUT ARRAY   sets FX_DEV, FX_PART, FX_MNT, FX_START (sectors)
+#	fixture_make_variant ARRAY PLAN OPTS MKFS...
+#	                            the plan's partition, then MKFS (its last
+#	                            word the partition) and mount -o OPTS: the
+#	                            log sweep's variants of the plan
 #	fixture_drop                unmount, detach and delete the current fixture
 #
 # Layouts:
 #	stripeplan          `stripeplan apply` with the plan; mounted with the plan's options
+#	mkfs-topology       no partition table; mkfs.xfs on the whole device with the
+#	                    su/sw an md device (or a LUN reporting optimal I/O) exports,
+#	                    default AGs, log and mount options
 #	parted-default      GPT from `parted -a optimal ... 0% 100%`, plain mkfs
 #	legacy-63           msdos label, partition at sector 63, plain mkfs
 #
 # ARRAY is an index into ARRAYS (bench/run); parted-default and legacy-63
 # ignore it: they know nothing about the array, which is the point.
+#
+# mkfs-topology emulates what mkfs.xfs does by itself on a device that
+# exports its geometry: a loop device exports none, so mkfs.xfs is given
+# exactly what it would read (blkid's topology: minimum_io_size = the chunk
+# as su, optimal_io_size = chunk x data disks as sw) and nothing else; the
+# log stripe unit, AG count and mount options stay mkfs's and mount's own.
+# No partition: on such a device parted and fdisk align a partition to the
+# optimal I/O size anyway (1 MiB when it divides 1 MiB), and `mkfs.xfs
+# /dev/md0` is what md's users type.
 
 FX_DEV=""
 FX_PART=""
@@ -53,6 +69,32 @@ plan_json() {
 		--format json -o "$3" || bench_die "stripeplan plan for $(array_field "$1" name) failed"
 }
 
+# array_data_disks INDEX: the disks holding data in one stripe
+array_data_disks() {
+	local level disks
+
+	level=$(array_field "$1" level)
+	disks=$(array_field "$1" disks)
+	case $level in
+	10) echo $((disks / 2)) ;;
+	5) echo $((disks - 1)) ;;
+	6) echo $((disks - 2)) ;;
+	*) bench_die "array_data_disks: level $level is not a bench array's" ;;
+	esac
+}
+
+# array_chunk_bytes INDEX
+array_chunk_bytes() {
+	local c
+
+	c=$(array_field "$1" chunk)
+	case $c in
+	*K) echo $((${c%K} * 1024)) ;;
+	*M) echo $((${c%M} * 1048576)) ;;
+	*) bench_die "array_chunk_bytes: '$c'" ;;
+	esac
+}
+
 # Mount options of the plan that mean something to mount(8) itself.
 plan_mount_options() {
 	jq -r '[.mount.options[] | select(. != "nofail" and (startswith("x-") | not))] | join(",")' "$1"
@@ -66,10 +108,8 @@ _wait_node() {
 	bench_die "partition node '$1' did not appear"
 }
 
-fixture_make() {
-	local layout=$1 idx=$2 opts="" plan
-	local -a args
-
+# A fresh loop device where a RAID LUN that exports no topology starts.
+_fixture_loop() {
 	FX_COUNT=$((FX_COUNT + 1))
 	FX_DEV=$(sp_loop_create "$FIXTURE_SIZE") || exit 1
 	# A real LUN completes I/O asynchronously; so does a loop device doing
@@ -84,6 +124,47 @@ fixture_make() {
 		bench_die "cannot reset the queue knobs of '$FX_DEV'"
 	fi
 	FX_PART="${FX_DEV}p1"
+}
+
+# _fixture_mount LAYOUT ARRAY OPTS
+_fixture_mount() {
+	local layout=$1 idx=$2 opts=$3
+
+	if [ "$FX_PART" = "$FX_DEV" ]; then
+		FX_START=0
+	else
+		FX_START=$(cat "/sys/class/block/$(basename "$FX_PART")/start")
+	fi
+	FX_MNT="$SP_LOOP_TMPDIR/mnt.$FX_COUNT"
+	sp_loop_mount "$FX_PART" "$FX_MNT" "$opts" || exit 1
+	{
+		echo "== $layout on $FX_DEV (array $(array_field "$idx" name)): partition at sector $FX_START, mount -o '${opts:-defaults}'"
+		case $(findmnt -no FSTYPE "$FX_MNT") in
+		xfs) xfs_info "$FX_MNT" ;;
+		*) dumpe2fs -h "$FX_PART" 2>/dev/null | grep -Ei 'stride|stripe|journal (size|features)|^block size' ;;
+		esac
+	} >>"$LOGS/fixtures.log"
+}
+
+fixture_make_variant() {
+	local idx=$1 plan=$2 opts=$3 start size
+	shift 3
+
+	_fixture_loop
+	start=$(jq '.partition.start_sector' "$plan")
+	size=$(jq '.partition.size_sectors' "$plan")
+	parted -s "$FX_DEV" mklabel gpt unit s mkpart p "$start" $((start + size - 1)) ||
+		bench_die "parted on '$FX_DEV' failed"
+	_wait_node "$FX_PART"
+	"${@:1:$#-1}" "$FX_PART" >>"$LOGS/mkfs.log" 2>&1 || bench_die "'$*' failed (see $LOGS/mkfs.log)"
+	_fixture_mount variant "$idx" "$opts"
+}
+
+fixture_make() {
+	local layout=$1 idx=$2 opts="" plan
+	local -a args
+
+	_fixture_loop
 	case $layout in
 	stripeplan)
 		plan="$LOGS/plan.$(array_field "$idx" name).$FX_COUNT.json"
@@ -93,6 +174,12 @@ fixture_make() {
 			>>"$LOGS/apply.log" 2>&1 ||
 			bench_die "stripeplan apply on '$FX_DEV' failed (see $LOGS/apply.log)"
 		opts=$(plan_mount_options "$plan")
+		;;
+	mkfs-topology)
+		FX_PART=$FX_DEV
+		mkfs.xfs -q -d "su=$(array_chunk_bytes "$idx"),sw=$(array_data_disks "$idx")" \
+			"$FX_PART" >>"$LOGS/mkfs.log" 2>&1 ||
+			bench_die "mkfs.xfs on '$FX_PART' failed (see $LOGS/mkfs.log)"
 		;;
 	parted-default)
 		parted -s -a optimal "$FX_DEV" mklabel gpt mkpart p 0% 100% ||
@@ -108,13 +195,7 @@ fixture_make() {
 		;;
 	*) bench_die "unknown layout '$layout'" ;;
 	esac
-	FX_START=$(cat "/sys/class/block/$(basename "$FX_PART")/start")
-	FX_MNT="$SP_LOOP_TMPDIR/mnt.$FX_COUNT"
-	sp_loop_mount "$FX_PART" "$FX_MNT" "$opts" || exit 1
-	{
-		echo "== $layout on $FX_DEV (array $(array_field "$idx" name)): partition at sector $FX_START, mount -o '${opts:-defaults}'"
-		xfs_info "$FX_MNT"
-	} >>"$LOGS/fixtures.log"
+	_fixture_mount "$layout" "$idx" "$opts"
 }
 
 fixture_drop() {
