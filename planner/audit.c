@@ -15,8 +15,6 @@
 #include "audit.h"
 
 #define RECREATE "re-create with 'stripeplan apply --force' (destroys the data)"
-#define XFS_LOG_SU_MAX_BYTES (256U * 1024U)
-#define XFS_LOG_SU_FALLBACK_BYTES (32U * 1024U)
 #define MSDOS_MAX_SECTORS (1ULL << 32)
 #define SYSFS_SECTOR_BYTES 512U
 
@@ -292,8 +290,8 @@ static uint64_t want_log_su(const struct sp_plan *plan)
 {
 	if (plan->fs == SP_FS_XFS && plan->xfs_log_su_bytes)
 		return plan->xfs_log_su_bytes;
-	return plan->chunk_bytes <= XFS_LOG_SU_MAX_BYTES ? plan->chunk_bytes :
-							    XFS_LOG_SU_FALLBACK_BYTES;
+	/* what plan_xfs() sets: one block */
+	return plan->block_bytes ? plan->block_bytes : 4096;
 }
 
 static void judge_xfs_stripe(const struct sp_plan *plan, const struct sp_found_fs *f,
@@ -388,12 +386,25 @@ static void judge_xfs(const struct sp_plan *plan, const struct sp_found_fs *f,
 	judge_xfs_ags(plan, f, out);
 	if (!is_striped(plan))
 		return;
-	/* mkfs.xfs writes 1 (or 0) for "no log stripe unit" */
+	/*
+	 * mkfs.xfs writes 1 (or 0) for "no log stripe unit": log writes padded
+	 * to the sector only, which costs less than the plan's one block.  A
+	 * larger unit pads every log write to it for no member I/O saved
+	 * (bench/run --parts log): that one costs bytes on fsync-heavy work.
+	 */
 	if (lsu <= 1)
-		sp_findings_add(out, SP_SEVERITY_SUBOPTIMAL, "xfs-no-log-stripe-unit",
-				"xfs on %s has no log stripe unit: log writes are not padded to "
-				"whole %s chunks; fix: %s (-l su=%s)",
-				f->path, human(plan->chunk_bytes, a, sizeof(a)), RECREATE,
+		sp_findings_add(out, SP_SEVERITY_DIFFERS, "xfs-no-log-stripe-unit",
+				"xfs on %s has no log stripe unit (log writes padded to the sector), "
+				"the plan says %s, the least mkfs.xfs takes beside a stripe unit: "
+				"nothing to fix",
+				f->path, human(want, b, sizeof(b)));
+	else if (lsu > want)
+		sp_findings_add(out, SP_SEVERITY_SUBOPTIMAL, "xfs-log-stripe-unit",
+				"xfs on %s has a %s log stripe unit: every log write is padded to it, "
+				"and a padded write is still a partial %s stripe, so fsync-heavy work "
+				"writes more bytes for no member I/O saved; fix: %s (-l su=%s)",
+				f->path, human(lsu, a, sizeof(a)),
+				human(plan->stripe_width_bytes, b, sizeof(b)), RECREATE,
 				short_size(want, c, sizeof(c)));
 	else if (lsu != want)
 		sp_findings_add(out, SP_SEVERITY_DIFFERS, "xfs-log-stripe-unit",

@@ -9,7 +9,7 @@ P400=(--controller hp-p400 --level 10 --disks 8 --chunk 256K --kernel 6.1)
 dev=$(sp_loop_create 1G) || exit 1
 before=$(digest "$dev")
 expect_ok "dry run" sp apply "${P400[@]}" --fs xfs --device "$dev" --mountpoint /data --root "$SP_TEST_ROOT" --dry-run
-expect_out 'would: .*mkfs.xfs -b size=4096 -d su=256k,sw=4 -l su=256k '"${dev}p1"
+expect_out 'would: .*mkfs.xfs -b size=4096 -d su=256k,sw=4 -l su=4k '"${dev}p1"
 expect_out 'dry run: nothing was written'
 unchanged "$dev" "$before" "dry run"
 
@@ -23,7 +23,7 @@ checks=$((checks + 1))
 checks=$((checks + 1))
 xfs_db -r -c 'sb 0' -c 'p unit width logsunit' "${dev}p1" >"$WORK/sb"
 if ! grep -qx 'unit = 64' "$WORK/sb" || ! grep -qx 'width = 256' "$WORK/sb" ||
-	! grep -qx 'logsunit = 262144' "$WORK/sb"; then
+	! grep -qx 'logsunit = 4096' "$WORK/sb"; then
 	fail "xfs geometry read by xfs_db: $(cat "$WORK/sb")"
 fi
 

@@ -7,7 +7,7 @@
 . "$SRCDIR/tests/device/lib.bash"
 
 P400=(--controller hp-p400 --level 10 --disks 8 --chunk 256K)
-OPTS='noatime,logbufs=8,logbsize=256k,nofail,x-systemd.device-timeout=30s'
+OPTS='noatime,nofail,x-systemd.device-timeout=30s'
 
 # new_root NAME [FSTAB-TEXT]: a scratch target root with etc/fstab
 new_root() {

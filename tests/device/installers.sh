@@ -21,7 +21,7 @@ installed_ok() {
 	local dev=$1 root=$2 name=$3 uuid knob
 	uuid=$(blkid -o value -s UUID "${dev}p1")
 	checks=$((checks + 1))
-	grep -qx "UUID=$uuid /data xfs noatime,logbufs=8,logbsize=256k,nofail,x-systemd.device-timeout=30s 0 0" \
+	grep -qx "UUID=$uuid /data xfs noatime,nofail,x-systemd.device-timeout=30s 0 0" \
 		"$root/etc/fstab" || fail "$name: no fstab line for $uuid: $(cat "$root/etc/fstab")"
 	checks=$((checks + 1))
 	grep -q '^# existing line kept$' "$root/etc/fstab" || fail "$name: the existing fstab line was lost"

@@ -32,7 +32,7 @@
 #include "steps.h"
 
 #define IMAGE_BYTES (512U * 1024U * 1024U) /* mkfs.xfs wants 300 MiB */
-#define OPTS "noatime,logbufs=8,logbsize=256k,nofail,x-systemd.device-timeout=30s"
+#define OPTS "noatime,nofail,x-systemd.device-timeout=30s"
 
 /* Test-only state: the group's one device, and scratch roots made. */
 static struct {

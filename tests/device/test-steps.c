@@ -279,7 +279,7 @@ static void test_gpt_xfs_512(void **state)
 	assert_non_null(t.res.tool_output);
 	expect_status(verify(&sp_step_filesystem, &ctx), SP_STEP_UNCHANGED);
 	assert_true(strlen(ctx.fs_uuid) == 36);
-	assert_non_null(strstr(t.res.summary, "xfs su=256k sw=4 log su=256k, UUID "));
+	assert_non_null(strstr(t.res.summary, "xfs su=256k sw=4 log su=4k, UUID "));
 	assert_non_null(strstr(t.res.summary, ctx.fs_uuid));
 	assert_int_equal(sp_step_filesystem.probe_existing(&ctx, what, sizeof(what)), 1);
 	assert_non_null(strstr(what, "an xfs filesystem (UUID "));
@@ -451,9 +451,9 @@ static void test_mkfs_failure(void **state)
 	set_arg(plan, "-d", "su=3k,sw=4", "su=256k,sw=4");
 
 	/* mkfs.xfs follows this one with its usage: the reason, not the usage */
-	set_arg(plan, "-l", "su=256k", "su=512k");
+	set_arg(plan, "-l", "su=4k", "su=512k");
 	expect_apply_fails(&ctx, "Invalid value 512k for -l su option");
-	set_arg(plan, "-l", "su=512k", "su=256k");
+	set_arg(plan, "-l", "su=512k", "su=4k");
 
 	/* an argv that does not end with the partition never runs */
 	set_arg(plan, NULL, plan->partition_path, dev);

@@ -160,15 +160,18 @@ static void test_msdos_63(void **state)
 }
 
 /* GPT at 6 MiB (32 stripes), right geometry, AGs of whole stripes: only
- * harmless differences, and the worst is "differs". */
+ * harmless differences, and the worst is "differs".  A log stripe unit of
+ * the chunk (what mkfs.xfs picks by itself) pads every log write to it:
+ * suboptimal. */
 static void test_aligned_elsewhere(void **state)
 {
 	struct sp_plan *plan = raid5_plan("6.1", SP_FS_XFS, "");
 	struct sp_found_partition p = parted("gpt", 6 * MiB, 512 * MiB);
 	/* 49 stripes of 192 KiB (48 blocks each) = 2352 blocks; 49 is not a
 	 * multiple of the 4 disks parity rotates over */
-	struct sp_found_fs fs = xfs(64 * KiB, 3, 2352, 64 * KiB);
+	struct sp_found_fs fs = xfs(64 * KiB, 3, 2352, 4 * KiB);
 	struct sp_findings out = { 0 };
+	const struct sp_finding *f;
 
 	(void)state;
 	sp_judge_partition(plan, &p, &out);
@@ -178,7 +181,17 @@ static void test_aligned_elsewhere(void **state)
 	assert_non_null(find(&out, "start"));
 	assert_non_null(find(&out, "size"));
 	assert_non_null(find(&out, "xfs-agsize"));
+	assert_null(find(&out, "xfs-log-stripe-unit"));
 	assert_int_equal(sp_findings_worst(&out), SP_SEVERITY_DIFFERS);
+
+	memset(&out, 0, sizeof(out));
+	fs.xfs_logsunit_bytes = 64 * KiB;
+	sp_judge_filesystem(plan, &fs, &out);
+	f = find(&out, "xfs-log-stripe-unit");
+	assert_non_null(f);
+	assert_int_equal(f->severity, SP_SEVERITY_SUBOPTIMAL);
+	assert_non_null(strstr(f->message, "64 KiB log stripe unit"));
+	assert_non_null(strstr(f->message, "-l su=4k"));
 
 	/* 48 stripes a group is a multiple of the 4 disks parity rotates over:
 	 * every group header on one member */
@@ -212,7 +225,8 @@ static void test_kernel_stale(void **state)
 }
 
 /* No stripe unit, no log stripe unit, AGs not whole stripes: each is its
- * own finding, and no "log stripe unit is 1 B". */
+ * own finding, and no "log stripe unit is 1 B".  No log stripe unit pads
+ * log writes to the sector, less than the plan's block: nothing to fix. */
 static void test_xfs_without_geometry(void **state)
 {
 	struct sp_plan *plan = raid5_plan("6.1", SP_FS_XFS, "");
@@ -229,7 +243,8 @@ static void test_xfs_without_geometry(void **state)
 	assert_non_null(strstr(f->message, "sunit=128,swidth=384"));
 	f = find(&out, "xfs-no-log-stripe-unit");
 	assert_non_null(f);
-	assert_int_equal(f->severity, SP_SEVERITY_SUBOPTIMAL);
+	assert_int_equal(f->severity, SP_SEVERITY_DIFFERS);
+	assert_non_null(strstr(f->message, "nothing to fix"));
 	f = find(&out, "xfs-ag-partial-stripes");
 	assert_non_null(f);
 	assert_int_equal(f->severity, SP_SEVERITY_SUBOPTIMAL);

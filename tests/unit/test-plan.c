@@ -163,19 +163,21 @@ static void test_p400_raid10_seed(void **state)
 	assert_int_equal(p->size_bytes, 2398 * GiB - 2 * MiB); /* the tail eats one whole stripe */
 	assert_int_equal(p->xfs_su_bytes, 256 * KiB);
 	assert_int_equal(p->xfs_sw, 4);
-	assert_int_equal(p->xfs_log_su_bytes, 256 * KiB);
+	/* one block, not the chunk: bench/run --parts log */
+	assert_int_equal(p->xfs_log_su_bytes, 4 * KiB);
 	assert_string_equal(p->mkfs_argv[4], "su=256k,sw=4");
-	assert_string_equal(p->mkfs_argv[6], "su=256k");
+	assert_string_equal(p->mkfs_argv[6], "su=4k");
 	assert_string_equal(p->mkfs_argv[p->n_mkfs_argv - 1], "/dev/sdb1");
-	assert_true(has_option(p, "logbufs=8"));
-	assert_true(has_option(p, "logbsize=256k"));
+	/* the kernel's log buffers: a 256 KiB one adds header sectors to each log write */
+	assert_false(has_option(p, "logbufs=8"));
+	assert_false(has_option(p, "logbsize=256k"));
 	assert_true(has_option(p, "nofail"));
 	assert_false(has_option(p, "nobarrier")); /* removed from XFS in 4.19 */
 	assert_true(has_warning(p, "nobarrier-removed"));
 	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/scheduler"), "none");
 	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/read_ahead_kb"), "4096");
 	assert_string_equal(p->fstab_line,
-			    "UUID=@FS_UUID@ /data xfs noatime,logbufs=8,logbsize=256k,nofail,"
+			    "UUID=@FS_UUID@ /data xfs noatime,nofail,"
 			    "x-systemd.device-timeout=30s 0 0");
 }
 
@@ -336,8 +338,8 @@ static void test_md_raid5_seed(void **state)
 	assert_int_equal(p->stripe_width_bytes, 9 * MiB);
 	assert_int_equal(p->start_bytes, 9 * MiB);
 	assert_string_equal(p->partition_path, "/dev/md3p1");
-	assert_int_equal(p->xfs_log_su_bytes, 32 * KiB); /* 1 MiB is over the 256 KiB limit */
-	assert_true(has_warning(p, "xfs-log-su-capped"));
+	assert_int_equal(p->xfs_log_su_bytes, 4 * KiB); /* one block, whatever the chunk */
+	assert_false(has_warning(p, "xfs-log-su-capped"));
 	assert_false(has_warning(p, "topology-mismatch"));
 	assert_null(tuning_value(p, "/sys/block/md3/queue/scheduler")); /* md has none */
 	assert_string_equal(tuning_value(p, "/sys/block/md3/queue/read_ahead_kb"), "32768");

@@ -31,7 +31,7 @@ echo "late_command: $late"
 expect_rc 0 "the late_command under busybox sh, as d-i runs it" busybox sh -c "$late"
 uuid=$(blkid -o value -s UUID "${ARR}1")
 expect_rc 0 "fstab line in the target" \
-	grep -qx "UUID=$uuid /data xfs noatime,logbufs=8,logbsize=256k,nofail,x-systemd.device-timeout=30s 0 0" \
+	grep -qx "UUID=$uuid /data xfs noatime,nofail,x-systemd.device-timeout=30s 0 0" \
 	/target/etc/fstab
 expect_rc 0 "the target's own root line kept" grep -q '^/dev/vda / ext4' /target/etc/fstab
 expect_rc 0 "udev rule in the target" sh -c 'ls /target/etc/udev/rules.d/60-stripeplan-*.rules'

@@ -33,7 +33,7 @@ expect_rc 1 "no partition table on md3 (sfdisk -d fails)" sfdisk -d /dev/md3
 expect_rc 1 "no md3p1 in sysfs" test -e /sys/block/md3/md3p1
 expect_eq "filesystem type on md3 itself (blkid)" "$(blkid -o value -s TYPE /dev/md3)" xfs
 xfs_matches_mkfs raid5 md3 /dev/md3
-expect_eq "xfs log stripe unit (bytes)" "$(xfs_sb /dev/md3 logsunit)" 32768
+expect_eq "xfs log stripe unit (bytes)" "$(xfs_sb /dev/md3 logsunit)" 4096
 expect_tuning "raid5 live tuning" /tmp/plan-md3
 cache=$(tuning_of /tmp/plan-md3 | awk '$1 ~ /stripe_cache_size$/ { print $2 }')
 expect_rc 0 "the plan sets md3's stripe cache" test -n "$cache"
