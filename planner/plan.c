@@ -520,10 +520,10 @@ static int plan_mount(const struct sp_spec *spec, const struct sp_profile *profi
 	option_add(plan, "noatime"); /* implies nodiratime, which the seeds also set */
 	/*
 	 * No logbufs/logbsize (the seeds' logbufs=8,logbsize=256k): the
-	 * kernel's 8 buffers of 32 KiB.  A log buffer over 32 KiB carries one
-	 * extra 512-byte header sector per 32 KiB in every log write it makes:
-	 * 4.52 member bytes per data byte against 4.27 with 32 KiB on fsync'd
-	 * 64 KiB files (bench/run --parts log), no workload measured better.
+	 * kernel's 8 buffers of 32 KiB.  256 KiB buffers measured up to 6 %
+	 * more member bytes on fsync'd 64 KiB files (4.52 against 4.27 per
+	 * data byte in one of two runs of bench/run --parts log, equal in the
+	 * other) and no workload better.
 	 */
 	/* with whole-stripe AGs, allocations that extend a file start on a
 	 * full stripe: full-stripe writes stay full-stripe writes */
