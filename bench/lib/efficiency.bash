@@ -89,8 +89,11 @@ run_workload() {
 	bt_stop "$out"
 }
 
-# Where replay_case appends its case.
+# Where replay_case appends its case; and the index of the traces, one
+# line a case (bench/traces/cases.tsv is a copy: tests/cli/bench-rule.sh
+# replays the traces it lists).
 CASES_OUT=""
+CASES_TSV=""
 
 # replay_case ARRAY LAYOUT WORKLOAD TRACE (PAYLOAD_BYTES, REQUEST_BYTES: the trace's)
 replay_case() {
@@ -102,6 +105,12 @@ replay_case() {
 		--request-bytes "$REQUEST_BYTES" \
 		--array "$(array_field "$idx" name)" --layout "$layout" --workload "$w" \
 		"$trace" >>"$CASES_OUT" || bench_die "sp-replay failed on '$trace'"
+	if [ -n "$CASES_TSV" ]; then
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(array_field "$idx" name)" \
+			"$(array_field "$idx" level)" "$(array_field "$idx" disks)" \
+			"$(array_field "$idx" chunk)" "$layout" "$w" "$dir" "$PAYLOAD_BYTES" \
+			"$REQUEST_BYTES" "$(basename "$trace")" >>"$CASES_TSV"
+	fi
 	odd=$(tail -1 "$CASES_OUT" | jq '.unmatched_completions + .forced_destages')
 	[ "$odd" = 0 ] ||
 		echo "bench: $trace: $odd completions unmatched or rows destaged early; see the case's JSON" >&2
@@ -111,19 +120,21 @@ stripe_bytes() {
 	jq '.array.stripe_width_bytes' "$1"
 }
 
-# The layouts that know the array: one fixture per array.
+# The layouts that know the array: one fixture per array.  LABEL (default
+# LAYOUT) names the cases: a repeat of the planned layout is
+# "stripeplan.2", on a fixture of its own.
 _efficiency_planned() {
-	local layout=$1 idx w stripe trace
+	local layout=$1 label=${2:-$1} idx w stripe trace
 
 	for idx in "${!ARRAYS[@]}"; do
 		fixture_make "$layout" "$idx"
 		stripe=$(stripe_bytes "$LOGS/plan.$(array_field "$idx" name).offline.json")
 		for w in "${WORKLOADS[@]}"; do
-			CASE_TAG="$(array_field "$idx" name).$layout"
+			CASE_TAG="$(array_field "$idx" name).$label"
 			trace="$OUT/traces/$CASE_TAG.$w.trace"
-			bench_step "$(array_field "$idx" name) $layout $w"
+			bench_step "$(array_field "$idx" name) $label $w"
 			run_workload "$w" "$stripe" "$trace"
-			replay_case "$idx" "$layout" "$w" "$trace"
+			replay_case "$idx" "$label" "$w" "$trace"
 		done
 		fixture_drop
 	done
@@ -177,15 +188,26 @@ offline_plans() {
 }
 
 efficiency_run() {
-	local layout
+	local layout r
 
 	mkdir -p "$OUT/traces"
 	: >"$OUT/cases.jsonl"
 	CASES_OUT="$OUT/cases.jsonl"
+	CASES_TSV="$OUT/traces/cases.tsv"
+	printf '# array\tlevel\tdisks\tchunk\tlayout\tworkload\tdirection\tpayload_bytes\trequest_bytes\ttrace\n' \
+		>"$CASES_TSV"
 	bt_init
 	for layout in "${LAYOUTS[@]}"; do
 		case $layout in
-		stripeplan | mkfs-topology) _efficiency_planned "$layout" ;;
+		stripeplan)
+			_efficiency_planned "$layout"
+			# the run-to-run noise: the same cases again, each on a
+			# fresh fixture (the report and bench-rule use the spread)
+			for r in $(seq 2 "$REPEAT"); do
+				_efficiency_planned stripeplan "stripeplan.$r"
+			done
+			;;
+		mkfs-topology) _efficiency_planned "$layout" ;;
 		*) _efficiency_unplanned "$layout" ;;
 		esac
 	done

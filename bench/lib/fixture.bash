@@ -7,7 +7,8 @@
 #
 #	fixture_make LAYOUT ARRAY   sets FX_DEV, FX_PART, FX_MNT, FX_START (sectors)
 #	fixture_make_variant ARRAY PLAN OPTS MKFS...
-#	                            the plan's partition, then MKFS (its last
+#	                            the plan's partition (or none, as md's
+#	                            plan has), then MKFS (its last
 #	                            word the partition) and mount -o OPTS: the
 #	                            log sweep's variants of the plan
 #	fixture_drop                unmount, detach and delete the current fixture
@@ -133,7 +134,10 @@ _fixture_mount() {
 	if [ "$FX_PART" = "$FX_DEV" ]; then
 		FX_START=0
 	else
-		FX_START=$(cat "/sys/class/block/$(basename "$FX_PART")/start")
+		# the kernel re-reads the label after apply: wait for the node
+		_wait_node "$FX_PART"
+		FX_START=$(cat "/sys/class/block/$(basename "$FX_PART")/start") ||
+			bench_die "no start sector for '$FX_PART' in sysfs"
 	fi
 	FX_MNT="$SP_LOOP_TMPDIR/mnt.$FX_COUNT"
 	sp_loop_mount "$FX_PART" "$FX_MNT" "$opts" || exit 1
@@ -151,11 +155,15 @@ fixture_make_variant() {
 	shift 3
 
 	_fixture_loop
-	start=$(jq '.partition.start_sector' "$plan")
-	size=$(jq '.partition.size_sectors' "$plan")
-	parted -s "$FX_DEV" mklabel gpt unit s mkpart p "$start" $((start + size - 1)) ||
-		bench_die "parted on '$FX_DEV' failed"
-	_wait_node "$FX_PART"
+	if [ "$(jq -r '.partition.table' "$plan")" = none ]; then
+		FX_PART=$FX_DEV
+	else
+		start=$(jq '.partition.start_sector' "$plan")
+		size=$(jq '.partition.size_sectors' "$plan")
+		parted -s "$FX_DEV" mklabel gpt unit s mkpart p "$start" $((start + size - 1)) ||
+			bench_die "parted on '$FX_DEV' failed"
+		_wait_node "$FX_PART"
+	fi
 	"${@:1:$#-1}" "$FX_PART" >>"$LOGS/mkfs.log" 2>&1 || bench_die "'$*' failed (see $LOGS/mkfs.log)"
 	_fixture_mount variant "$idx" "$opts"
 }
@@ -174,6 +182,8 @@ fixture_make() {
 			>>"$LOGS/apply.log" 2>&1 ||
 			bench_die "stripeplan apply on '$FX_DEV' failed (see $LOGS/apply.log)"
 		opts=$(plan_mount_options "$plan")
+		# md's plan has no partition table: the filesystem on the device
+		FX_PART=$(jq -r '.partition.path' "$plan")
 		;;
 	mkfs-topology)
 		FX_PART=$FX_DEV

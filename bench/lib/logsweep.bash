@@ -74,6 +74,8 @@ logsweep_run() {
 	: >"$OUT/log.jsonl"
 	# shellcheck disable=SC2034 # replay_case's (efficiency.bash)
 	CASES_OUT="$OUT/log.jsonl"
+	# shellcheck disable=SC2034 # the sweep's traces are not the rule's
+	CASES_TSV=""
 	bt_init
 	for idx in "${!ARRAYS[@]}"; do
 		name=$(array_field "$idx" name)

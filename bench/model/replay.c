@@ -95,6 +95,9 @@ static void print_case(const struct labels *l, const struct rm_geometry *g,
 	printf("{\"array\": \"%s\", \"layout\": \"%s\", \"workload\": \"%s\", ", l->array,
 	       l->layout, l->workload);
 	printf("\"direction\": \"%s\", ", dir == RM_WRITE ? "write" : "read");
+	/* one row: what the report calls the array's stripe */
+	printf("\"stripe_width_bytes\": %llu, ",
+	       (unsigned long long)(g->row_sectors * RM_SECTOR_BYTES));
 	printf("\"requests\": %llu, ", (unsigned long long)c->requests);
 	print_number("payload_mib", f.payload_mib, false);
 	print_number("device_mib", f.device_mib, false);

@@ -1,71 +1,114 @@
 #!/bin/bash
 # The bench's rule on stored traces: on every array and every workload the
 # planned layout costs no more member I/Os and no more member bytes than
-# parted-default.  bench/traces/ holds the traces of one `bench/run --quick`
-# (cases.tsv says which array, workload, payload and request size each is);
-# the array model replays them here, so a change to the model or to those
-# traces that makes one case worse fails.  Cases where the plan is worse
-# today are listed in bench/traces/known-worse: a listed case that is no
-# longer worse fails too, so the list only ever shrinks.
+# parted-default and mkfs-topology, within the run-to-run noise.
+#
+# bench/traces/ holds the traces of one `bench/run --quick --parts
+# efficiency` (cases.tsv, written by the bench, says which array, layout,
+# workload, payload and request size each is).  The planned layout ran
+# twice or more ("stripeplan", "stripeplan.2", ...), each on a fresh
+# fixture: the spread of those runs, (max - min) / min, is the noise, and
+# the planned figure is their mean.  The array model replays every trace
+# here, so a change to the model or to the traces that makes one case worse
+# fails.  Cases where the plan is worse beyond the noise are listed in
+# bench/traces/known-worse: a listed case that is no longer worse fails
+# too, so the list only ever shrinks.
 # shellcheck source=tests/cli/lib.bash
 . "$(dirname "$0")/lib.bash"
 
 REPLAY="${BUILDDIR:?set by ctest}/bench/sp-replay"
 TRACES="$SRCDIR/bench/traces"
 # The figures are printed with 6 significant digits; a 0.5 % slack keeps
-# rounding from deciding, not the run-to-run noise of capturing anew.
+# rounding from deciding.
 SLACK=1.005
+PEERS="parted-default mkfs-topology"
 
-# figures LAYOUT ARRAY WORKLOAD: "member_ios_per_mib member_bytes_per_data_byte"
-figures() {
-	local want_layout=$1 want_array=$2 want_workload=$3
-	local array level disks chunk layout workload dir payload request trace
+# Every case's figures: "array layout workload ios bytes", one a line.
+figures="$WORK/figures"
+: >"$figures"
+while IFS=$'\t' read -r array level disks chunk layout workload dir payload request trace; do
+	# sp-replay prints one flat JSON object; the two numbers are read without jq
+	out=$("$REPLAY" --level "$level" --disks "$disks" --chunk "$chunk" --direction "$dir" \
+		--payload-bytes "$payload" --request-bytes "$request" "$TRACES/$trace" |
+		sed -n 's/.*"member_ios_per_mib": \([0-9.e+-]*\),.*"member_bytes_per_data_byte": \([0-9.e+-]*\),.*/\1 \2/p')
+	checks=$((checks + 1))
+	[ -n "$out" ] || fail "no figures from sp-replay for $trace"
+	echo "$array $layout $workload $out" >>"$figures"
+done < <(grep -v '^#' "$TRACES/cases.tsv")
 
-	while IFS=$'\t' read -r array level disks chunk layout workload dir payload request trace; do
-		if [ "$array" != "$want_array" ] || [ "$layout" != "$want_layout" ] ||
-			[ "$workload" != "$want_workload" ]; then
-			continue
-		fi
-		# sp-replay prints one flat JSON object; the two numbers are read without jq
-		"$REPLAY" --level "$level" --disks "$disks" --chunk "$chunk" --direction "$dir" \
-			--payload-bytes "$payload" --request-bytes "$request" "$TRACES/$trace" |
-			sed -n 's/.*"member_ios_per_mib": \([0-9.e+-]*\),.*"member_bytes_per_data_byte": \([0-9.e+-]*\),.*/\1 \2/p'
-		return
-	done < <(grep -v '^#' "$TRACES/cases.tsv")
-	echo "missing"
-}
+# One line a verdict: "array workload metric peer verdict planned peer noise runs",
+# verdict "ok", "worse" or "missing".
+awk -v slack="$SLACK" -v peers="$PEERS" '
+	{
+		key = $1 " " $3
+		if ($2 ~ /^stripeplan(\.[0-9]+)?$/) {
+			n[key]++
+			for (m = 1; m <= 2; m++) {
+				v = $(3 + m)
+				sum[key, m] += v
+				if (!((key, m) in lo) || v < lo[key, m]) lo[key, m] = v
+				if (!((key, m) in hi) || v > hi[key, m]) hi[key, m] = v
+			}
+		} else {
+			peer[key, $2, 1] = $4
+			peer[key, $2, 2] = $5
+		}
+	}
+	END {
+		np = split(peers, p, " ")
+		for (key in n) {
+			for (m = 1; m <= 2; m++) {
+				mean = sum[key, m] / n[key]
+				noise = lo[key, m] > 0 ? (hi[key, m] - lo[key, m]) / lo[key, m] : 0
+				for (i = 1; i <= np; i++) {
+					metric = m == 1 ? "ios" : "bytes"
+					if (!((key, p[i], m) in peer)) {
+						print key, metric, p[i], "missing", mean, 0, noise, n[key]
+						continue
+					}
+					d = peer[key, p[i], m]
+					verdict = mean > d * (1 + noise) * slack ? "worse" : "ok"
+					printf "%s %s %s %s %.6g %.6g %.4f %d\n", key, metric, p[i], verdict, mean, d, noise, n[key]
+				}
+			}
+		}
+	}' "$figures" | sort >"$WORK/verdicts"
 
 known() {
-	grep -v '^#' "$TRACES/known-worse" | awk -v k="$1 $2 $3" '$1 " " $2 " " $3 == k { f = 1 } END { exit !f }'
+	grep -v '^#' "$TRACES/known-worse" |
+		awk -v k="$1 $2 $3 $4" '$1 " " $2 " " $3 " " $4 == k { f = 1 } END { exit !f }'
 }
 
-# worse PLANNED DEFAULT: the planned figure exceeds the default's beyond the slack
-worse() {
-	awk -v p="$1" -v d="$2" -v s="$SLACK" 'BEGIN { exit !(p > d * s) }'
-}
-
-mapfile -t cases < <(grep -v '^#' "$TRACES/cases.tsv" | awk -F'\t' '$5 == "stripeplan" { print $1 " " $6 }')
 checks=$((checks + 1))
-[ "${#cases[@]}" -ge 16 ] || fail "cases.tsv lists ${#cases[@]} planned cases, want 4 arrays x 4 workloads"
+cases=$(awk '{ print $1, $2 }' "$WORK/verdicts" | sort -u | wc -l)
+[ "$cases" -ge 16 ] || fail "the stored traces hold $cases planned array x workload cases, want 4 arrays x 4 workloads"
+checks=$((checks + 1))
+awk '$9 < 2 { bad = 1 } END { exit bad }' "$WORK/verdicts" ||
+	fail "a planned case ran once: the noise is measured by repeating it (bench/run --repeat 2)"
 
-for c in "${cases[@]}"; do
-	read -r array workload <<<"$c"
-	read -r p_ios p_bytes <<<"$(figures stripeplan "$array" "$workload")"
-	read -r d_ios d_bytes <<<"$(figures parted-default "$array" "$workload")"
+echo "noise (spread of the planned layout's repeated runs) and verdicts:"
+while read -r array workload metric peer verdict planned theirs noise runs; do
+	printf '  %-14s %-11s %-5s vs %-14s %-7s planned %-9s %-14s %-9s noise %5.2f %% (%s runs)\n' \
+		"$array" "$workload" "$metric" "$peer" "$verdict" "$planned" "$peer" "$theirs" \
+		"$(awk -v n="$noise" 'BEGIN { print n * 100 }')" "$runs"
 	checks=$((checks + 1))
-	if [ "$p_ios" = missing ] || [ "$d_ios" = missing ] || [ -z "$p_bytes" ] || [ -z "$d_bytes" ]; then
-		fail "$array $workload: no figures for both layouts"
-		continue
-	fi
-	for metric in ios bytes; do
-		if [ $metric = ios ]; then p=$p_ios d=$d_ios; else p=$p_bytes d=$d_bytes; fi
-		checks=$((checks + 1))
-		if worse "$p" "$d"; then
-			known "$array" "$workload" "$metric" ||
-				fail "$array $workload: the plan costs $p member $metric (per MiB or per data byte), parted-default $d"
-		elif known "$array" "$workload" "$metric"; then
-			fail "$array $workload $metric is listed in bench/traces/known-worse but the plan is no longer worse ($p against $d): remove the line"
+	case $verdict in
+	missing) fail "$array $workload: no $peer case in the stored traces" ;;
+	worse)
+		known "$array" "$workload" "$metric" "$peer" ||
+			fail "$array $workload: the plan costs $planned member $metric (per MiB or per data byte), $peer $theirs, beyond the noise ($noise)"
+		;;
+	ok)
+		if known "$array" "$workload" "$metric" "$peer"; then
+			fail "$array $workload $metric against $peer is listed in bench/traces/known-worse but the plan is no longer worse ($planned against $theirs): remove the line"
 		fi
-	done
-done
+		;;
+	esac
+done <"$WORK/verdicts"
+# every line of known-worse names a case there is
+while read -r array workload metric peer _; do
+	checks=$((checks + 1))
+	grep -q "^$array $workload $metric $peer " "$WORK/verdicts" ||
+		fail "known-worse names $array $workload $metric $peer, which the stored traces do not have"
+done < <(grep -v '^#' "$TRACES/known-worse")
 finish

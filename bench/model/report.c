@@ -1,0 +1,788 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sp-bench-report: the bench's report.  Reads what bench/run left in its
+ * results directory and writes report.md, bench.json and the plot's data:
+ *
+ *	cases.jsonl   one sp-replay case a line (part 1, RAID efficiency)
+ *	log.jsonl     the same for the log sweep (part 1b)
+ *	tuning.tsv    knob, value, setting, median, q1, q3, min, max MiB/s, mean request KiB
+ *	cost.tsv      measure, value, unit, how
+ *
+ * Each is optional: a part that did not run has no section.  This program
+ * computes no figure of its own beyond means, spreads and ratios of the
+ * figures sp-replay (the core's array model) and bench/run measured.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#define MAX_ARRAYS 16
+#define MAX_LAYOUTS 16
+#define LINE_MAX_BYTES 65536
+/* stripewrite "reaches" the minimum within 5 %: the filesystem's own log
+ * and metadata writes, a few KiB each a partial stripe, cost the rest */
+#define REACH_RATIO 1.05
+/* figures come with 6 significant digits: 0.5 % keeps rounding from
+ * deciding a verdict (tests/cli/bench-rule.sh allows the same) */
+#define RULE_SLACK 1.005
+
+static const char usage[] =
+	"Usage: sp-bench-report --dir DIR [--array NAME|LABEL]... [--layouts LIST]\n"
+	"                       [--command CMD] [--mode quick|full] [--seconds N]\n"
+	"                       [--version TEXT] [--tune-mib N] [--tune-runs N]\n"
+	"\n"
+	"Writes DIR/report.md, DIR/bench.json and DIR/logs/plot.WORKLOAD.dat from\n"
+	"DIR/cases.jsonl, DIR/log.jsonl, DIR/tuning.tsv and DIR/cost.tsv.\n";
+
+struct array_label {
+	char name[64];
+	char label[256];
+};
+
+struct opts {
+	const char *dir;
+	const char *command;
+	const char *mode;
+	const char *version;
+	long seconds;
+	long tune_mib;
+	long tune_runs;
+	struct array_label arrays[MAX_ARRAYS];
+	size_t n_arrays;
+	char layouts[MAX_LAYOUTS][64];
+	size_t n_layouts;
+};
+
+/* The lines of a JSONL file, parsed; a missing file is an empty list. */
+struct cases {
+	json_object **v;
+	size_t n;
+};
+
+static const char *const report_workloads[] = { "stripewrite", "seqwrite", "smallfiles",
+						"seqread" };
+static const char *const sweep_workloads[] = { "smallfiles", "seqwrite", "stripewrite" };
+static const char *const peers[] = { "parted-default", "mkfs-topology" };
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+static int die(const char *what, const char *arg)
+{
+	fprintf(stderr, "sp-bench-report: %s%s%s\n", what, arg ? ": " : "", arg ? arg : "");
+	return 2;
+}
+
+static int load_jsonl(const char *path, struct cases *c)
+{
+	char *line = malloc(LINE_MAX_BYTES);
+	FILE *f = fopen(path, "r");
+	int lineno = 0;
+
+	c->v = NULL;
+	c->n = 0;
+	if (!line)
+		return -ENOMEM;
+	if (!f) {
+		free(line);
+		return errno == ENOENT ? 0 : -errno;
+	}
+	while (fgets(line, LINE_MAX_BYTES, f)) {
+		json_object *o, **grown;
+
+		lineno++;
+		if (line[0] == '\n')
+			continue;
+		o = json_tokener_parse(line);
+		if (!o || !json_object_is_type(o, json_type_object)) {
+			fprintf(stderr, "sp-bench-report: %s line %d is not a JSON object\n", path,
+				lineno);
+			json_object_put(o);
+			continue;
+		}
+		grown = realloc(c->v, (c->n + 1) * sizeof(*grown));
+		if (!grown) {
+			json_object_put(o);
+			break;
+		}
+		c->v = grown;
+		c->v[c->n++] = o;
+	}
+	fclose(f);
+	free(line);
+	return 0;
+}
+
+static const char *str(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return "";
+	return json_object_get_string(v);
+}
+
+/* A number, or NAN where the case has null or nothing. */
+static double num(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
+		return NAN;
+	return json_object_get_double(v);
+}
+
+/* "1.23", or a dash for a figure the case has not got */
+static const char *f2(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "—");
+	else
+		snprintf(buf, len, "%.2f", v);
+	return buf;
+}
+
+static const char *pct(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "—");
+	else
+		snprintf(buf, len, "%.1f %%", v * 100);
+	return buf;
+}
+
+static const char *size_text(double bytes, char *buf, size_t len)
+{
+	if (isnan(bytes))
+		snprintf(buf, len, "—");
+	else if (fmod(bytes, 1048576) == 0)
+		snprintf(buf, len, "%.0f MiB", bytes / 1048576);
+	else
+		snprintf(buf, len, "%.0f KiB", bytes / 1024);
+	return buf;
+}
+
+static json_object *find_case(const struct cases *c, const char *array, const char *layout,
+			      const char *workload)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(str(c->v[i], "array"), array) &&
+		    !strcmp(str(c->v[i], "layout"), layout) &&
+		    !strcmp(str(c->v[i], "workload"), workload))
+			return c->v[i];
+	return NULL;
+}
+
+/* "stripeplan" and its repeats "stripeplan.2", ... */
+static bool is_planned(const char *layout)
+{
+	size_t n = strlen("stripeplan");
+
+	return !strncmp(layout, "stripeplan", n) &&
+	       (layout[n] == '\0' || (layout[n] == '.' && layout[n + 1] >= '1' &&
+				      layout[n + 1] <= '9' && layout[n + 2] == '\0'));
+}
+
+/* The planned layout's runs of one case: mean, spread (max - min) / min, runs. */
+struct spread {
+	double mean;
+	double noise;
+	unsigned runs;
+};
+
+static struct spread planned_spread(const struct cases *c, const char *array,
+				    const char *workload, const char *key)
+{
+	struct spread s = { NAN, NAN, 0 };
+	double sum = 0, lo = INFINITY, hi = -INFINITY;
+
+	for (size_t i = 0; i < c->n; i++) {
+		double v;
+
+		if (strcmp(str(c->v[i], "array"), array) ||
+		    strcmp(str(c->v[i], "workload"), workload) || !is_planned(str(c->v[i], "layout")))
+			continue;
+		v = num(c->v[i], key);
+		if (isnan(v))
+			continue;
+		sum += v;
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+		s.runs++;
+	}
+	if (s.runs) {
+		s.mean = sum / s.runs;
+		s.noise = lo > 0 ? (hi - lo) / lo : 0;
+	}
+	return s;
+}
+
+static bool array_ran(const struct cases *c, const char *array)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(str(c->v[i], "array"), array))
+			return true;
+	return false;
+}
+
+static void efficiency_intro(FILE *f)
+{
+	fputs("## RAID efficiency\n\n"
+	      "Block requests captured with tracefs on loop devices, replayed through a model of\n"
+	      "each array (bench/README.md).  *Full-stripe writes*: share of the data written as\n"
+	      "whole stripes.  *Member I/Os per MiB*: member disk reads and writes per MiB of the\n"
+	      "workload's own data (file bytes written; read, for seqread), so the filesystem's\n"
+	      "log and metadata writes count as cost.  *× minimum*: that, divided by the least\n"
+	      "the level allows.  *Member bytes per byte*: bytes read and written on the members\n"
+	      "per byte of the workload's data (a log write padded to the log stripe unit costs\n"
+	      "here even where it adds no I/O), and its multiple of the level's least (n/(n−1)\n"
+	      "for RAID5 of n disks, 2 for RAID10, 1 for reads).  *× floor*: the same against the\n"
+	      "achievable floor, what the workload's own requests cost when each starts a stripe\n"
+	      "and is written alone (a 64 KiB fsynced file: read-modify-write or reconstruct-write,\n"
+	      "whichever is cheaper; a stripe-sized write: a full stripe).  *Chunk crossings*:\n"
+	      "requests that touched more chunks than their size needs.  Writes in flight together\n"
+	      "are gathered per stripe, as md's stripe cache or a controller's write cache would,\n"
+	      "so a large write the block layer split still counts as one; writes that did not\n"
+	      "overlap in time are never combined.\n\n"
+	      "Layouts: *stripeplan*: `stripeplan apply` and the plan's mount options (on parity\n"
+	      "RAID with XFS: allocation groups of whole stripes and `swalloc`; a log stripe unit\n"
+	      "of one block); *stripeplan.N*: the same again on a fresh fixture, for the noise.\n"
+	      "*mkfs-topology*: what mkfs.xfs does by itself on a device that exports its\n"
+	      "geometry (md, a LUN reporting optimal I/O) — **emulated**: a loop device exports\n"
+	      "none, so mkfs.xfs is given exactly the su/sw it would read (chunk, data disks) on\n"
+	      "the whole device, and nothing else; its own AGs, log stripe unit and mount options.\n"
+	      "*parted-default*: GPT from `parted -a optimal ... 0% 100%` (1 MiB), plain mkfs.xfs.\n"
+	      "*legacy-63*: msdos label, partition at sector 63, plain mkfs.xfs.  The last two know\n"
+	      "nothing of the array: their traces are taken once and replayed through every\n"
+	      "array's model.\n\n",
+	      f);
+}
+
+static void stripewrite_verdicts(FILE *f, const struct opts *o, const struct cases *c)
+{
+	char a[32], b[32];
+
+	fputs("stripewrite, the planned layout against the theoretical minimum:\n\n", f);
+	for (size_t i = 0; i < o->n_arrays; i++) {
+		const char *name = o->arrays[i].name;
+		json_object *p = find_case(c, name, "stripeplan", "stripewrite");
+		double r;
+
+		if (!array_ran(c, name))
+			continue;
+		fprintf(f, "- %s: stripeplan ", name);
+		if (!p) {
+			fputs("not run", f);
+		} else {
+			r = num(p, "ratio_to_min");
+			fprintf(f, r <= REACH_RATIO ? "**reaches the minimum** (%s×, %s full stripes)" :
+						      "**misses the minimum**: %s×, %s full stripes",
+				f2(r, a, sizeof(a)), pct(num(p, "full_stripe_write_fraction"), b, sizeof(b)));
+		}
+		for (size_t l = 0; l < o->n_layouts; l++) {
+			json_object *q = find_case(c, name, o->layouts[l], "stripewrite");
+
+			if (q && strcmp(o->layouts[l], "stripeplan"))
+				fprintf(f, "; %s %s×", o->layouts[l],
+					f2(num(q, "ratio_to_min"), a, sizeof(a)));
+		}
+		fputc('\n', f);
+	}
+}
+
+static void case_row(FILE *f, json_object *k)
+{
+	static const char *const cols[] = { "member_ios_per_mib", "ratio_to_min",
+					    "ratio_to_floor", "member_bytes_per_data_byte",
+					    "bytes_ratio_to_min", "bytes_ratio_to_floor" };
+	char buf[32];
+
+	fprintf(f, "| %s%s | %s | %s |", str(k, "workload"),
+		!strcmp(str(k, "direction"), "read") ? " (read)" : "", str(k, "layout"),
+		pct(num(k, "full_stripe_write_fraction"), buf, sizeof(buf)));
+	for (size_t i = 0; i < N_OF(cols); i++)
+		fprintf(f, " %s |", f2(num(k, cols[i]), buf, sizeof(buf)));
+	fprintf(f, " %s |\n", pct(num(k, "chunk_crossing_fraction"), buf, sizeof(buf)));
+}
+
+/* The layouts in the order given, each followed by its repeats. */
+static void each_layout_case(FILE *f, const struct opts *o, const struct cases *c,
+			     const char *array, const char *workload)
+{
+	for (size_t l = 0; l < o->n_layouts; l++) {
+		json_object *k = find_case(c, array, o->layouts[l], workload);
+
+		if (k)
+			case_row(f, k);
+		if (strcmp(o->layouts[l], "stripeplan"))
+			continue;
+		for (int r = 2; r <= 9; r++) {
+			char rep[32];
+
+			snprintf(rep, sizeof(rep), "stripeplan.%d", r);
+			k = find_case(c, array, rep, workload);
+			if (k)
+				case_row(f, k);
+		}
+	}
+}
+
+static void efficiency_tables(FILE *f, const struct opts *o, const struct cases *c)
+{
+	char a[32], b[32], w[32];
+
+	for (size_t i = 0; i < o->n_arrays; i++) {
+		const char *name = o->arrays[i].name;
+		json_object *wc = NULL, *rc = NULL;
+
+		if (!array_ran(c, name))
+			continue;
+		for (size_t k = 0; k < c->n; k++) {
+			if (strcmp(str(c->v[k], "array"), name))
+				continue;
+			if (!wc && !strcmp(str(c->v[k], "direction"), "write"))
+				wc = c->v[k];
+			if (!rc && !strcmp(str(c->v[k], "direction"), "read"))
+				rc = c->v[k];
+		}
+		fprintf(f, "\n### %s\n\nStripe width %s. The least member I/O the level allows: ",
+			o->arrays[i].label,
+			size_text(num(wc ? wc : rc, "stripe_width_bytes"), w, sizeof(w)));
+		if (wc)
+			fprintf(f, "%s per MiB written (every write a full stripe)",
+				f2(num(wc, "min_member_ios_per_mib"), a, sizeof(a)));
+		if (rc)
+			fprintf(f, "%s%s per MiB read (one I/O per chunk)", wc ? ", " : "",
+				f2(num(rc, "min_member_ios_per_mib"), b, sizeof(b)));
+		fputs(".\n\n| workload | layout | full-stripe writes | member I/Os per MiB | × minimum "
+		      "| × floor | member bytes per byte | × minimum | × floor | chunk crossings |\n"
+		      "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+		      f);
+		for (size_t k = 0; k < N_OF(report_workloads); k++)
+			each_layout_case(f, o, c, name, report_workloads[k]);
+	}
+}
+
+/*
+ * The rule the bench exists for: the planned layout costs no more than
+ * parted-default and mkfs-topology, in member I/Os and in member bytes,
+ * within the run-to-run noise measured by repeating the planned cases.
+ */
+static void rule_table(FILE *f, const struct opts *o, const struct cases *c)
+{
+	static const char *const keys[] = { "member_ios_per_mib", "member_bytes_per_data_byte" };
+	char a[32], b[32], d[32];
+	unsigned worse = 0;
+
+	fputs("\n### The rule: the plan against the defaults, within the noise\n\n"
+	      "The planned layout's mean over its runs, the spread of those runs ((max − min) / min,\n"
+	      "the run-to-run noise), and each peer's figure; *worse* where the plan's mean\n"
+	      "exceeds the peer's by more than the noise (and 0.5 % for rounding).\n\n"
+	      "| array | workload | metric | stripeplan | noise | parted-default | mkfs-topology | verdict |\n"
+	      "|---|---|---|---:|---:|---:|---:|---|\n",
+	      f);
+	for (size_t i = 0; i < o->n_arrays; i++) {
+		for (size_t w = 0; w < N_OF(report_workloads); w++) {
+			for (size_t k = 0; k < N_OF(keys); k++) {
+				struct spread s = planned_spread(c, o->arrays[i].name,
+								 report_workloads[w], keys[k]);
+				char verdict[96] = "";
+
+				if (!s.runs)
+					continue;
+				fprintf(f, "| %s | %s | %s | %s | %s |", o->arrays[i].name,
+					report_workloads[w], k ? "bytes" : "I/Os",
+					f2(s.mean, a, sizeof(a)),
+					s.runs > 1 ? pct(s.noise, b, sizeof(b)) : "(one run)");
+				for (size_t p = 0; p < N_OF(peers); p++) {
+					json_object *q = find_case(c, o->arrays[i].name, peers[p],
+								   report_workloads[w]);
+					double v = q ? num(q, keys[k]) : NAN;
+
+					fprintf(f, " %s |", f2(v, d, sizeof(d)));
+					if (!isnan(v) &&
+					    s.mean > v * (1 + (s.runs > 1 ? s.noise : 0)) * RULE_SLACK) {
+						size_t u = strlen(verdict);
+
+						snprintf(verdict + u, sizeof(verdict) - u, "%sworse than %s",
+							 u ? ", " : "", peers[p]);
+					}
+				}
+				if (verdict[0])
+					worse++;
+				fprintf(f, " %s |\n", verdict[0] ? verdict : "ok");
+			}
+		}
+	}
+	fprintf(f, "\n%u of the cases above are worse than a peer beyond the noise.\n", worse);
+}
+
+static void sweep_table(FILE *f, const struct opts *o, const struct cases *c)
+{
+	char a[32];
+
+	fputs("\n## Log sweep: the XFS log stripe unit, logbsize, ext4's stripe hints\n\n"
+	      "The plan's partition and mkfs command with one thing changed (bench/README.md,\n"
+	      "1b): `xfs-lsuS-lbsB` is `mkfs.xfs -l su=S` mounted with `logbsize=B` (32k: the\n"
+	      "kernel's default, the option left out); `ext4-stripe` the plan's `mke2fs -E\n"
+	      "stride=,stripe_width=`, `ext4-nostripe` the same without.  Member I/Os per MiB and\n"
+	      "member bytes per data byte.\n\n"
+	      "| array | variant | smallfiles I/Os | smallfiles bytes | seqwrite I/Os | seqwrite bytes "
+	      "| stripewrite I/Os | stripewrite bytes |\n"
+	      "|---|---|---:|---:|---:|---:|---:|---:|\n",
+	      f);
+	for (size_t i = 0; i < o->n_arrays; i++) {
+		const char *name = o->arrays[i].name;
+
+		/* variants in the order they ran */
+		for (size_t k = 0; k < c->n; k++) {
+			const char *variant = str(c->v[k], "layout");
+			bool first = true;
+
+			if (strcmp(str(c->v[k], "array"), name))
+				continue;
+			for (size_t j = 0; j < k && first; j++)
+				if (!strcmp(str(c->v[j], "array"), name) &&
+				    !strcmp(str(c->v[j], "layout"), variant))
+					first = false;
+			if (!first)
+				continue;
+			fprintf(f, "| %s | `%s` |", name, variant);
+			for (size_t w = 0; w < N_OF(sweep_workloads); w++) {
+				json_object *q = find_case(c, name, variant, sweep_workloads[w]);
+
+				fprintf(f, " %s |", f2(q ? num(q, "member_ios_per_mib") : NAN, a, sizeof(a)));
+				fprintf(f, " %s |",
+					f2(q ? num(q, "member_bytes_per_data_byte") : NAN, a, sizeof(a)));
+			}
+			fputc('\n', f);
+		}
+	}
+}
+
+/* Tab-separated fields of one line, in place; returns how many. */
+static size_t split_tabs(char *line, char **field, size_t max)
+{
+	size_t n = 0;
+
+	line[strcspn(line, "\n")] = '\0';
+	while (n < max) {
+		field[n++] = line;
+		line = strchr(line, '\t');
+		if (!line)
+			break;
+		*line++ = '\0';
+	}
+	return n;
+}
+
+/*
+ * Tuning: each knob's first line is its baseline; a setting is faster or
+ * slower only when its middle half (q1..q3) and the baseline's do not
+ * overlap.
+ */
+static void tuning_table(FILE *f, const struct opts *o, FILE *in, json_object *out)
+{
+	char line[1024], knob[128] = "", *fl[9];
+	double base = 0, blo = 0, bhi = 0;
+
+	fprintf(f, "\n## Tuning: cold sequential buffered read through the page cache\n\n"
+		"One %ld MiB file read with 128 KiB read() calls on a loop device doing direct\n"
+		"I/O; this kernel's caches dropped before each read, the host's warmed by an untimed\n"
+		"read; %ld interleaved rounds.  MiB/s: median, middle half, and min–max; the\n"
+		"mean read request the device saw; the ratio of medians to the knob's baseline.  An\n"
+		"effect counts only when the middle halves do not overlap.\n\n"
+		"| knob | value | setting | MiB/s | middle half | range | mean request | ratio | effect |\n"
+		"|---|---:|---|---:|---:|---:|---:|---:|---|\n",
+		o->tune_mib, o->tune_runs);
+	while (fgets(line, sizeof(line), in)) {
+		double v[6];
+		const char *effect;
+		json_object *row;
+
+		if (split_tabs(line, fl, 9) != 9)
+			continue;
+		for (int i = 0; i < 6; i++)
+			v[i] = strtod(fl[3 + i], NULL);
+		if (strcmp(knob, fl[0])) {
+			snprintf(knob, sizeof(knob), "%s", fl[0]);
+			base = v[0];
+			blo = v[1];
+			bhi = v[2];
+			effect = "(baseline)";
+		} else if (v[1] > bhi) {
+			effect = "faster";
+		} else if (v[2] < blo) {
+			effect = "slower";
+		} else {
+			effect = "none measurable";
+		}
+		fprintf(f, "| %s | %s | %s | %.0f | %.0f–%.0f | %.0f–%.0f | %.0f KiB | %.2f | %s |\n",
+			fl[0], fl[1], fl[2], v[0], v[1], v[2], v[3], v[4], v[5],
+			base > 0 ? v[0] / base : 0, effect);
+		row = json_object_new_object();
+		json_object_object_add(row, "knob", json_object_new_string(fl[0]));
+		json_object_object_add(row, "value", json_object_new_string(fl[1]));
+		json_object_object_add(row, "setting", json_object_new_string(fl[2]));
+		json_object_object_add(row, "median_mib_per_s", json_object_new_double(v[0]));
+		json_object_object_add(row, "q1_mib_per_s", json_object_new_double(v[1]));
+		json_object_object_add(row, "q3_mib_per_s", json_object_new_double(v[2]));
+		json_object_object_add(row, "min_mib_per_s", json_object_new_double(v[3]));
+		json_object_object_add(row, "max_mib_per_s", json_object_new_double(v[4]));
+		json_object_object_add(row, "mean_request_kib", json_object_new_double(v[5]));
+		json_object_array_add(out, row);
+	}
+}
+
+static void cost_table(FILE *f, FILE *in, json_object *out)
+{
+	char line[1024], *fl[4];
+	double apply_ms = 0, hand_ms = 0;
+
+	fputs("\n## What stripeplan itself costs\n\n| measure | value | how |\n|---|---:|---|\n", f);
+	while (fgets(line, sizeof(line), in)) {
+		double v;
+
+		if (split_tabs(line, fl, 4) != 4)
+			continue;
+		v = strtod(fl[1], NULL);
+		fprintf(f, "| %s | %s %s | %s |\n", fl[0], fl[1], fl[2], fl[3]);
+		if (!strcmp(fl[0], "apply_ms"))
+			apply_ms = v;
+		if (!strcmp(fl[0], "hand_ms"))
+			hand_ms = v;
+		json_object_object_add(out, fl[0], json_object_new_double(v));
+	}
+	if (hand_ms > 0)
+		fprintf(f, "| apply ÷ by hand | %.2f | the same partition, mkfs and blkid; apply also "
+			   "probes, locks and verifies |\n",
+			apply_ms / hand_ms);
+}
+
+/* Rows: arrays; columns: the layouts (not the repeats); ratio to the minimum. */
+static int plot_data(const struct opts *o, const struct cases *c)
+{
+	char path[4096];
+
+	for (size_t w = 0; w < N_OF(report_workloads); w++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/logs/plot.%s.dat", o->dir, report_workloads[w]);
+		f = fopen(path, "w");
+		if (!f)
+			return die("cannot write", path);
+		fputs("array", f);
+		for (size_t l = 0; l < o->n_layouts; l++)
+			fprintf(f, "\t%s", o->layouts[l]);
+		fputc('\n', f);
+		for (size_t i = 0; i < o->n_arrays; i++) {
+			if (!array_ran(c, o->arrays[i].name))
+				continue;
+			fputs(o->arrays[i].name, f);
+			for (size_t l = 0; l < o->n_layouts; l++) {
+				json_object *k = find_case(c, o->arrays[i].name, o->layouts[l],
+							   report_workloads[w]);
+				double r = k ? num(k, "ratio_to_min") : NAN;
+
+				if (isnan(r))
+					fputs("\tNaN", f);
+				else
+					fprintf(f, "\t%.6g", r);
+			}
+			fputc('\n', f);
+		}
+		if (fclose(f))
+			return die("cannot write", path);
+	}
+	return 0;
+}
+
+static json_object *array_of(const struct cases *c)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < c->n; i++)
+		json_object_array_add(a, json_object_get(c->v[i]));
+	return a;
+}
+
+static FILE *open_in(const struct opts *o, const char *name)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", o->dir, name);
+	return fopen(path, "r");
+}
+
+static int write_report(const struct opts *o)
+{
+	char path[4096], tmp[4200], date[32];
+	struct cases cases, sweep;
+	json_object *meta = json_object_new_object(), *root = json_object_new_object();
+	json_object *tuning = json_object_new_array(), *cost = json_object_new_object();
+	struct utsname u;
+	time_t now = time(NULL);
+	FILE *f, *in;
+	int r;
+
+	snprintf(path, sizeof(path), "%s/cases.jsonl", o->dir);
+	r = load_jsonl(path, &cases);
+	snprintf(path, sizeof(path), "%s/log.jsonl", o->dir);
+	if (r == 0)
+		r = load_jsonl(path, &sweep);
+	if (r < 0)
+		return die("cannot read the cases", strerror(-r));
+	if (uname(&u))
+		snprintf(u.release, sizeof(u.release), "unknown");
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+
+	snprintf(path, sizeof(path), "%s/report.md", o->dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f)
+		return die("cannot write", tmp);
+	fprintf(f, "# stripeplan bench\n\n`%s` — %s run, %.10s, Linux %s, %ld CPUs, %ld s.\n",
+		o->command, o->mode, date, u.release, sysconf(_SC_NPROCESSORS_ONLN), o->seconds);
+	if (cases.n) {
+		fputc('\n', f);
+		efficiency_intro(f);
+		stripewrite_verdicts(f, o, &cases);
+		efficiency_tables(f, o, &cases);
+		rule_table(f, o, &cases);
+		if (plot_data(o, &cases))
+			return 2;
+		fputs("\n![member I/O relative to the minimum](bench.svg)\n", f);
+	}
+	if (sweep.n)
+		sweep_table(f, o, &sweep);
+	in = open_in(o, "tuning.tsv");
+	if (in) {
+		tuning_table(f, o, in, tuning);
+		fclose(in);
+	}
+	in = open_in(o, "cost.tsv");
+	if (in) {
+		cost_table(f, in, cost);
+		fclose(in);
+	}
+	if (fclose(f) || rename(tmp, path))
+		return die("cannot write", path);
+
+	json_object_object_add(meta, "date", json_object_new_string(date));
+	json_object_object_add(meta, "kernel", json_object_new_string(u.release));
+	json_object_object_add(meta, "mode", json_object_new_string(o->mode));
+	json_object_object_add(meta, "command", json_object_new_string(o->command));
+	json_object_object_add(meta, "seconds", json_object_new_int64(o->seconds));
+	json_object_object_add(meta, "stripeplan", json_object_new_string(o->version));
+	json_object_object_add(root, "meta", meta);
+	json_object_object_add(root, "cases", array_of(&cases));
+	json_object_object_add(root, "log_sweep", array_of(&sweep));
+	json_object_object_add(root, "tuning", tuning);
+	json_object_object_add(root, "cost", cost);
+	snprintf(path, sizeof(path), "%s/bench.json", o->dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (json_object_to_file_ext(tmp, root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE) ||
+	    rename(tmp, path))
+		return die("cannot write", path);
+	json_object_put(root);
+	for (size_t i = 0; i < cases.n; i++)
+		json_object_put(cases.v[i]);
+	for (size_t i = 0; i < sweep.n; i++)
+		json_object_put(sweep.v[i]);
+	free(cases.v);
+	free(sweep.v);
+	return 0;
+}
+
+static int parse_layouts(struct opts *o, const char *list)
+{
+	char buf[1024], *save = NULL;
+
+	if (strlen(list) >= sizeof(buf))
+		return die("--layouts is too long", NULL);
+	snprintf(buf, sizeof(buf), "%s", list);
+	o->n_layouts = 0;
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (o->n_layouts >= MAX_LAYOUTS || strlen(t) >= sizeof(o->layouts[0]))
+			return die("too many or too long --layouts", t);
+		snprintf(o->layouts[o->n_layouts++], sizeof(o->layouts[0]), "%s", t);
+	}
+	return 0;
+}
+
+static int parse_array(struct opts *o, const char *arg)
+{
+	const char *bar = strchr(arg, '|');
+	struct array_label *a;
+
+	if (!bar || bar == arg || o->n_arrays >= MAX_ARRAYS ||
+	    (size_t)(bar - arg) >= sizeof(a->name) || strlen(bar + 1) >= sizeof(a->label))
+		return die("--array takes NAME|LABEL (at most 16 of them)", arg);
+	a = &o->arrays[o->n_arrays++];
+	snprintf(a->name, sizeof(a->name), "%.*s", (int)(bar - arg), arg);
+	snprintf(a->label, sizeof(a->label), "%s", bar + 1);
+	return 0;
+}
+
+static long number(const char *arg, const char *opt)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (*arg == '\0' || *end || v < 0) {
+		die("not a number", opt);
+		exit(2);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "dir", required_argument, NULL, 'd' },
+		{ "array", required_argument, NULL, 'a' },
+		{ "layouts", required_argument, NULL, 'l' },
+		{ "command", required_argument, NULL, 'c' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "version", required_argument, NULL, 'v' },
+		{ "tune-mib", required_argument, NULL, 'T' },
+		{ "tune-runs", required_argument, NULL, 'R' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = { .command = "bench/run", .mode = "quick", .version = "" };
+	int c;
+
+	if (parse_layouts(&o, "stripeplan,mkfs-topology,parted-default,legacy-63"))
+		return 2;
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		switch (c) {
+		case 'd': o.dir = optarg; break;
+		case 'a': if (parse_array(&o, optarg)) return 2; break;
+		case 'l': if (parse_layouts(&o, optarg)) return 2; break;
+		case 'c': o.command = optarg; break;
+		case 'm': o.mode = optarg; break;
+		case 's': o.seconds = number(optarg, "--seconds"); break;
+		case 'v': o.version = optarg; break;
+		case 'T': o.tune_mib = number(optarg, "--tune-mib"); break;
+		case 'R': o.tune_runs = number(optarg, "--tune-runs"); break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: fputs(usage, stderr); return 2;
+		}
+	}
+	if (!o.dir || optind != argc) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	return write_report(&o);
+}
