@@ -10,7 +10,7 @@ GEN=(--controller generic --level 5 --disks 4 --chunk 64K --kernel 6.1)
 dev=$(sp_loop_create 1G) || exit 1
 before=$(digest "$dev")
 expect_ok "dry run" sp apply "${GEN[@]}" --table none --fs xfs --device "$dev" --dry-run
-expect_out "would: .*mkfs.xfs -b size=4096 -d su=64k,sw=3,agsize=[0-9]+k? -l su=64k $dev\$"
+expect_out "would: .*mkfs.xfs -b size=4096 -d su=64k,sw=3,agsize=[0-9]+k? -l su=4k $dev\$"
 unchanged "$dev" "$before" "dry run"
 
 expect_ok "apply on the whole device" sp apply "${GEN[@]}" --table none --fs xfs --device "$dev" --mountpoint /r1
