@@ -83,17 +83,18 @@ static int die(const char *what, const char *arg)
 
 static int load_jsonl(const char *path, struct cases *c)
 {
-	char *line = malloc(LINE_MAX_BYTES);
 	FILE *f = fopen(path, "r");
+	char *line;
 	int lineno = 0;
 
 	c->v = NULL;
 	c->n = 0;
-	if (!line)
-		return -ENOMEM;
-	if (!f) {
-		free(line);
+	if (!f)
 		return errno == ENOENT ? 0 : -errno;
+	line = malloc(LINE_MAX_BYTES);
+	if (!line) {
+		fclose(f);
+		return -ENOMEM;
 	}
 	while (fgets(line, LINE_MAX_BYTES, f)) {
 		json_object *o, **grown;
@@ -108,7 +109,7 @@ static int load_jsonl(const char *path, struct cases *c)
 			json_object_put(o);
 			continue;
 		}
-		grown = realloc(c->v, (c->n + 1) * sizeof(*grown));
+		grown = realloc(c->v, (c->n + 1) * sizeof(json_object *));
 		if (!grown) {
 			json_object_put(o);
 			break;
@@ -623,15 +624,21 @@ static FILE *open_in(const struct opts *o, const char *name)
 	return fopen(path, "r");
 }
 
+static void free_cases(struct cases *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		json_object_put(c->v[i]);
+	free(c->v);
+	c->v = NULL;
+	c->n = 0;
+}
+
+static int render(const struct opts *o, const struct cases *cases, const struct cases *sweep);
+
 static int write_report(const struct opts *o)
 {
-	char path[4096], tmp[4200], date[32];
-	struct cases cases, sweep;
-	json_object *meta = json_object_new_object(), *root = json_object_new_object();
-	json_object *tuning = json_object_new_array(), *cost = json_object_new_object();
-	struct utsname u;
-	time_t now = time(NULL);
-	FILE *f, *in;
+	struct cases cases = { NULL, 0 }, sweep = { NULL, 0 };
+	char path[4096];
 	int r;
 
 	snprintf(path, sizeof(path), "%s/cases.jsonl", o->dir);
@@ -640,7 +647,22 @@ static int write_report(const struct opts *o)
 	if (r == 0)
 		r = load_jsonl(path, &sweep);
 	if (r < 0)
-		return die("cannot read the cases", strerror(-r));
+		r = die("cannot read the cases", strerror(-r));
+	else
+		r = render(o, &cases, &sweep);
+	free_cases(&cases);
+	free_cases(&sweep);
+	return r;
+}
+
+static int render(const struct opts *o, const struct cases *cases, const struct cases *sweep)
+{
+	char path[4096], tmp[4200], date[32];
+	json_object *meta, *root, *tuning, *cost;
+	struct utsname u;
+	time_t now = time(NULL);
+	FILE *f, *in;
+
 	if (uname(&u))
 		snprintf(u.release, sizeof(u.release), "unknown");
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -650,20 +672,21 @@ static int write_report(const struct opts *o)
 	f = fopen(tmp, "w");
 	if (!f)
 		return die("cannot write", tmp);
+	tuning = json_object_new_array();
+	cost = json_object_new_object();
 	fprintf(f, "# stripeplan bench\n\n`%s` — %s run, %.10s, Linux %s, %ld CPUs, %ld s.\n",
 		o->command, o->mode, date, u.release, sysconf(_SC_NPROCESSORS_ONLN), o->seconds);
-	if (cases.n) {
+	if (cases->n) {
 		fputc('\n', f);
 		efficiency_intro(f);
-		stripewrite_verdicts(f, o, &cases);
-		efficiency_tables(f, o, &cases);
-		rule_table(f, o, &cases);
-		if (plot_data(o, &cases))
-			return 2;
-		fputs("\n![member I/O relative to the minimum](bench.svg)\n", f);
+		stripewrite_verdicts(f, o, cases);
+		efficiency_tables(f, o, cases);
+		rule_table(f, o, cases);
+		if (plot_data(o, cases) == 0)
+			fputs("\n![member I/O relative to the minimum](bench.svg)\n", f);
 	}
-	if (sweep.n)
-		sweep_table(f, o, &sweep);
+	if (sweep->n)
+		sweep_table(f, o, sweep);
 	in = open_in(o, "tuning.tsv");
 	if (in) {
 		tuning_table(f, o, in, tuning);
@@ -674,9 +697,14 @@ static int write_report(const struct opts *o)
 		cost_table(f, in, cost);
 		fclose(in);
 	}
-	if (fclose(f) || rename(tmp, path))
+	if (fclose(f) || rename(tmp, path)) {
+		json_object_put(tuning);
+		json_object_put(cost);
 		return die("cannot write", path);
+	}
 
+	meta = json_object_new_object();
+	root = json_object_new_object();
 	json_object_object_add(meta, "date", json_object_new_string(date));
 	json_object_object_add(meta, "kernel", json_object_new_string(u.release));
 	json_object_object_add(meta, "mode", json_object_new_string(o->mode));
@@ -684,22 +712,18 @@ static int write_report(const struct opts *o)
 	json_object_object_add(meta, "seconds", json_object_new_int64(o->seconds));
 	json_object_object_add(meta, "stripeplan", json_object_new_string(o->version));
 	json_object_object_add(root, "meta", meta);
-	json_object_object_add(root, "cases", array_of(&cases));
-	json_object_object_add(root, "log_sweep", array_of(&sweep));
+	json_object_object_add(root, "cases", array_of(cases));
+	json_object_object_add(root, "log_sweep", array_of(sweep));
 	json_object_object_add(root, "tuning", tuning);
 	json_object_object_add(root, "cost", cost);
 	snprintf(path, sizeof(path), "%s/bench.json", o->dir);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	if (json_object_to_file_ext(tmp, root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE) ||
-	    rename(tmp, path))
+	    rename(tmp, path)) {
+		json_object_put(root);
 		return die("cannot write", path);
+	}
 	json_object_put(root);
-	for (size_t i = 0; i < cases.n; i++)
-		json_object_put(cases.v[i]);
-	for (size_t i = 0; i < sweep.n; i++)
-		json_object_put(sweep.v[i]);
-	free(cases.v);
-	free(sweep.v);
 	return 0;
 }
 
