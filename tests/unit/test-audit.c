@@ -277,7 +277,8 @@ static void test_ext4_wrong_stride(void **state)
 static void test_half_made(void **state)
 {
 	struct sp_plan *plan = raid5_plan("6.1", SP_FS_XFS, "");
-	struct sp_found_fs fs = xfs(64 * KiB, 3, 2352, 64 * KiB);
+	/* the plan's one-block log stripe unit: nothing but the AG size differs */
+	struct sp_found_fs fs = xfs(64 * KiB, 3, 2352, 4 * KiB);
 	struct sp_found_fs ext = { .path = "/dev/sdb1", .type = "ext4", .block_bytes = 4096,
 				   .ext_stride_blocks = 16, .ext_stripe_width_blocks = 48 };
 	struct sp_findings out = { 0 };
