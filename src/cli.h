@@ -31,9 +31,11 @@ struct sp_cli_args {
 	bool force, dry_run;
 	/* from the environment, for tests only (stripeplan(8), ENVIRONMENT):
 	 * SP_SYSFS_ROOT, a fake sysfs tree; STRIPEPLAN_TEST_STOP_AFTER, a step
-	 * after which apply stops as if killed */
+	 * after which apply stops as if killed; STRIPEPLAN_TEST_PAUSE_BEFORE_WRITE,
+	 * a directory where apply says it is about to write and waits */
 	struct sp_sysfs sysfs;
 	const char *stop_after;
+	const char *pause_dir;
 	bool strict;                /* check: any difference is drift */
 };
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "format.h"
@@ -72,6 +73,40 @@ static bool is_directory(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/*
+ * The race tests' hook (STRIPEPLAN_TEST_PAUSE_BEFORE_WRITE=DIR): apply has
+ * locked and identified the device and passed every refusal; it creates
+ * DIR/paused and waits (at most PAUSE_MAX_MS) for DIR/resume, while the
+ * test swaps what the device is.
+ */
+#define PAUSE_MAX_MS 120000U
+
+static void pause_before_write(void *data)
+{
+	const char *dir = data;
+	char paused[SP_PATH_MAX + 16], resume[SP_PATH_MAX + 16];
+	struct stat st;
+	int fd;
+
+	snprintf(paused, sizeof(paused), "%s/paused", dir);
+	snprintf(resume, sizeof(resume), "%s/resume", dir);
+	fd = open(paused, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0) {
+		fprintf(stderr, "stripeplan: test pause: cannot create '%s': %s; not pausing\n",
+			paused, strerror(errno));
+		return;
+	}
+	close(fd);
+	for (unsigned waited = 0; stat(resume, &st) < 0; waited += 20) {
+		if (waited >= PAUSE_MAX_MS) {
+			fprintf(stderr, "stripeplan: test pause: no '%s' after %u s; going on\n",
+				resume, PAUSE_MAX_MS / 1000);
+			return;
+		}
+		usleep(20 * 1000);
+	}
 }
 
 struct progress {
@@ -187,6 +222,10 @@ static int run(int argc, char **argv, bool apply)
 	opts.force = args->force;
 	opts.sysfs = &args->sysfs;
 	opts.stop_after = args->stop_after;
+	if (apply && args->pause_dir && args->pause_dir[0]) {
+		opts.before_write = pause_before_write;
+		opts.before_write_data = (void *)args->pause_dir;
+	}
 	opts.strict = args->strict;
 	opts.on_step = print_step;
 	opts.userdata = &progress;

@@ -589,6 +589,8 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 	rc = refuse_overwrite(&ctx, r, first, started);
 	if (rc)
 		goto out;
+	if (!opts->dry_run && opts->before_write)
+		opts->before_write(opts->before_write_data);
 	rc = apply_from(&ctx, opts, r, first, started);
 out:
 	snprintf(r->fs_uuid, sizeof(r->fs_uuid), "%s", ctx.fs_uuid);

@@ -18,6 +18,13 @@ struct sp_run_opts {
 	const struct sp_sysfs *sysfs; /* NULL = the machine's /sys */
 	/* tests only: end the run after this step, as if killed there */
 	const char *stop_after;
+	/*
+	 * tests only: called once, after every refusal has passed and right
+	 * before the first write, so a test can change the device at the
+	 * worst moment and see that nothing is written
+	 */
+	void (*before_write)(void *data);
+	void *before_write_data;
 	bool strict;                /* check: any finding is drift, even one that costs nothing */
 	/* called after each step finishes, so the CLI can print progress */
 	void (*on_step)(const struct sp_step_result *res, size_t index, size_t total, void *userdata);
