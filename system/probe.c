@@ -605,45 +605,83 @@ static void unescape_octal(char *s)
 	*out = '\0';
 }
 
-/* Field 3 of mountinfo is major:minor, field 5 the mount point. */
-static void scan_mountinfo_line(char *line, const struct devlist *l, struct sp_usage *u)
+/* Field 3 of mountinfo is major:minor, field 5 the mount point, and the
+ * source follows the fstype after " - ".  0, or -EINVAL. */
+static int parse_mountinfo_line(char *line, struct sp_mount *m)
 {
-	char *save = NULL, *tok, *devno = NULL, *mnt = NULL;
-	const struct blockdev *bd;
-	unsigned ma, mi;
+	char *save = NULL, *tok, *devno = NULL, *target = NULL, *source, *sep = strstr(line, " - ");
 	int i;
 
-	for (i = 0, tok = strtok_r(line, " \n", &save); tok && i < 5;
-	     i++, tok = strtok_r(NULL, " \n", &save)) {
+	if (!sep)
+		return -EINVAL;
+	*sep = '\0';
+	for (i = 0, tok = strtok_r(line, " ", &save); tok && i < 5;
+	     i++, tok = strtok_r(NULL, " ", &save)) {
 		if (i == 2)
 			devno = tok;
 		else if (i == 4)
-			mnt = tok;
+			target = tok;
 	}
-	if (!devno || !mnt || sp_sysfs_parse_devno(devno, &ma, &mi) < 0)
-		return;
-	bd = devlist_find(l, ma, mi);
-	if (!bd)
-		return;
-	unescape_octal(mnt);
-	add_entry(u->mounted, &u->n_mounted, bd->name, "mounted on %s", mnt);
+	save = NULL;
+	tok = strtok_r(sep + 3, " \n", &save); /* the fstype */
+	source = tok ? strtok_r(NULL, " \n", &save) : NULL;
+	if (!devno || !target || !source || sp_sysfs_parse_devno(devno, &m->major, &m->minor) < 0)
+		return -EINVAL;
+	unescape_octal(target);
+	unescape_octal(source);
+	if (copy_string(m->target, sizeof(m->target), target) < 0 ||
+	    copy_string(m->source, sizeof(m->source), source) < 0)
+		return -EINVAL;
+	return 0;
 }
 
-static int scan_mounts(const struct devlist *l, struct sp_usage *u, struct sp_error *err)
+int sp_mountinfo_each(void (*each)(const struct sp_mount *m, void *userdata), void *userdata)
 {
-	static const char mountinfo[] = "/proc/self/mountinfo";
-	FILE *f = fopen(mountinfo, "re");
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	struct sp_mount *m;
 	size_t cap = 0;
 	char *line = NULL;
 
 	if (!f)
-		return fail(err, errno, SP_ERR_REFUSED,
-			    "cannot read '%s': %s; cannot tell whether the disk is mounted",
-			    mountinfo, strerror(errno));
+		return -errno;
+	m = malloc(sizeof(*m));
+	if (!m) {
+		fclose(f);
+		return -ENOMEM;
+	}
 	while (getline(&line, &cap, f) > 0)
-		scan_mountinfo_line(line, l, u);
+		if (parse_mountinfo_line(line, m) == 0)
+			each(m, userdata);
 	free(line);
+	free(m);
 	fclose(f);
+	return 0;
+}
+
+struct mounted_scan {
+	const struct devlist *l;
+	struct sp_usage *u;
+};
+
+static void add_mounted(const struct sp_mount *m, void *userdata)
+{
+	struct mounted_scan *s = userdata;
+	const struct blockdev *bd = devlist_find(s->l, m->major, m->minor);
+
+	if (bd)
+		add_entry(s->u->mounted, &s->u->n_mounted, bd->name, "mounted on %s", m->target);
+}
+
+static int scan_mounts(const struct devlist *l, struct sp_usage *u, struct sp_error *err)
+{
+	struct mounted_scan s = { l, u };
+	int r = sp_mountinfo_each(add_mounted, &s);
+
+	if (r < 0)
+		return fail(err, -r, SP_ERR_REFUSED,
+			    "cannot read '/proc/self/mountinfo': %s; cannot tell whether the disk is "
+			    "mounted",
+			    strerror(-r));
 	return 0;
 }
 

@@ -63,6 +63,18 @@ int sp_probe_resolve(const char *path, char *buf, size_t len, struct sp_error *e
 int sp_probe_md(const struct sp_sysfs *sys, const char *kernel_name, struct sp_md_facts *ret,
 		struct sp_error *err);
 
+/* One line of /proc/self/mountinfo, unescaped. */
+struct sp_mount {
+	unsigned major, minor;     /* of the filesystem's device */
+	char target[SP_PATH_MAX];  /* the mount point */
+	char source[SP_PATH_MAX];  /* what was mounted, as given ("/dev/sdb1") */
+};
+
+/* each() for every mount of this process's namespace, in order; a line
+ * that does not parse is skipped.  0, or -errno when it cannot be read:
+ * the one mountinfo reader of the tree. */
+int sp_mountinfo_each(void (*each)(const struct sp_mount *m, void *userdata), void *userdata);
+
 /* Mounts (by major:minor in /proc/self/mountinfo), swap (/proc/swaps),
  * holders (/sys/class/block/X/holders) for the disk and every partition,
  * and libblkid signatures on the whole disk.  What it cannot read is a

@@ -28,6 +28,7 @@
 #include "fileio.h"
 #include "fstab-file.h"
 #include "mount-options.h"
+#include "probe.h"
 #include "steps.h"
 
 #define MAX_MATCHES 4U
@@ -204,75 +205,39 @@ static bool is_old_mount_dir(const char *target)
 
 /* A mountinfo path field as the kernel writes it: space, tab, newline
  * and backslash octal-escaped. */
-static void unescape_mountinfo(const char *in, char *out, size_t len)
+struct leftovers {
+	const char *partition_path;
+	char want[SP_PATH_MAX]; /* its real path */
+	char *note;
+	size_t len;
+	int removed;
+};
+
+static void remove_leftover(const struct sp_mount *m, void *userdata)
 {
-	size_t o = 0;
+	struct leftovers *l = userdata;
+	char have[SP_PATH_MAX];
 
-	for (; *in && o + 1 < len; in++) {
-		if (in[0] == '\\' && in[1] >= '0' && in[1] <= '3' && in[2] >= '0' && in[2] <= '7' &&
-		    in[3] >= '0' && in[3] <= '7') {
-			out[o++] = (char)((in[1] - '0') * 64 + (in[2] - '0') * 8 + (in[3] - '0'));
-			in += 3;
-		} else {
-			out[o++] = *in;
-		}
-	}
-	out[o] = '\0';
-}
-
-/* mount point and source of one mountinfo line: 0, or -EINVAL. */
-static int mountinfo_fields(char *line, char *target, char *source, size_t len)
-{
-	char *save = NULL, *f, *sep = strstr(line, " - ");
-	int n = 0;
-
-	if (!sep)
-		return -EINVAL;
-	*sep = '\0';
-	for (f = strtok_r(line, " ", &save); f && n < 4; f = strtok_r(NULL, " ", &save))
-		n++;
-	if (!f)
-		return -EINVAL;
-	unescape_mountinfo(f, target, len);
-	save = NULL;
-	f = strtok_r(sep + 3, " ", &save); /* fstype */
-	f = f ? strtok_r(NULL, " ", &save) : NULL;
-	if (!f)
-		return -EINVAL;
-	unescape_mountinfo(f, source, len);
-	return 0;
+	if (!is_old_mount_dir(m->target) || !realpath(m->source, have) || strcmp(have, l->want))
+		return;
+	/* our own mount test's, from a run that was killed: take it off */
+	if (umount2(m->target, UMOUNT_NOFOLLOW) < 0 &&
+	    umount2(m->target, MNT_DETACH | UMOUNT_NOFOLLOW) < 0)
+		return;
+	rmdir(m->target);
+	snprintf(l->note, l->len, "unmounted '%s' from '%s', left by a mount test that was killed",
+		 l->partition_path, m->target);
+	l->removed++;
 }
 
 int sp_mount_test_leftovers_remove(const char *partition_path, char *note, size_t len)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char want[SP_PATH_MAX], line[3 * SP_PATH_MAX];
-	int removed = 0;
+	struct leftovers l = { .partition_path = partition_path, .note = note, .len = len };
 
 	note[0] = '\0';
-	if (!f)
+	if (!realpath(partition_path, l.want) || sp_mountinfo_each(remove_leftover, &l) < 0)
 		return 0;
-	if (!realpath(partition_path, want)) {
-		fclose(f);
-		return 0;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		char target[SP_PATH_MAX], source[SP_PATH_MAX], have[SP_PATH_MAX];
-
-		if (mountinfo_fields(line, target, source, sizeof(target)) < 0 ||
-		    !is_old_mount_dir(target) || !realpath(source, have) || strcmp(have, want))
-			continue;
-		/* our own mount test's, from a run that was killed: take it off */
-		if (umount2(target, UMOUNT_NOFOLLOW) < 0 &&
-		    umount2(target, MNT_DETACH | UMOUNT_NOFOLLOW) < 0)
-			continue;
-		rmdir(target);
-		snprintf(note, len, "unmounted '%s' from '%s', left by a mount test that was killed",
-			 partition_path, target);
-		removed++;
-	}
-	fclose(f);
-	return removed;
+	return l.removed;
 }
 
 /* ------------------------------------------------- the files under root */
