@@ -104,6 +104,19 @@ static bool parse_number(const char *text, int *ret)
 	return true;
 }
 
+/* The length of v without the quotes around it ("x" or 'x'), v moved past
+ * the opening one. */
+static size_t unquote(const char **v)
+{
+	size_t n = strlen(*v);
+
+	if (n >= 2 && ((*v)[0] == '"' || (*v)[0] == '\'') && (*v)[n - 1] == (*v)[0]) {
+		(*v)++;
+		n -= 2;
+	}
+	return n;
+}
+
 /* UUID=value, the value possibly quoted; "" when the source names no UUID */
 static void uuid_of(const char *source, char *buf, size_t len)
 {
@@ -118,11 +131,7 @@ static void uuid_of(const char *source, char *buf, size_t len)
 	if (strncmp(source, "UUID=", 5) != 0)
 		return;
 	v = source + 5;
-	n = strlen(v);
-	if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
-		v++;
-		n -= 2;
-	}
+	n = unquote(&v);
 	if (n < len)
 		snprintf(buf, len, "%.*s", (int)n, v);
 }
@@ -141,11 +150,7 @@ static void tag_of(const char *source, struct entry *e)
 		if (strlen(tags[i]) != (size_t)(eq - source) || strncmp(source, tags[i], strlen(tags[i])))
 			continue;
 		v = eq + 1;
-		n = strlen(v);
-		if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
-			v++;
-			n -= 2;
-		}
+		n = unquote(&v);
 		snprintf(e->tag, sizeof(e->tag), "%s", tags[i]);
 		snprintf(e->tag_value, sizeof(e->tag_value), "%.*s", (int)n, v);
 		return;

@@ -325,6 +325,18 @@ static int xfs_stripe_args(struct sp_plan *plan)
 	return r;
 }
 
+/* Every mkfs line ends the same way: the label, then the node. */
+static int argv_end(const struct sp_spec *spec, struct sp_plan *plan, int r, struct sp_error *err)
+{
+	if (spec->label[0]) {
+		r |= argv_add(plan, "-L");
+		r |= argv_add(plan, "%s", spec->label);
+	}
+	r |= argv_add(plan, "%s", plan->partition_path);
+	return r ? sp_error_set(err, E2BIG, SP_ERR_INVALID, "mkfs: argument list too long")
+		 : 0;
+}
+
 static int plan_xfs(const struct sp_spec *spec, struct sp_plan *plan, struct sp_error *err)
 {
 	int r = 0;
@@ -361,13 +373,7 @@ static int plan_xfs(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 		r |= argv_add(plan, "-d");
 		r |= argv_add(plan, "agsize=%s", ag);
 	}
-	if (spec->label[0]) {
-		r |= argv_add(plan, "-L");
-		r |= argv_add(plan, "%s", spec->label);
-	}
-	r |= argv_add(plan, "%s", plan->partition_path);
-	return r ? sp_error_set(err, E2BIG, SP_ERR_INVALID, "mkfs: argument list too long")
-		 : 0;
+	return argv_end(spec, plan, r, err);
 }
 
 static int plan_ext(const struct sp_spec *spec, struct sp_plan *plan, struct sp_error *err)
@@ -402,13 +408,7 @@ static int plan_ext(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 		r |= argv_add(plan, "stride=%u,stripe_width=%u", plan->ext_stride_blocks,
 			      plan->ext_stripe_width_blocks);
 	}
-	if (spec->label[0]) {
-		r |= argv_add(plan, "-L");
-		r |= argv_add(plan, "%s", spec->label);
-	}
-	r |= argv_add(plan, "%s", plan->partition_path);
-	return r ? sp_error_set(err, E2BIG, SP_ERR_INVALID, "mkfs: argument list too long")
-		 : 0;
+	return argv_end(spec, plan, r, err);
 }
 
 static int plan_filesystem(const struct sp_spec *spec, struct sp_plan *plan,

@@ -288,6 +288,26 @@ static bool is_sysfs(const struct sp_tuning *t)
 	return t->kind == SP_TUNING_SYSFS;
 }
 
+/*
+ * "# WHY" above an entry stripeplan writes, its path in path; or, for one
+ * it does not write (ok false, or not a path it knows), a "# skipped, not
+ * a WHAT stripeplan writes: PATH" line instead, and false.
+ */
+static bool put_why(FILE *f, const struct sp_tuning *t, bool ok, const char *what, char *path,
+		    size_t len)
+{
+	path[0] = '\0';
+	if (sp_tuning_path(t, path, len) < 0 || sp_tuning_check(t) < 0 || !ok) {
+		fprintf(f, "# skipped, not a %s stripeplan writes: ", what);
+		put_comment_text(f, path);
+		fputc('\n', f);
+		return false;
+	}
+	fputs("# ", f);
+	put_comment_text(f, t->why);
+	return true;
+}
+
 /* ------------------------------------------------------------- script */
 
 static void put_knobs(FILE *f, const struct sp_plan *plan)
@@ -300,14 +320,8 @@ static void put_knobs(FILE *f, const struct sp_plan *plan)
 
 		if (!is_sysfs(t))
 			continue;
-		if (sp_tuning_path(t, path, sizeof(path)) < 0 || sp_tuning_check(t) < 0) {
-			fputs("# skipped, not a /sys/block knob stripeplan writes: ", f);
-			put_comment_text(f, path);
-			fputc('\n', f);
+		if (!put_why(f, t, true, "/sys/block knob", path, sizeof(path)))
 			continue;
-		}
-		fputs("# ", f);
-		put_comment_text(f, t->why);
 		fputc('\n', f);
 		/* shellcheck asks whether '$x' was meant to expand: it was not */
 		if (strpbrk(t->value, "$`\\"))
@@ -574,15 +588,8 @@ static void put_option(FILE *f, const struct sp_tuning *t)
 {
 	char path[SP_PATH_MAX];
 
-	if (sp_tuning_path(t, path, sizeof(path)) < 0 || sp_tuning_check(t) < 0 ||
-	    !modprobe_ok(t->value)) {
-		fputs("# skipped, not a module option stripeplan writes: ", f);
-		put_comment_text(f, path);
-		fputc('\n', f);
+	if (!put_why(f, t, modprobe_ok(t->value), "module option", path, sizeof(path)))
 		return;
-	}
-	fputs("# ", f);
-	put_comment_text(f, t->why);
 	fprintf(f, "\noptions %s %s=%s\n", t->device, t->attribute, t->value);
 }
 

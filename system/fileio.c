@@ -227,22 +227,25 @@ static int make_last(int root_fd, char *path, mode_t mode)
 	return r;
 }
 
+/* rel below the root, without its leading slashes, into path. */
+static int rel_path(const char *rel, char *path, size_t size)
+{
+	while (rel[0] == '/')
+		rel++;
+	return snprintf(path, size, "%s", rel) >= (int)size ? -ENAMETOOLONG : 0;
+}
+
 int sp_root_open_dir(int root_fd, const char *rel, bool create, mode_t mode)
 {
 	char path[SP_PATH_MAX];
-	size_t len;
 	int fd;
 
-	while (rel[0] == '/')
-		rel++;
-	len = strlen(rel);
-	if (len >= sizeof(path))
+	if (rel_path(rel, path, sizeof(path)) < 0)
 		return -ENAMETOOLONG;
-	fd = open_dir_below(root_fd, rel);
+	fd = open_dir_below(root_fd, path);
 	if (fd != -ENOENT || !create)
 		return fd;
 	/* mkdir -p: each missing directory, from the top, by descriptor */
-	memcpy(path, rel, len + 1);
 	for (char *p = path;; p++) {
 		bool end = *p == '\0';
 		int r;
@@ -263,21 +266,16 @@ int sp_root_open_dir(int root_fd, const char *rel, bool create, mode_t mode)
 		if (end)
 			break;
 	}
-	return open_dir_below(root_fd, rel);
+	return open_dir_below(root_fd, path);
 }
 
 int sp_root_check_dir(int root_fd, const char *rel)
 {
 	char path[SP_PATH_MAX];
 	int parent = -1, r = 0;
-	size_t len;
 
-	while (rel[0] == '/')
-		rel++;
-	len = strlen(rel);
-	if (len >= sizeof(path))
+	if (rel_path(rel, path, sizeof(path)) < 0)
 		return -ENAMETOOLONG;
-	memcpy(path, rel, len + 1);
 	parent = open_dir_below(root_fd, "");
 	if (parent < 0)
 		return parent;

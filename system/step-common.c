@@ -41,6 +41,17 @@ int sp_step_error(struct sp_step_result *res, int code, enum sp_error_kind kind,
 	return sp_error_set(&res->error, code ? code : EIO, kind, "%s", msg);
 }
 
+int sp_step_apply_begin(const struct sp_ctx *ctx, struct sp_step_result *res,
+			void (*dry_run)(const struct sp_ctx *ctx, struct sp_step_result *res))
+{
+	if (!ctx || !ctx->plan)
+		return sp_step_fail(res, EINVAL, "no plan to apply");
+	if (!ctx->dry_run)
+		return 1;
+	dry_run(ctx, res);
+	return 0;
+}
+
 /* "an" before a vowel sound: "an ext4", "an xfs", "a gpt". */
 static const char *article(const char *word)
 {

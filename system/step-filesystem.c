@@ -558,12 +558,9 @@ static int filesystem_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 	const char *path;
 	int r;
 
-	if (!ctx || !ctx->plan)
-		return sp_step_fail(res, EINVAL, "no plan to apply");
-	if (ctx->dry_run) {
-		dry_run(ctx, res);
-		return 0;
-	}
+	r = sp_step_apply_begin(ctx, res, dry_run);
+	if (r <= 0)
+		return r;
 	path = sp_ctx_partition_path(ctx);
 	r = check_is_partition(ctx->plan, path, res);
 	if (r == 0)

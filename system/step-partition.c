@@ -808,12 +808,9 @@ static int partition_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 	double started = sp_now_seconds();
 	int r;
 
-	if (!ctx || !ctx->plan)
-		return sp_step_fail(res, EINVAL, "no plan to apply");
-	if (ctx->dry_run) {
-		dry_run(ctx, res);
-		return 0;
-	}
+	r = sp_step_apply_begin(ctx, res, dry_run);
+	if (r <= 0)
+		return r;
 	if (ctx->plan->table == SP_TABLE_NONE) {
 		r = remove_table(ctx, res);
 	} else {

@@ -110,6 +110,13 @@ int sp_step_error(struct sp_step_result *res, int code, enum sp_error_kind kind,
 /* The step did not do what was asked (SP_ERR_FAILED): most step errors. */
 #define sp_step_fail(res, code, ...) sp_step_error(res, code, SP_ERR_FAILED, __VA_ARGS__)
 /*
+ * The start every apply that writes a device shares: -EINVAL without a
+ * plan; in a dry run, dry_run() adds the lines saying what would be done
+ * and there is nothing more (0); else 1, go on and write.
+ */
+int sp_step_apply_begin(const struct sp_ctx *ctx, struct sp_step_result *res,
+			void (*dry_run)(const struct sp_ctx *ctx, struct sp_step_result *res));
+/*
  * libblkid's safe probe of path (read-only, both chains): 1 with `what`
  * ("an ext4 filesystem (UUID ...)", "a gpt partition table"), 0 when
  * blank, -errno when path cannot be opened.  An ambivalent or failed
