@@ -109,27 +109,33 @@ static int compare_geometry(const struct sp_plan *f, const struct sp_plan *w, st
 	return r;
 }
 
-static int compare_argv(const struct sp_plan *f, const struct sp_plan *w, struct sp_error *err)
+/* A list of strings, the rows of a char array stride bytes apart: its
+ * length, then entry by entry. */
+static int differ_list(const char *name, const char *have, size_t n_have, const char *want,
+		       size_t n_want, size_t stride, struct sp_error *err)
 {
 	char field[64];
-	int r = differ_count("filesystem.mkfs_argv", f->n_mkfs_argv, w->n_mkfs_argv, err);
+	int r = differ_count(name, n_have, n_want, err);
 
-	for (size_t i = 0; r == 0 && i < w->n_mkfs_argv; i++) {
-		snprintf(field, sizeof(field), "filesystem.mkfs_argv[%zu]", i);
-		r = differ_str(field, f->mkfs_argv[i], w->mkfs_argv[i], err);
+	for (size_t i = 0; r == 0 && i < n_want; i++) {
+		snprintf(field, sizeof(field), "%s[%zu]", name, i);
+		r = differ_str(field, have + i * stride, want + i * stride, err);
 	}
 	return r;
 }
 
+static int compare_argv(const struct sp_plan *f, const struct sp_plan *w, struct sp_error *err)
+{
+	return differ_list("filesystem.mkfs_argv", (const char *)f->mkfs_argv, f->n_mkfs_argv,
+			   (const char *)w->mkfs_argv, w->n_mkfs_argv, sizeof(f->mkfs_argv[0]), err);
+}
+
 static int compare_mount(const struct sp_plan *f, const struct sp_plan *w, struct sp_error *err)
 {
-	char field[64];
-	int r = differ_count("mount.options", f->n_mount_options, w->n_mount_options, err);
+	int r = differ_list("mount.options", (const char *)f->mount_options, f->n_mount_options,
+			    (const char *)w->mount_options, w->n_mount_options,
+			    sizeof(f->mount_options[0]), err);
 
-	for (size_t i = 0; r == 0 && i < w->n_mount_options; i++) {
-		snprintf(field, sizeof(field), "mount.options[%zu]", i);
-		r = differ_str(field, f->mount_options[i], w->mount_options[i], err);
-	}
 	if (r == 0)
 		r = differ_str("mount.fstab", f->fstab_line, w->fstab_line, err);
 	return r;
