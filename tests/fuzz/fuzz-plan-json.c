@@ -35,9 +35,15 @@ static void check_plan(const struct sp_plan *p)
 	FUZZ_CHECK(sector >= 512 && sp_is_power_of_two(sector), "sector %" PRIu64, sector);
 	FUZZ_CHECK(p->start_bytes % sector == 0 && p->size_bytes % sector == 0 && p->size_bytes,
 		   "partition %" PRIu64 "+%" PRIu64, p->start_bytes, p->size_bytes);
-	FUZZ_CHECK(sp_partition_path(p->device.path, 1, part, sizeof(part)) == 0 &&
-			   !strcmp(part, p->partition_path),
-		   "partition '%s' of '%s'", p->partition_path, p->device.path);
+	/* --table none: the filesystem on the device itself, from sector 0 */
+	if (p->table == SP_TABLE_NONE)
+		FUZZ_CHECK(!strcmp(p->partition_path, p->device.path) && p->start_bytes == 0,
+			   "table none: '%s' at %" PRIu64 " on '%s'", p->partition_path,
+			   p->start_bytes, p->device.path);
+	else
+		FUZZ_CHECK(sp_partition_path(p->device.path, 1, part, sizeof(part)) == 0 &&
+				   !strcmp(part, p->partition_path),
+			   "partition '%s' of '%s'", p->partition_path, p->device.path);
 	FUZZ_CHECK(p->n_mkfs_argv >= 2 && p->n_mkfs_argv <= SP_MAX_ARGV, "argc %zu", p->n_mkfs_argv);
 	for (size_t i = 0; i < p->n_mkfs_argv; i++)
 		FUZZ_CHECK_TERMINATED(p->mkfs_argv[i]);
@@ -94,8 +100,11 @@ static void render(const struct sp_plan *p)
 	s = sp_format_modprobe_conf(p);
 	check_artifact("modprobe.d", s);
 	free(s);
-	(void)sp_udev_rule_name(p, name, sizeof(name));
-	(void)sp_tune_script_name(p, name, sizeof(name));
+	/* named from the plan's WWN, serial or md UUID: one component, no '/' */
+	if (sp_udev_rule_name(p, name, sizeof(name)) == 0)
+		FUZZ_CHECK(!strchr(name, '/') && name[0] != '.', "rule file name '%s'", name);
+	if (sp_tune_script_name(p, name, sizeof(name)) == 0)
+		FUZZ_CHECK(!strchr(name, '/') && name[0] != '.', "tune script name '%s'", name);
 	free(sp_format_fstab(p));
 	free(sp_format_plan_text(p));
 }
