@@ -38,10 +38,14 @@ done
 expect_exit 2 'control character 0x0d' sp plan "${base[@]}" --mountpoint $'/data\r' --format preseed
 
 # --- -o writes only regular files ---------------------------------------------
+# our own nodes of /dev/full and /dev/null: were the refusal ever to break,
+# the machine's own nodes would be what it replaced
+mknod "$WORK/full" c 1 7
+mknod "$WORK/null" c 1 3
 mkfifo "$WORK/fifo"
 ln -s "$WORK/target" "$WORK/link"
 mkdir "$WORK/dir"
-for out in /dev/full /dev/null "$WORK/fifo" "$WORK/link" "$WORK/dir"; do
+for out in "$WORK/full" "$WORK/null" "$WORK/fifo" "$WORK/link" "$WORK/dir"; do
 	before=$(stat -c '%F %t:%T %i' "$out")
 	expect_exit 2 "output: '$out' is a .*; -o writes only regular files" \
 		sp plan "${base[@]}" --format json -o "$out"
