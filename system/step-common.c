@@ -52,10 +52,17 @@ int sp_step_apply_begin(const struct sp_ctx *ctx, struct sp_step_result *res,
 	return 0;
 }
 
-/* "an" before a vowel sound: "an ext4", "an xfs", "a gpt". */
+/* "an" before a vowel sound: "an ext4", "an xfs", "a gpt", and an
+ * upper-case name read letter by letter: "an LVM2_member", "an MBR". */
 static const char *article(const char *word)
 {
-	return word[0] && strchr("aeiouxAEIOUX", word[0]) ? "an" : "a";
+	bool spelled = word[0] >= 'A' && word[0] <= 'Z' && word[1] >= 'A' && word[1] <= 'Z';
+
+	if (!word[0])
+		return "a";
+	if (spelled)
+		return strchr("AEFHILMNORSX", word[0]) ? "an" : "a";
+	return strchr("aeiouxAEIOUX", word[0]) ? "an" : "a";
 }
 
 static const char *lookup(blkid_probe pr, const char *name)

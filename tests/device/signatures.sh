@@ -1,8 +1,9 @@
 #!/bin/bash
 # What lies where apply will write is found and kept, whether or not a
 # partition table still points at it (issue 9, item 1): an old filesystem
-# or swap at the planned start after the table alone was wiped, a backup
-# GPT whose primary is gone.  Every refusal: exit 3, the whole image,
+# swap, LVM PV or md 1.2 member at the planned start after the table alone
+# was wiped (and the same on the whole disk), a backup GPT whose primary
+# is gone.  Every refusal: exit 3, the whole image,
 # sfdisk's view and the scratch root unchanged; --force then writes.
 # Also a --device given as a symlink, which is the node it names (item 12).
 . "$SRCDIR/tests/device/lib.bash"
@@ -34,6 +35,43 @@ expect_ok "apply --force" sp apply "${P400[@]}" --fs xfs --device "$dev" --force
 mkswap -q "${dev}p1"
 forget_table
 expect_refused "$dev" "holds a swap signature" sp apply "${P400[@]}" --fs xfs --device "$dev"
+
+# --- an LVM physical volume at 1 MiB, no table -------------------------------
+# pvcreate needs no device-mapper to write its label; --devices keeps LVM
+# from looking at any disk but ours
+expect_ok "apply --force" sp apply "${P400[@]}" --fs xfs --device "$dev" --force
+wipefs -q -a "${dev}p1"
+pvcreate -q -y --devices "${dev}p1" "${dev}p1" >/dev/null 2>&1
+forget_table
+checks=$((checks + 1))
+[ "$(blkid -p -O 1048576 -o value -s TYPE "$dev")" = LVM2_member ] ||
+	fail "the test made no LVM PV at 1 MiB: $(blkid -p -O 1048576 "$dev")"
+expect_refused "$dev" "holds an LVM2_member signature .*used for raid at 1 MiB, where the plan's partition" \
+	sp apply "${P400[@]}" --fs xfs --device "$dev"
+# ... and on the whole disk
+wipefs -q -a "$dev"
+pvcreate -q -y --devices "$dev" "$dev" >/dev/null 2>&1
+expect_refused "$dev" "holds an LVM2_member signature" sp apply "${P400[@]}" --fs xfs --device "$dev"
+wipefs -q -a "$dev"
+
+# --- an md 1.2 member at 1 MiB (its superblock at 1 MiB + 4 KiB), no table --
+# The host has no md for mdadm --create: sp-md-sb writes what mdadm writes
+# for metadata 1.2, checksum included (mdadm --examine calls it correct);
+# tests/vm/guest/md.sh refuses a real, stopped array's member the same way.
+dd if=/dev/zero of="$dev" bs=1M count=8 conv=fsync status=none
+"$MD_SB" "$dev" 1048576
+checks=$((checks + 1))
+[ "$(blkid -p -O 1048576 -o value -s TYPE "$dev")" = linux_raid_member ] ||
+	fail "the test made no md 1.2 member at 1 MiB: $(blkid -p -O 1048576 "$dev")"
+expect_refused "$dev" "holds a linux_raid_member signature .*used for raid at 1 MiB, where the plan's partition" \
+	sp apply "${P400[@]}" --fs xfs --device "$dev"
+# ... and a whole-disk member, superblock at 4 KiB
+dd if=/dev/zero of="$dev" bs=1M count=8 conv=fsync status=none
+"$MD_SB" "$dev" 0
+expect_refused "$dev" "'$dev' holds a linux_raid_member signature \(UUID 73747269-7065-706c-616e-2d7465737400\), used for raid; stripeplan will not overwrite it without --force" \
+	sp apply "${P400[@]}" --fs xfs --device "$dev"
+expect_ok "apply --force over the md member" sp apply "${P400[@]}" --fs xfs --device "$dev" --force
+expect_out 'wiped the linux_raid_member signature at offset 4096 on '"$dev"
 
 # --- an xfs at 1 MiB whose table was zeroed by dd, not wipefs ---------------
 expect_ok "apply --force" sp apply "${P400[@]}" --fs xfs --device "$dev" --force
