@@ -522,8 +522,8 @@ static int plan_mount(const struct sp_spec *spec, const struct sp_profile *profi
 	 * No logbufs/logbsize (the seeds' logbufs=8,logbsize=256k): the
 	 * kernel's 8 buffers of 32 KiB.  256 KiB buffers measured up to 6 %
 	 * more member bytes on fsync'd 64 KiB files (4.52 against 4.27 per
-	 * data byte in one of two runs of bench/run --parts log, equal in the
-	 * other) and no workload better.
+	 * data byte in one of three runs of bench/run --parts log, equal in the
+	 * others) and no workload better.
 	 */
 	/* with whole-stripe AGs, allocations that extend a file start on a
 	 * full stripe: full-stripe writes stay full-stripe writes */
