@@ -142,4 +142,21 @@ expect_tuning "raid1 live tuning" /tmp/plan-md6
 expect_rc 0 "check raid1" sp_check "${R1[@]}" --device /dev/md6 --root "$ROOT"
 
 mdadm --stop /dev/md4 /dev/md5 /dev/md6 >/dev/null
+
+# ---- a stopped array's member is not a blank disk (issue 9) ----------------
+# md6's members keep the md 1.2 superblock mdadm wrote at 4 KiB: libblkid
+# finds it, and apply without --force refuses before writing anything
+m=/dev/${members[8]}
+expect_eq "libblkid on md6's stopped member $m" \
+	"$(blkid -p -o value -s TYPE "$m") $(blkid -p -o value -s VERSION "$m")" "linux_raid_member 1.2"
+expect_eq "mdadm puts the 1.2 superblock at 4 KiB (sector 8)" \
+	"$(mdadm --examine "$m" | sed -n 's/^ *Super Offset : \([0-9]*\) sectors.*/\1/p')" 8
+sum=$(dd if="$m" bs=1M count=8 2>/dev/null | sha256sum)
+G=(--controller generic --level 10 --disks 4 --chunk 64K --fs ext4)
+expect_rc 3 "apply on md6's stopped member, no --force: refused" \
+	stripeplan apply "${G[@]}" --device "$m" --root "$ROOT"
+expect_out "the refusal names the md superblock" \
+	"'$m' holds a linux_raid_member signature .*without --force"
+expect_eq "the member's first 8 MiB after the refusal" "$(dd if="$m" bs=1M count=8 2>/dev/null | sha256sum)" "$sum"
+expect_rc 0 "mdadm still sees the member" mdadm --examine "$m"
 vm_finish
