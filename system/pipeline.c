@@ -445,13 +445,18 @@ static int bind_partition_before(struct sp_ctx *ctx, size_t i, struct sp_step_re
 	return sp_step_partition_bind(ctx, res);
 }
 
-/* A step that could not start: refused when nothing was written yet. */
-static int not_started(struct sp_report *r, size_t i, bool wrote, double started)
+/* A step that could not start: refused when nothing was written yet,
+ * else a failure that says what the earlier steps left behind. */
+static int not_started(struct sp_report *r, size_t first, size_t i, double started)
 {
+	bool wrote = i > first;
+
 	r->steps[i].status = SP_STEP_FAILED;
 	for (size_t j = i + 1; j < N_STEPS; j++)
 		r->steps[j].status = SP_STEP_SKIPPED;
 	run_error(r, i, wrote ? SP_ERR_FAILED : SP_ERR_REFUSED);
+	if (wrote)
+		failed_after_writes(r, first, i);
 	return finish(r, wrote ? SP_OUTCOME_FAILED : SP_OUTCOME_REFUSED, started);
 }
 
@@ -470,7 +475,7 @@ static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct
 		if (!ctx->dry_run && (sp_ctx_check_disk(ctx, res) < 0 ||
 				      bind_partition_before(ctx, i, res) < 0)) {
 			step_done(opts, r, i);
-			return not_started(r, i, i > first, started);
+			return not_started(r, first, i, started);
 		}
 		if (steps[i]->apply(ctx, res) < 0) {
 			res->status = SP_STEP_FAILED;
