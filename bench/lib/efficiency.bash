@@ -12,6 +12,11 @@
 #	stripewrite  direct random writes of exactly one stripe width, aligned
 #	             to it within a file laid out beforehand (not traced)
 #	smallfiles   many 64 KiB files, each written and fsynced
+#	metadata     untar-like, no fsync: META_FILES files of 2 KiB in
+#	             META_DIRS directories extracted from a tar archive made
+#	             beforehand off the fixture (tar -xf), every directory then
+#	             renamed (mv), every other one removed (rm -rf), then sync;
+#	             mostly inode, directory and log writes (log sweep only)
 # Each trace starts after a sync and ends after the workload's own sync, so
 # it holds that workload's I/O, metadata and log included, and nothing else.
 
@@ -63,6 +68,11 @@ run_workload() {
 		PAYLOAD_BYTES=$((SMALLFILES * 65536))
 		REQUEST_BYTES=65536
 		;;
+	metadata)
+		_metadata_tarball
+		PAYLOAD_BYTES=$((META_FILES * 2048))
+		REQUEST_BYTES=2048
+		;;
 	esac
 	sync -f "$FX_MNT"
 	bt_start "$FX_DEV"
@@ -84,9 +94,43 @@ run_workload() {
 			--bs=64k --rw=write --fsync=1 --ioengine=psync --openfiles=16 \
 			--file_service_type=sequential --fallocate=none
 		;;
+	metadata) _metadata_run ;;
 	esac
 	sync -f "$FX_MNT"
 	bt_stop "$out"
+}
+
+# The metadata workload's archive, made once a run off the fixtures (in
+# the loop images' directory) so that the trace holds the extraction only.
+META_TAR=""
+_metadata_tarball() {
+	local d f src
+
+	[ -z "$META_TAR" ] || return 0
+	src="$SP_LOOP_TMPDIR/meta-src"
+	mkdir -p "$src"
+	for ((d = 0; d < META_DIRS; d++)); do
+		mkdir -p "$src/d$d"
+		for ((f = 0; f < META_FILES / META_DIRS; f++)); do
+			printf '%2048s' '' >"$src/d$d/f$f"
+		done
+	done
+	META_TAR="$SP_LOOP_TMPDIR/meta.tar"
+	tar -cf "$META_TAR" -C "$src" . || bench_die "cannot make the metadata workload's archive"
+	rm -rf "$src"
+}
+
+_metadata_run() {
+	local d
+
+	mkdir -p "$FX_MNT/meta"
+	tar -xf "$META_TAR" -C "$FX_MNT/meta" || bench_die "tar -xf into '$FX_MNT/meta' failed"
+	for ((d = 0; d < META_DIRS; d++)); do
+		mv "$FX_MNT/meta/d$d" "$FX_MNT/meta/r$d"
+	done
+	for ((d = 0; d < META_DIRS; d += 2)); do
+		rm -rf "$FX_MNT/meta/r$d"
+	done
 }
 
 # Where replay_case appends its case; and the index of the traces, one

@@ -7,7 +7,8 @@
 # changed, mounted with the plan's options with one thing changed, and the
 # write workloads of the efficiency part (bench/lib/efficiency.bash) traced
 # and replayed as there.  One JSON object per case in $OUT/log.jsonl, its
-# "layout" naming the variant:
+# "layout" naming the variant (".R" appended on the R-th of --repeat runs,
+# each variant on a fresh fixture: the spread is the run-to-run noise):
 #
 #	xfs-lsu<S>-lbs<B>   mkfs.xfs -l su=<S> (chunk: the chunk itself, only
 #	                    where it is at most 256 KiB, XFS's cap; 4k: one
@@ -21,7 +22,7 @@
 # ext4 is made with lazy_itable_init=0,lazy_journal_init=0 so that no
 # background inode-table zeroing lands in the traces.
 
-LOG_WORKLOADS=(smallfiles seqwrite stripewrite)
+LOG_WORKLOADS=(smallfiles seqwrite stripewrite metadata)
 
 # _replace_lsu LSU ARGV...: ARGV with its "-l su=..." replaced by LSU
 _replace_lsu() {
@@ -67,8 +68,7 @@ _sweep_case() {
 }
 
 logsweep_run() {
-	local idx name plan chunk lsu lbs
-	local -a argv
+	local r
 
 	mkdir -p "$OUT/traces"
 	: >"$OUT/log.jsonl"
@@ -77,6 +77,18 @@ logsweep_run() {
 	# shellcheck disable=SC2034 # the sweep's traces are not the rule's
 	CASES_TSV=""
 	bt_init
+	for r in $(seq 1 "$REPEAT"); do
+		_logsweep_once "$([ "$r" = 1 ] || echo ".$r")"
+	done
+	bt_cleanup
+}
+
+# _logsweep_once SUFFIX: every variant on every array once, SUFFIX
+# appended to the variants' names
+_logsweep_once() {
+	local sfx=$1 idx name plan chunk lsu lbs
+	local -a argv
+
 	for idx in "${!ARRAYS[@]}"; do
 		name=$(array_field "$idx" name)
 		plan="$LOGS/plan.$name.offline.json"
@@ -91,7 +103,7 @@ logsweep_run() {
 				[ "${lsu%k}" -le "${lbs%k}" ] || continue
 				mapfile -t argv < <(jq -r '.filesystem.mkfs_argv[]' "$plan")
 				mapfile -t argv < <(_replace_lsu "$lsu" "${argv[@]}")
-				_sweep_case "$idx" "xfs-lsu$lsu-lbs$lbs" "$(_mount_with_lbs "$plan" "$lbs")" \
+				_sweep_case "$idx" "xfs-lsu$lsu-lbs$lbs$sfx" "$(_mount_with_lbs "$plan" "$lbs")" \
 					"${argv[@]}"
 			done
 		done
@@ -102,10 +114,9 @@ logsweep_run() {
 		if [ "${#argv[@]}" != 8 ] || [ "${argv[5]}" != -E ]; then
 			bench_die "unexpected ext4 mkfs command in '$plan': ${argv[*]}"
 		fi
-		_sweep_case "$idx" ext4-stripe noatime "${argv[@]:0:6}" \
+		_sweep_case "$idx" "ext4-stripe$sfx" noatime "${argv[@]:0:6}" \
 			"${argv[6]},lazy_itable_init=0,lazy_journal_init=0" -F -q "${argv[7]}"
-		_sweep_case "$idx" ext4-nostripe noatime "${argv[@]:0:5}" \
+		_sweep_case "$idx" "ext4-nostripe$sfx" noatime "${argv[@]:0:5}" \
 			-E lazy_itable_init=0,lazy_journal_init=0 -F -q "${argv[7]}"
 	done
-	bt_cleanup
 }

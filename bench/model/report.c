@@ -70,7 +70,8 @@ struct cases {
 
 static const char *const report_workloads[] = { "stripewrite", "seqwrite", "smallfiles",
 						"seqread" };
-static const char *const sweep_workloads[] = { "smallfiles", "seqwrite", "stripewrite" };
+static const char *const sweep_workloads[] = { "smallfiles", "seqwrite", "stripewrite",
+					       "metadata" };
 static const char *const peers[] = { "parted-default", "mkfs-topology" };
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -438,8 +439,8 @@ static void sweep_table(FILE *f, const struct opts *o, const struct cases *c)
 	      "stride=,stripe_width=`, `ext4-nostripe` the same without.  Member I/Os per MiB and\n"
 	      "member bytes per data byte.\n\n"
 	      "| array | variant | smallfiles I/Os | smallfiles bytes | seqwrite I/Os | seqwrite bytes "
-	      "| stripewrite I/Os | stripewrite bytes |\n"
-	      "|---|---|---:|---:|---:|---:|---:|---:|\n",
+	      "| stripewrite I/Os | stripewrite bytes | metadata I/Os | metadata bytes |\n"
+	      "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
 	      f);
 	for (size_t i = 0; i < o->n_arrays; i++) {
 		const char *name = o->arrays[i].name;
