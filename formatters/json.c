@@ -210,6 +210,7 @@ char *sp_format_plan_json(const struct sp_plan *p)
 	json_object_object_add(root, "md_stripe_cache_bytes", u64(p->md_stripe_cache_bytes));
 	json_object_object_add(root, "tuning_recipe",
 			       json_object_new_string(sp_tuning_recipe_name(p->tuning_recipe)));
+	json_object_object_add(root, "workload", json_object_new_string(sp_workload_name(p->workload)));
 	json_object_object_add(root, "memory_budget_bytes", u64(p->memory_budget_bytes));
 	json_object_object_add(root, "left_out", left_out_json(p));
 	for (size_t i = 0; i < p->n_advice; i++)

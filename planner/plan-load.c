@@ -303,7 +303,7 @@ static void load_left_out(struct loader *l, json_object *root, struct sp_plan *p
 {
 	json_object *a = member(l, root, "plan", "left_out", json_type_array, false);
 	size_t n = a ? json_object_array_length(a) : 0;
-	char recipe[32] = "";
+	char recipe[32] = "", workload[32] = "";
 
 	for (size_t i = 0; i < n && i < SP_MAX_LEFT_OUT && l->r == 0; i++) {
 		json_object *w = json_object_array_get_idx(a, i);
@@ -318,6 +318,10 @@ static void load_left_out(struct loader *l, json_object *root, struct sp_plan *p
 	get_str(l, root, "plan", "tuning_recipe", false, recipe, sizeof(recipe));
 	if (l->r == 0 && recipe[0])
 		l->r = sp_parse_tuning_recipe(recipe, &p->tuning_recipe, l->err);
+	/* absent in plans made before --workload: general, what they planned */
+	get_str(l, root, "plan", "workload", false, workload, sizeof(workload));
+	if (l->r == 0 && workload[0])
+		l->r = sp_parse_workload(workload, &p->workload, l->err);
 }
 
 /*

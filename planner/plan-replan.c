@@ -47,6 +47,7 @@ int sp_plan_spec(const struct sp_plan *p, struct sp_spec *ret, struct sp_error *
 			      SP_BARRIERS_DEFAULT;
 	snprintf(s->mountpoint, sizeof(s->mountpoint), "%s", p->mountpoint);
 	snprintf(s->label, sizeof(s->label), "%s", p->label);
+	s->workload = p->workload;
 	s->n_members = p->n_members;
 	for (size_t i = 0; i < p->n_members && i < SP_MAX_MEMBERS; i++)
 		snprintf(s->members[i], sizeof(s->members[i]), "%s", p->members[i]);

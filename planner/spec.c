@@ -78,6 +78,25 @@ const char *sp_tuning_recipe_name(enum sp_tuning_recipe r)
 	return r == SP_TUNING_FIELD_REPORT ? "field-report" : "default";
 }
 
+int sp_parse_workload(const char *text, enum sp_workload *ret, struct sp_error *err)
+{
+	if (!strcmp(text, "general")) {
+		*ret = SP_WORKLOAD_GENERAL;
+		return 0;
+	}
+	if (!strcmp(text, "metadata")) {
+		*ret = SP_WORKLOAD_METADATA;
+		return 0;
+	}
+	return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+			    "workload: unknown workload '%s' (known: general, metadata)", text);
+}
+
+const char *sp_workload_name(enum sp_workload w)
+{
+	return w == SP_WORKLOAD_METADATA ? "metadata" : "general";
+}
+
 const char *sp_source_name(enum sp_source s)
 {
 	return (size_t)s < sizeof(source_names) / sizeof(source_names[0]) ? source_names[s] : "unknown";

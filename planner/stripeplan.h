@@ -259,6 +259,16 @@ enum sp_tuning_recipe {
 int sp_parse_tuning_recipe(const char *text, enum sp_tuning_recipe *ret, struct sp_error *err);
 const char *sp_tuning_recipe_name(enum sp_tuning_recipe r); /* "default", "field-report" */
 
+/* What the filesystem mostly does: one default cannot serve both (XFS's
+ * log buffers, bench/run --parts log) */
+enum sp_workload {
+	SP_WORKLOAD_GENERAL = 0, /* data, fsync'd files included */
+	SP_WORKLOAD_METADATA,    /* many small files made and removed, no fsync */
+};
+
+int sp_parse_workload(const char *text, enum sp_workload *ret, struct sp_error *err);
+const char *sp_workload_name(enum sp_workload w); /* "general", "metadata" */
+
 struct sp_profile_warning {
 	char code[SP_NAME_MAX];
 	unsigned levels_mask; /* bit per enum sp_level index; 0 = always */
@@ -497,6 +507,7 @@ struct sp_spec {
 	struct sp_kernel kernel;
 	bool kernel_is_running; /* kernel is uname -r: probed facts tell what it offers */
 	enum sp_tuning_recipe tuning_recipe;
+	enum sp_workload workload;
 	uint64_t memory_budget_bytes; /* for md's stripe cache; 0 = SP_MEMORY_BUDGET_DEFAULT */
 	size_t n_members;
 	char members[SP_MAX_MEMBERS][SP_NAME_MAX]; /* md member kernel names */
@@ -585,6 +596,7 @@ struct sp_plan {
 	struct sp_tuning tuning[SP_MAX_TUNING];
 	uint64_t md_stripe_cache_bytes; /* memory cost, 0 when not md */
 	enum sp_tuning_recipe tuning_recipe;
+	enum sp_workload workload;
 	uint64_t memory_budget_bytes;
 	size_t n_left_out;
 	struct sp_left_out left_out[SP_MAX_LEFT_OUT];

@@ -14,7 +14,7 @@ enum {
 	OPT_CONTROLLER = 256, OPT_LEVEL, OPT_DISKS, OPT_CHUNK, OPT_SPANS, OPT_FS, OPT_DEVICE,
 	OPT_SIZE, OPT_SECTOR_SIZE, OPT_MOUNTPOINT, OPT_KERNEL, OPT_FORMAT, OPT_TABLE,
 	OPT_MEMBERS, OPT_PROFILES, OPT_LABEL, OPT_BARRIERS, OPT_FACTS, OPT_PLAN, OPT_ROOT,
-	OPT_FORCE, OPT_DRY_RUN, OPT_TUNING, OPT_MEMORY_BUDGET, OPT_STRICT, OPT_LAYOUT,
+	OPT_FORCE, OPT_DRY_RUN, OPT_TUNING, OPT_WORKLOAD, OPT_MEMORY_BUDGET, OPT_STRICT, OPT_LAYOUT,
 };
 
 struct opt_info {
@@ -41,6 +41,7 @@ static const struct opt_info opt_table[] = {
 	{ { "label", required_argument, NULL, OPT_LABEL }, SP_OPT_PLAN_FLAGS },
 	{ { "barriers", required_argument, NULL, OPT_BARRIERS }, SP_OPT_PLAN_FLAGS },
 	{ { "tuning", required_argument, NULL, OPT_TUNING }, SP_OPT_PLAN_FLAGS },
+	{ { "workload", required_argument, NULL, OPT_WORKLOAD }, SP_OPT_PLAN_FLAGS },
 	{ { "memory-budget", required_argument, NULL, OPT_MEMORY_BUDGET }, SP_OPT_PLAN_FLAGS },
 	{ { "facts", required_argument, NULL, OPT_FACTS }, SP_OPT_PLAN_FLAGS },
 	{ { "format", required_argument, NULL, OPT_FORMAT }, 0 },
@@ -205,6 +206,8 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 		return r;
 	case OPT_TUNING:
 		return sp_parse_tuning_recipe(arg, &s->tuning_recipe, err);
+	case OPT_WORKLOAD:
+		return sp_parse_workload(arg, &s->workload, err);
 	case OPT_MEMORY_BUDGET:
 		r = sp_parse_size(arg, "memory-budget", &s->memory_budget_bytes, err);
 		if (r == 0 && (s->memory_budget_bytes < SP_MIB || s->memory_budget_bytes > 64 * SP_GIB))
@@ -492,6 +495,8 @@ int sp_cli_apply_command(const struct sp_cli_args *a, char *buf, size_t len)
 		cmd_flag(&c, "--barriers", "off");
 	if (s->tuning_recipe != SP_TUNING_DEFAULT)
 		cmd_flag(&c, "--tuning", sp_tuning_recipe_name(s->tuning_recipe));
+	if (s->workload != SP_WORKLOAD_GENERAL)
+		cmd_flag(&c, "--workload", sp_workload_name(s->workload));
 	if (s->memory_budget_bytes) {
 		sp_format_size_short(s->memory_budget_bytes, num, sizeof(num));
 		cmd_flag(&c, "--memory-budget", num);

@@ -96,6 +96,13 @@ options:
         battery- or flash-backed write cache, on a kernel that accepts it.
     type: bool
     default: true
+  workload:
+    description:
+      - What the filesystem will mostly do (C(stripeplan --workload)); it decides XFS's log buffers.
+      - C(general), the default, keeps the kernel's 8 x 32 KiB; C(metadata) (many small files made and
+        removed without fsync) sets C(logbufs=8,logbsize=256k).
+    type: str
+    choices: [general, metadata]
   kernel:
     description: Plan for this kernel release instead of the running one.
     type: str
@@ -194,7 +201,7 @@ import tempfile
 from ansible.module_utils.basic import AnsibleModule
 
 ARRAY_OPTIONS = ('controller', 'level', 'disks', 'chunk', 'spans', 'layout', 'members',
-                 'filesystem', 'mountpoint', 'label', 'table', 'kernel')
+                 'filesystem', 'mountpoint', 'label', 'table', 'kernel', 'workload')
 # level, disks and chunk may come from a running md array: stripeplan says when they are needed
 REQUIRED_FOR_PLAN = ('controller', 'filesystem')
 FAILURE_CODES = (2, 3, 4)
@@ -204,7 +211,8 @@ def plan_argv(p):
     argv = ['--controller', p['controller'], '--fs', p['filesystem']]
     for opt, flag in (('level', '--level'), ('disks', '--disks'), ('chunk', '--chunk'),
                       ('spans', '--spans'), ('layout', '--layout'), ('mountpoint', '--mountpoint'),
-                      ('label', '--label'), ('table', '--table'), ('kernel', '--kernel')):
+                      ('label', '--label'), ('table', '--table'), ('kernel', '--kernel'),
+                      ('workload', '--workload')):
         if p[opt] is not None:
             argv += [flag, str(p[opt])]
     if p['members']:
@@ -416,6 +424,7 @@ def main():
             table=dict(type='str', choices=['gpt', 'msdos', 'none']),
             barriers=dict(type='bool', default=True),
             kernel=dict(type='str'),
+            workload=dict(type='str', choices=['general', 'metadata']),
             profiles=dict(type='path'),
             plan=dict(type='path'),
             root=dict(type='path', default='/'),
