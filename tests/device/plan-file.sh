@@ -77,6 +77,23 @@ expect_rc 3 "'$WORK/not-a-disk' is not a block device \(any more\); nothing was 
 	sp apply --plan "$WORK/notdisk.json" --device "$WORK/not-a-disk"
 [ ! -s "$WORK/not-a-disk" ] || fail "apply wrote to the regular file"
 
+# the workload is a field of the request: apply replans the file's mount
+# options from it, and refuses a file whose workload and options disagree
+# (xfs needs 300 MiB)
+XFS=("${P400[@]}")
+XFS[11]=xfs
+big=$(sp_loop_create 320M) || exit 1
+expect_ok "plan --workload metadata" sp plan "${XFS[@]}" --workload metadata --device "$big" \
+	--format json -o "$WORK/meta.json"
+[ "$(jq -r '.workload' "$WORK/meta.json")" = metadata ] || fail "the plan file has no workload"
+expect_ok "apply --plan --dry-run (metadata)" sp apply --plan "$WORK/meta.json" --device "$big" --dry-run
+expect_out "logbufs=8,logbsize=256k"
+jq '.workload = "general"' "$WORK/meta.json" >"$WORK/meta-general.json"
+before="$(state "$big")"
+expect_rc 2 "mount.options has 5 entries, but stripeplan plans 3" \
+	sp apply --plan "$WORK/meta-general.json" --device "$big"
+[ "$(state "$big")" = "$before" ] || fail "meta-general: the disk changed"
+
 # the plan as written still applies, exactly, and check agrees
 expect_ok "apply --plan" sp apply --plan "$WORK/plan.json" --device "$dev"
 expect_out '^\[3/[0-9]\] fstab .*done, verified'
