@@ -48,6 +48,12 @@ int sp_plan_spec(const struct sp_plan *p, struct sp_spec *ret, struct sp_error *
 	snprintf(s->mountpoint, sizeof(s->mountpoint), "%s", p->mountpoint);
 	snprintf(s->label, sizeof(s->label), "%s", p->label);
 	s->workload = p->workload;
+	/* the tuning the plan was made with: without them a field-report or
+	 * budgeted md plan would replan as the default and be refused */
+	s->tuning_recipe = p->tuning_recipe;
+	s->memory_budget_bytes = p->memory_budget_bytes;
+	if (p->level == SP_LEVEL_10)
+		s->layout = p->layout;
 	s->n_members = p->n_members;
 	for (size_t i = 0; i < p->n_members && i < SP_MAX_MEMBERS; i++)
 		snprintf(s->members[i], sizeof(s->members[i]), "%s", p->members[i]);

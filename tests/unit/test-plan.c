@@ -741,6 +741,44 @@ static int make_md(const struct sp_facts *f, const struct sp_spec *declared, str
 	return sp_plan_make(&spec, sp_profiles_find(profiles, "md"), f, p, err);
 }
 
+/*
+ * apply --plan replans from the file's own fields: every field that made
+ * the plan must come back, or a plan stripeplan wrote is refused as edited.
+ */
+static void test_replan_keeps_recipe_budget_and_layout(void **state)
+{
+	struct sp_plan *p = calloc(1, sizeof(*p)), *again = calloc(1, sizeof(*again));
+	struct sp_facts *f = calloc(1, sizeof(*f));
+	struct sp_spec spec = { .controller = "md", .fs = SP_FS_XFS, .level = SP_LEVEL_10,
+				.disks = 4, .chunk_bytes = 512 * KiB, .omitted = SP_FIELD_TABLE,
+				.tuning_recipe = SP_TUNING_FIELD_REPORT,
+				.memory_budget_bytes = 64 * MiB,
+				.layout = { .near_copies = 1, .far_copies = 2 } };
+	const struct sp_profile *md = sp_profiles_find(profiles, "md");
+	struct sp_error err = { 0 };
+
+	(void)state;
+	md_facts(f, "raid10", 4, 512 * KiB, 0x201);
+	assert_int_equal(make_md(f, NULL, p, &err), 0);
+	assert_int_equal(p->tuning_recipe, SP_TUNING_FIELD_REPORT);
+	assert_int_equal(sp_plan_replan(p, md, again, &err), 0);
+	/* declared, not probed: an offline md RAID10 f2 with a memory budget */
+	memset(f, 0, sizeof(*f));
+	f->size_bytes = 100 * GiB;
+	f->logical_sector_bytes = 512;
+	f->physical_sector_bytes = 4096;
+	assert_int_equal(make_md(f, &spec, p, &err), 0);
+	assert_int_equal(p->layout.far_copies, 2);
+	assert_int_equal(p->memory_budget_bytes, 64 * MiB);
+	assert_int_equal(sp_plan_replan(p, md, again, &err), 0);
+	assert_int_equal(again->layout.far_copies, 2);
+	assert_int_equal(again->memory_budget_bytes, 64 * MiB);
+	assert_int_equal(again->tuning_recipe, SP_TUNING_FIELD_REPORT);
+	free(p);
+	free(again);
+	free(f);
+}
+
 static void test_md_geometry_from_kernel(void **state)
 {
 	struct sp_plan *p = calloc(1, sizeof(*p));
@@ -851,6 +889,7 @@ int main(void)
 		cmocka_unit_test(test_xfs_ag_rotation_grid),
 		cmocka_unit_test(test_md_members_and_raid10_without_stripe_cache),
 		cmocka_unit_test(test_md_geometry_from_kernel),
+		cmocka_unit_test(test_replan_keeps_recipe_budget_and_layout),
 		cmocka_unit_test(test_mirrors_have_no_stripe),
 		cmocka_unit_test(test_lsi_seed),
 		cmocka_unit_test(test_non_power_of_two_width),
