@@ -180,7 +180,7 @@ static int compare_tuning(const struct sp_plan *f, const struct sp_plan *w, stru
 }
 
 int sp_plan_replan(const struct sp_plan *file, const struct sp_profile *profile,
-		   struct sp_plan *ret, struct sp_error *err)
+		   bool force_mountpoint, struct sp_plan *ret, struct sp_error *err)
 {
 	struct sp_spec *spec = calloc(1, sizeof(*spec));
 	struct sp_plan *want = calloc(1, sizeof(*want));
@@ -191,6 +191,7 @@ int sp_plan_replan(const struct sp_plan *file, const struct sp_profile *profile,
 		goto out;
 	}
 	r = sp_plan_spec(file, spec, err);
+	spec->force_mountpoint = force_mountpoint;
 	if (r == 0 && strcmp(profile->name, file->controller))
 		r = differ_str("array.controller", file->controller, profile->name, err);
 	if (r == 0)

@@ -662,9 +662,11 @@ int sp_plan_load_file(const char *path, struct sp_plan *ret, struct sp_error *er
  * executable part compared (mkfs argv, tuning, mount options, fstab
  * line, geometry).  *ret is the plan made here.  -EINVAL with err
  * naming the first field that differs (exit SP_ERR_INVALID).
+ * force_mountpoint is the caller's --force, never the file's: a file
+ * cannot grant itself a system directory as its mount point.
  */
 int sp_plan_replan(const struct sp_plan *file, const struct sp_profile *profile,
-		   struct sp_plan *ret, struct sp_error *err);
+		   bool force_mountpoint, struct sp_plan *ret, struct sp_error *err);
 /* The request a plan answers, as sp_plan_replan reads it. */
 int sp_plan_spec(const struct sp_plan *plan, struct sp_spec *ret, struct sp_error *err);
 

@@ -411,7 +411,7 @@ int sp_cli_replan(const struct sp_cli_args *a, struct sp_plan *plan, struct sp_e
 		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 	r = load_profile(a, plan->controller, &set, &profile, err);
 	if (r == 0)
-		r = sp_plan_replan(plan, profile, again, err);
+		r = sp_plan_replan(plan, profile, a->spec.force_mountpoint, again, err);
 	if (r < 0 && err && err->kind == SP_ERR_INVALID) {
 		char msg[SP_MSG_MAX];
 

@@ -139,7 +139,7 @@ static void check_replan(const struct sp_plan *file)
 
 	if (!again || !twice || !profile)
 		goto out;
-	if (sp_plan_replan(file, profile, again, &err) < 0) {
+	if (sp_plan_replan(file, profile, false, again, &err) < 0) {
 		FUZZ_CHECK(err.kind == SP_ERR_INVALID, "replan exit %d: %s", err.kind,
 			   err.message);
 		goto out;
@@ -158,7 +158,7 @@ static void check_replan(const struct sp_plan *file)
 			   "tuning[%zu] '%s/%s'", i, u->device, u->attribute);
 		FUZZ_CHECK(tunes_only_its_own(again, t), "tuning '%s/%s'", t->device, t->attribute);
 	}
-	FUZZ_CHECK(sp_plan_replan(again, profile, twice, &err) == 0, "replan of a replan: %s",
+	FUZZ_CHECK(sp_plan_replan(again, profile, false, twice, &err) == 0, "replan of a replan: %s",
 		   err.message);
 	a = sp_format_plan_json(again);
 	b = sp_format_plan_json(twice);

@@ -49,6 +49,7 @@ struct req {
 	enum sp_tuning_recipe tuning_recipe;
 	enum sp_workload workload;
 	uint64_t memory_budget;
+	bool force_mountpoint;
 };
 
 static int make(const struct req *q, struct sp_plan *plan, struct sp_error *err)
@@ -78,6 +79,7 @@ static int make(const struct req *q, struct sp_plan *plan, struct sp_error *err)
 	spec.tuning_recipe = q->tuning_recipe;
 	spec.workload = q->workload;
 	spec.memory_budget_bytes = q->memory_budget;
+	spec.force_mountpoint = q->force_mountpoint;
 	if (q->schedulers)
 		facts.n_schedulers = sp_parse_scheduler_list(q->schedulers, facts.schedulers, 8);
 	return sp_plan_make(&spec, profile, &facts, plan, err);
@@ -761,7 +763,7 @@ static void test_replan_keeps_recipe_budget_and_layout(void **state)
 	md_facts(f, "raid10", 4, 512 * KiB, 0x201);
 	assert_int_equal(make_md(f, NULL, p, &err), 0);
 	assert_int_equal(p->tuning_recipe, SP_TUNING_FIELD_REPORT);
-	assert_int_equal(sp_plan_replan(p, md, again, &err), 0);
+	assert_int_equal(sp_plan_replan(p, md, false, again, &err), 0);
 	/* declared, not probed: an offline md RAID10 f2 with a memory budget */
 	memset(f, 0, sizeof(*f));
 	f->size_bytes = 100 * GiB;
@@ -770,13 +772,34 @@ static void test_replan_keeps_recipe_budget_and_layout(void **state)
 	assert_int_equal(make_md(f, &spec, p, &err), 0);
 	assert_int_equal(p->layout.far_copies, 2);
 	assert_int_equal(p->memory_budget_bytes, 64 * MiB);
-	assert_int_equal(sp_plan_replan(p, md, again, &err), 0);
+	assert_int_equal(sp_plan_replan(p, md, false, again, &err), 0);
 	assert_int_equal(again->layout.far_copies, 2);
 	assert_int_equal(again->memory_budget_bytes, 64 * MiB);
 	assert_int_equal(again->tuning_recipe, SP_TUNING_FIELD_REPORT);
 	free(p);
 	free(again);
 	free(f);
+}
+
+/*
+ * A system directory as the mount point needs --force when the plan is
+ * made and again when a plan file is applied: the file cannot grant it.
+ */
+static void test_replan_force_mountpoint_is_the_callers(void **state)
+{
+	struct req q = { .controller = "hp-p400", .level = "10", .disks = 8, .chunk = 256 * KiB,
+			 .size = 2398 * GiB, .fs = SP_FS_XFS, .mountpoint = "/var",
+			 .force_mountpoint = true };
+	struct sp_plan *p = plan_ok(&q), *again = calloc(1, sizeof(*again));
+	struct sp_error err = { 0 };
+
+	(void)state;
+	assert_int_equal(sp_plan_replan(p, sp_profiles_find(profiles, "hp-p400"), false, again, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.message, "give --force"));
+	assert_int_equal(sp_plan_replan(p, sp_profiles_find(profiles, "hp-p400"), true, again, &err), 0);
+	assert_string_equal(again->mountpoint, "/var");
+	free(again);
 }
 
 static void test_md_geometry_from_kernel(void **state)
@@ -890,6 +913,7 @@ int main(void)
 		cmocka_unit_test(test_md_members_and_raid10_without_stripe_cache),
 		cmocka_unit_test(test_md_geometry_from_kernel),
 		cmocka_unit_test(test_replan_keeps_recipe_budget_and_layout),
+		cmocka_unit_test(test_replan_force_mountpoint_is_the_callers),
 		cmocka_unit_test(test_mirrors_have_no_stripe),
 		cmocka_unit_test(test_lsi_seed),
 		cmocka_unit_test(test_non_power_of_two_width),
