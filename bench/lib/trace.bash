@@ -4,7 +4,7 @@
 # Block request capture through tracefs, for bench/run and
 # tests/device/bench-smoke.sh:
 #
-#	bt_init                 mount tracefs if it is not, make our instance
+#	bt_init                 find tracefs (or mount it where only we look), make our instance
 #	bt_start DEV            trace requests issued to and completed by DEV
 #	bt_stop OUT             stop; write the requests to OUT, one a line:
 #	                        "I W 18432 1024" (issued, write, sector, sectors)
@@ -14,14 +14,22 @@
 # The events are enabled in a tracefs instance of our own
 # (instances/stripeplan-bench.PID): it has its own buffer and its own event
 # switches, so the global trace state, and any other tracer on the machine,
-# never sees us.  bt_cleanup switches our events off, clears their filters,
-# removes the instance and unmounts tracefs if bt_init mounted it; call it
-# from the EXIT trap.  Sectors are the whole disk's, in 512-byte units: the
-# block layer remaps partition I/O before the request tracepoints.
+# never sees us.  bt_cleanup switches our events off, clears their filters
+# and removes the instance; call it from the EXIT trap.  Sectors are the
+# whole disk's, in 512-byte units: the block layer remaps partition I/O
+# before the request tracepoints.
+#
+# Where tracefs is not mounted on /sys/kernel/tracing, bt_init mounts it on
+# a directory of its own (mktemp), never on /sys/kernel/tracing: tracefs is
+# one file system however often it is mounted, so another bench's (or
+# tracer's) instance lives in it too, and unmounting a shared mount point
+# would pull its files from under it (an earlier version did, and cut a
+# concurrent bench short).  Our own mount point is ours alone to unmount;
+# /sys/kernel/tracing stays as we found it.
 
 BT_ROOT=""
 BT_INST=""
-BT_MOUNTED=0
+BT_MNT=""
 BT_DEV=""
 BT_EVENTS=(block_rq_issue block_rq_complete)
 # Per-CPU buffer.  Each event takes about 100 bytes; the biggest bench
@@ -38,9 +46,16 @@ bt_init() {
 	BT_ROOT=/sys/kernel/tracing
 	if [ ! -e "$BT_ROOT/instances" ]; then
 		[ -d "$BT_ROOT" ] || bt_die "'$BT_ROOT' does not exist: the kernel has no tracefs"
-		mount -t tracefs tracefs "$BT_ROOT" ||
-			bt_die "cannot mount tracefs on '$BT_ROOT'"
-		BT_MOUNTED=1
+		# not under a directory anyone removes with rm -rf: through a
+		# mount that would rmdir every instance, other tracers' too
+		BT_MNT=$(mktemp -d "${TMPDIR:-/tmp}/stripeplan-tracefs.XXXXXX") ||
+			bt_die "cannot create a mount point for tracefs"
+		if ! mount -t tracefs tracefs "$BT_MNT"; then
+			rmdir "$BT_MNT"
+			BT_MNT=""
+			bt_die "cannot mount tracefs on a directory of our own"
+		fi
+		BT_ROOT=$BT_MNT
 	fi
 	[ -d "$BT_ROOT/events/block/block_rq_issue" ] ||
 		bt_die "the kernel has no block request tracepoints (CONFIG_BLK_DEV_IO_TRACE? events/block/block_rq_issue is missing)"
@@ -144,10 +159,16 @@ bt_cleanup() {
 		[ ! -d "$BT_INST" ] || echo "trace: cannot remove '$BT_INST'" >&2
 	fi
 	BT_INST=""
-	if [ "$BT_MOUNTED" = 1 ]; then
-		umount "$BT_ROOT" 2>/dev/null ||
-			echo "trace: '$BT_ROOT' is busy (another tracer started meanwhile); left mounted" >&2
-		BT_MOUNTED=0
+	if [ -n "$BT_MNT" ]; then
+		# our own mount point: no other tracer uses it, so a lazy unmount
+		# (a reader of ours still draining) takes nothing from anyone
+		if umount "$BT_MNT" 2>/dev/null || umount --lazy "$BT_MNT"; then
+			rmdir "$BT_MNT" 2>/dev/null || true
+		else
+			echo "trace: cannot unmount tracefs from '$BT_MNT'; left mounted" >&2
+		fi
+		BT_MNT=""
 	fi
+	BT_ROOT=""
 	return 0
 }

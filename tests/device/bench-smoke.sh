@@ -4,7 +4,9 @@
 # must record exactly the direct I/O that dd issued -- sector, length,
 # direction, partition I/O at whole-disk sectors -- and sp-replay must
 # accept the trace.  Events are switched off and our tracefs instance
-# removed whatever happens.
+# removed whatever happens; another bench starting and ending meanwhile
+# leaves our instance alone, and /sys/kernel/tracing stays mounted or not
+# as it was (bt_init mounts tracefs, when it must, where only it looks).
 . "$SRCDIR/tests/device/lib.bash"
 # shellcheck source=../../bench/lib/trace.bash
 . "$SRCDIR/bench/lib/trace.bash"
@@ -27,6 +29,7 @@ global_state() {
 	else
 		echo "tracefs not mounted"
 	fi
+	findmnt -n --mountpoint /sys/kernel/tracing -o FSTYPE || true
 }
 STATE_BEFORE=$(global_state)
 
@@ -37,7 +40,26 @@ for _ in $(seq 50); do
 	sleep 0.1
 done
 
+# Another bench, in a process of its own, starts before ours and ends while
+# ours runs: its cleanup must leave our instance, and the tracefs under it,
+# be (an earlier trace.bash unmounted the tracefs it had mounted).
+SRCDIR="$SRCDIR" WORK="$WORK" bash -c '. "$SRCDIR/bench/lib/trace.bash"
+	bt_init
+	: >"$WORK/other-ready"
+	for _ in $(seq 200); do [ -e "$WORK/other-go" ] && break; sleep 0.05; done
+	bt_cleanup' &
+other=$!
+for _ in $(seq 200); do
+	[ -e "$WORK/other-ready" ] && break
+	sleep 0.05
+done
 bt_init
+inst=$(basename "$BT_INST")
+mnt=${BT_MNT:-}
+: >"$WORK/other-go"
+checks=$((checks + 1))
+wait "$other" || fail "the other bench's bt_init/bt_cleanup failed"
+[ -d "$BT_INST/events/block" ] || fail "another bench's cleanup took our instance '$BT_INST' away"
 bt_start "$dev"
 # Each write is small enough (at most 64 pages) that the block layer does
 # not split it, so each must be exactly one request.
@@ -75,8 +97,19 @@ fi
 
 bt_cleanup
 checks=$((checks + 1))
-[ ! -e "/sys/kernel/tracing/instances/stripeplan-bench.$$" ] ||
-	fail "our tracefs instance was left behind"
+if [ -d /sys/kernel/tracing/instances ]; then
+	[ ! -e "/sys/kernel/tracing/instances/$inst" ] || fail "our tracefs instance was left behind"
+else
+	# look through a mount of our own, as bt_init does
+	look=$(mktemp -d "${TMPDIR:-/tmp}/bench-smoke-tracefs.XXXXXX")
+	mount -t tracefs tracefs "$look" || fail "cannot mount tracefs to look for our instance"
+	left=0
+	[ ! -e "$look/instances/$inst" ] || left=1
+	umount "$look" && rmdir "$look"
+	[ "$left" = 0 ] || fail "our tracefs instance was left behind"
+fi
+checks=$((checks + 1))
+[ -z "$mnt" ] || [ ! -e "$mnt" ] || fail "bt_cleanup left its tracefs mount point '$mnt'"
 checks=$((checks + 1))
 [ "$(global_state)" = "$STATE_BEFORE" ] || fail "the global tracefs state changed"
 device_finish
