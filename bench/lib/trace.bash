@@ -4,7 +4,7 @@
 # Block request capture through tracefs, for bench/run and
 # tests/device/bench-smoke.sh:
 #
-#	bt_init                 find tracefs (or mount it where only we look), make our instance
+#	bt_init                 mount tracefs where only we look, make our instance
 #	bt_start DEV            trace requests issued to and completed by DEV
 #	bt_stop OUT             stop; write the requests to OUT, one a line:
 #	                        "I W 18432 1024" (issued, write, sector, sectors)
@@ -19,13 +19,13 @@
 # whole disk's, in 512-byte units: the block layer remaps partition I/O
 # before the request tracepoints.
 #
-# Where tracefs is not mounted on /sys/kernel/tracing, bt_init mounts it on
-# a directory of its own (mktemp), never on /sys/kernel/tracing: tracefs is
-# one file system however often it is mounted, so another bench's (or
-# tracer's) instance lives in it too, and unmounting a shared mount point
-# would pull its files from under it (an earlier version did, and cut a
-# concurrent bench short).  Our own mount point is ours alone to unmount;
-# /sys/kernel/tracing stays as we found it.
+# bt_init mounts tracefs on a directory of its own (mktemp), whether or not
+# it is mounted on /sys/kernel/tracing, and bt_cleanup unmounts only that:
+# tracefs is one file system however often it is mounted, so another
+# bench's (or tracer's) instance lives in it too, and unmounting a shared
+# mount point would pull its files from under it (an earlier version did,
+# and cut a concurrent bench short); nor can anyone else's unmount of
+# /sys/kernel/tracing take ours away.  /sys/kernel/tracing stays as it was.
 
 BT_ROOT=""
 BT_INST=""
@@ -43,20 +43,16 @@ bt_die() {
 
 bt_init() {
 	[ -z "$BT_INST" ] || bt_die "bt_init called twice"
-	BT_ROOT=/sys/kernel/tracing
-	if [ ! -e "$BT_ROOT/instances" ]; then
-		[ -d "$BT_ROOT" ] || bt_die "'$BT_ROOT' does not exist: the kernel has no tracefs"
-		# not under a directory anyone removes with rm -rf: through a
-		# mount that would rmdir every instance, other tracers' too
-		BT_MNT=$(mktemp -d "${TMPDIR:-/tmp}/stripeplan-tracefs.XXXXXX") ||
-			bt_die "cannot create a mount point for tracefs"
-		if ! mount -t tracefs tracefs "$BT_MNT"; then
-			rmdir "$BT_MNT"
-			BT_MNT=""
-			bt_die "cannot mount tracefs on a directory of our own"
-		fi
-		BT_ROOT=$BT_MNT
+	# not under a directory anyone removes with rm -rf: through a mount
+	# that would rmdir every instance, other tracers' too
+	BT_MNT=$(mktemp -d "${TMPDIR:-/tmp}/stripeplan-tracefs.XXXXXX") ||
+		bt_die "cannot create a mount point for tracefs"
+	if ! mount -t tracefs tracefs "$BT_MNT"; then
+		rmdir "$BT_MNT"
+		BT_MNT=""
+		bt_die "cannot mount tracefs (does the kernel have CONFIG_TRACING?)"
 	fi
+	BT_ROOT=$BT_MNT
 	[ -d "$BT_ROOT/events/block/block_rq_issue" ] ||
 		bt_die "the kernel has no block request tracepoints (CONFIG_BLK_DEV_IO_TRACE? events/block/block_rq_issue is missing)"
 	BT_INST="$BT_ROOT/instances/stripeplan-bench.$$"

@@ -6,7 +6,7 @@
 # accept the trace.  Events are switched off and our tracefs instance
 # removed whatever happens; another bench starting and ending meanwhile
 # leaves our instance alone, and /sys/kernel/tracing stays mounted or not
-# as it was (bt_init mounts tracefs, when it must, where only it looks).
+# as it was (bt_init mounts tracefs where only it looks).
 . "$SRCDIR/tests/device/lib.bash"
 # shellcheck source=../../bench/lib/trace.bash
 . "$SRCDIR/bench/lib/trace.bash"
@@ -97,19 +97,17 @@ fi
 
 bt_cleanup
 checks=$((checks + 1))
-if [ -d /sys/kernel/tracing/instances ]; then
-	[ ! -e "/sys/kernel/tracing/instances/$inst" ] || fail "our tracefs instance was left behind"
-else
-	# look through a mount of our own, as bt_init does
-	look=$(mktemp -d "${TMPDIR:-/tmp}/bench-smoke-tracefs.XXXXXX")
-	mount -t tracefs tracefs "$look" || fail "cannot mount tracefs to look for our instance"
-	left=0
-	[ ! -e "$look/instances/$inst" ] || left=1
-	umount "$look" && rmdir "$look"
-	[ "$left" = 0 ] || fail "our tracefs instance was left behind"
-fi
+# look through a mount of our own, as bt_init does
+look=$(mktemp -d "${TMPDIR:-/tmp}/bench-smoke-tracefs.XXXXXX")
+mount -t tracefs tracefs "$look" || fail "cannot mount tracefs to look for our instance"
+left=0
+[ ! -e "$look/instances/$inst" ] || left=1
+umount "$look" && rmdir "$look"
+[ "$left" = 0 ] || fail "our tracefs instance was left behind"
 checks=$((checks + 1))
-[ -z "$mnt" ] || [ ! -e "$mnt" ] || fail "bt_cleanup left its tracefs mount point '$mnt'"
+if [ -z "$mnt" ] || [ -e "$mnt" ]; then
+	fail "bt_init mounted no tracefs of its own, or bt_cleanup left its mount point '$mnt'"
+fi
 checks=$((checks + 1))
 [ "$(global_state)" = "$STATE_BEFORE" ] || fail "the global tracefs state changed"
 device_finish
