@@ -78,23 +78,29 @@ const char *sp_tuning_recipe_name(enum sp_tuning_recipe r)
 	return r == SP_TUNING_FIELD_REPORT ? "field-report" : "default";
 }
 
+static const char *const workload_names[] = {
+	[SP_WORKLOAD_GENERAL] = "general",
+	[SP_WORKLOAD_METADATA] = "metadata",
+	[SP_WORKLOAD_SMALL_SYNC] = "small-sync",
+};
+
 int sp_parse_workload(const char *text, enum sp_workload *ret, struct sp_error *err)
 {
-	if (!strcmp(text, "general")) {
-		*ret = SP_WORKLOAD_GENERAL;
-		return 0;
-	}
-	if (!strcmp(text, "metadata")) {
-		*ret = SP_WORKLOAD_METADATA;
-		return 0;
+	for (size_t i = 0; i < sizeof(workload_names) / sizeof(workload_names[0]); i++) {
+		if (!strcmp(text, workload_names[i])) {
+			*ret = (enum sp_workload)i;
+			return 0;
+		}
 	}
 	return sp_error_set(err, EINVAL, SP_ERR_INVALID,
-			    "workload: unknown workload '%s' (known: general, metadata)", text);
+			    "workload: unknown workload '%s' (known: general, metadata, small-sync)",
+			    text);
 }
 
 const char *sp_workload_name(enum sp_workload w)
 {
-	return w == SP_WORKLOAD_METADATA ? "metadata" : "general";
+	return (size_t)w < sizeof(workload_names) / sizeof(workload_names[0]) ?
+		       workload_names[w] : "general";
 }
 
 const char *sp_source_name(enum sp_source s)

@@ -259,15 +259,16 @@ enum sp_tuning_recipe {
 int sp_parse_tuning_recipe(const char *text, enum sp_tuning_recipe *ret, struct sp_error *err);
 const char *sp_tuning_recipe_name(enum sp_tuning_recipe r); /* "default", "field-report" */
 
-/* What the filesystem mostly does: one default cannot serve both (XFS's
- * log buffers, bench/run --parts log) */
+/* What the filesystem mostly does: one default cannot serve all (XFS's
+ * log buffers and stripe unit, bench/run --parts log) */
 enum sp_workload {
 	SP_WORKLOAD_GENERAL = 0, /* data, fsync'd files included */
 	SP_WORKLOAD_METADATA,    /* many small files made and removed, no fsync */
+	SP_WORKLOAD_SMALL_SYNC,  /* many small files, each fsynced: no XFS stripe unit */
 };
 
 int sp_parse_workload(const char *text, enum sp_workload *ret, struct sp_error *err);
-const char *sp_workload_name(enum sp_workload w); /* "general", "metadata" */
+const char *sp_workload_name(enum sp_workload w); /* "general", "metadata", "small-sync" */
 
 struct sp_profile_warning {
 	char code[SP_NAME_MAX];

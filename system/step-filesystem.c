@@ -73,7 +73,10 @@ static void summarize(const struct sp_plan *plan, const char *uuid, struct sp_st
 
 	if (uuid && uuid[0])
 		snprintf(id, sizeof(id), ", UUID %s", uuid);
-	if (plan->fs == SP_FS_XFS) {
+	if (plan->fs == SP_FS_XFS && plan->workload == SP_WORKLOAD_SMALL_SYNC) {
+		snprintf(res->summary, sizeof(res->summary),
+			 "xfs without a stripe unit (--workload small-sync)%s", id);
+	} else if (plan->fs == SP_FS_XFS) {
 		size_short_lower(plan->xfs_su_bytes, su, sizeof(su));
 		size_short_lower(plan->xfs_log_su_bytes, lsu, sizeof(lsu));
 		snprintf(res->summary, sizeof(res->summary), "xfs su=%s sw=%u log su=%s%s", su,

@@ -58,6 +58,8 @@ expect_exit 2 "sector-size: 1024 is not 512 or 4096" with --size 2T --sector-siz
 expect_exit 2 'size: /dev/sdb \(1 MiB\) is smaller than one 1 MiB stripe' with --size 1M
 expect_exit 2 'size: xfs needs at least 300 MiB' with --size 200M
 expect_exit 2 "tuning: unknown recipe 'seed' \(known: default, field-report\)" with --tuning seed
+expect_exit 2 "workload: unknown workload 'oltp' \(known: general, metadata, small-sync\)" with --workload oltp
+expect_exit 2 "workload: unknown workload 'small_sync' \(known: general, metadata, small-sync\)" with --workload small_sync
 expect_exit 2 "memory-budget: '64K' is outside 1M..64G" with --memory-budget 64K
 expect_exit 2 "memory-budget: '100MB' is ambiguous" with --memory-budget 100MB
 expect_exit 2 'barriers: XFS on Linux 4.18.0-553.el8 ignores nobarrier' with --kernel 4.18.0-553.el8 --barriers off

@@ -48,6 +48,8 @@ cases = [(a, s, fs) for a in arrays for fs in ("xfs", "ext3", "ext4")
          for s in (xfs_sizes if fs == "xfs" else ext_sizes)]
 cases += [(a, s, fs) for a in (("md", 10, 2, 4 * K, 0), ("generic", 1, 2, 4 * K, 0))
           for s in (ext3_edge, ext3_edge + 4096) for fs in ("ext3", "ext4")]
+# --workload small-sync: xfs without a stripe unit (-d noalign), AGs mkfs's own
+cases += [(a, s, "xfs-small-sync") for a in arrays for s in xfs_sizes]
 
 def data_disks(level, disks, spans):
     return {0: disks, 1: 1, 5: disks - 1, 6: disks - 2, 10: disks // 2,
@@ -61,6 +63,8 @@ def mkfs_ok(argv, size):
     argv = argv[:-1] + [img]
     extra = ["-N", "-f"] if argv[0] == "mkfs.xfs" else ["-n", "-F", "-q"]
     r = subprocess.run(argv[:1] + extra + argv[1:], capture_output=True, text=True)
+    if r.returncode == 0 and "noalign" in argv and "sunit=0      swidth=0 blks" not in r.stdout:
+        return False, ["-d noalign made a stripe unit: " + r.stdout]
     # mkfs's reason, without its usage text and its geometry report
     said = [l for l in r.stderr.splitlines()
             if l and not l[0].isspace() and not l.startswith(("Usage", "/*", "<"))]
@@ -69,7 +73,10 @@ def mkfs_ok(argv, size):
 failures = accepted = refused = geometry = 0
 for (ctl, level, disks, chunk, spans), size, fs in cases:
     name = f"{ctl} raid{level} {disks}x{chunk // K}K {size} bytes {fs}"
-    args = [stripeplan, "plan", "--controller", ctl, "--level", str(level), "--disks",
+    workload = "general"
+    if fs == "xfs-small-sync":
+        fs, workload = "xfs", "small-sync"
+    args = [stripeplan, "plan", "--workload", workload, "--controller", ctl, "--level", str(level), "--disks",
             str(disks), "--chunk", f"{chunk // K}K", "--fs", fs, "--device", "/dev/sdz",
             "--size", str(size), "--kernel", "6.1.0", "--format", "json",
             "--table", "gpt"]  # md's default is none: the refusal check below assumes GPT
@@ -107,7 +114,9 @@ for (ctl, level, disks, chunk, spans), size, fs in cases:
     stripe = chunk * dd if level != 1 else 512
     align = stripe * M // math.gcd(stripe, M)
     part = max(4096, (size - 16896 - align) // stripe * stripe)
-    if fs == "xfs":
+    if fs == "xfs" and workload == "small-sync":
+        argv = ["mkfs.xfs", "-b", "size=4096", "-d", "noalign"]
+    elif fs == "xfs":
         argv = ["mkfs.xfs", "-b", "size=4096"]
         argv += ["-d", f"su={chunk // K}k,sw={dd}"] if level != 1 else []
     else:

@@ -26,6 +26,12 @@ golden p400-rhel5.txt "$STRIPEPLAN" plan --controller hp-p400 --level 10 --disks
 	--barriers off
 # the field report's whole md recipe, one flag away from the default
 golden md-field-report.txt "$STRIPEPLAN" "${md[@]}" --tuning field-report
+# fsync'd small files: XFS without a stripe unit (-d noalign, no swalloc) on
+# the two XFS seeds, and ext3 planned as general, which the text says
+golden md-small-sync.txt "$STRIPEPLAN" "${md[@]}" --workload small-sync
+golden md-small-sync.json "$STRIPEPLAN" "${md[@]}" --workload small-sync --format json
+golden p400-small-sync.txt "$STRIPEPLAN" "${p400[@]}" --workload small-sync
+golden perc-small-sync.txt "$STRIPEPLAN" "${perc[@]}" --workload small-sync
 # one artifact at a time, and installer snippets that re-plan on the target
 golden p400.fstab "$STRIPEPLAN" "${p400[@]}" --format fstab
 golden p400.ks "$STRIPEPLAN" "${p400[@]}" --format kickstart

@@ -367,6 +367,53 @@ static void test_fstab_nobarrier(void **state)
 	assert_int_equal(find(&out, "mount-option-ignored")->severity, SP_SEVERITY_DIFFERS);
 }
 
+/*
+ * --workload small-sync plans xfs without a stripe unit: what the general
+ * plan reports about such a filesystem (no su: costly; AGs not whole
+ * stripes; no swalloc) is what the small-sync plan asked for.  A log
+ * stripe unit above the sector is what small-sync exists to avoid; a
+ * data stripe unit alone costs fsync'd files nothing more.
+ */
+static void test_xfs_small_sync(void **state)
+{
+	struct sp_plan *plan = raid5_plan("6.1", SP_FS_XFS, "");
+	struct sp_found_fs none = xfs(0, 0, 65534, 0), one = xfs(0, 0, 65534, 1);
+	struct sp_found_fs general = xfs(64 * KiB, 3, 65520, 4096);
+	struct sp_found_fstab f = fstab_with("LABEL=data", "noatime,nofail");
+	struct sp_findings out = { 0 };
+	const struct sp_finding *r;
+
+	(void)state;
+	plan->workload = SP_WORKLOAD_SMALL_SYNC;
+	f.fs_log_su_bytes = 0;
+	sp_judge_filesystem(plan, &none, &out);
+	sp_judge_filesystem(plan, &one, &out);
+	sp_judge_fstab(plan, &f, &out);
+	assert_int_equal(out.n, 0);
+	/* made by the general plan: su differs harmlessly, the log su costs */
+	sp_judge_filesystem(plan, &general, &out);
+	assert_actionable(&out);
+	r = find(&out, "xfs-stripe-small-sync");
+	assert_non_null(r);
+	assert_int_equal(r->severity, SP_SEVERITY_DIFFERS);
+	assert_non_null(strstr(r->message, "su=64k,sw=3"));
+	r = find(&out, "xfs-log-stripe-unit");
+	assert_non_null(r);
+	assert_int_equal(r->severity, SP_SEVERITY_SUBOPTIMAL);
+	assert_non_null(strstr(r->message, "4 KiB log stripe unit"));
+	assert_non_null(strstr(r->message, "4.27 against 4.11"));
+	assert_int_equal(out.n, 2);
+	/* and the general plan keeps reporting a small-sync filesystem */
+	plan->workload = SP_WORKLOAD_GENERAL;
+	memset(&out, 0, sizeof(out));
+	sp_judge_filesystem(plan, &none, &out);
+	sp_judge_fstab(plan, &f, &out);
+	assert_int_equal(find(&out, "xfs-no-stripe-unit")->severity, SP_SEVERITY_COSTLY);
+	assert_int_equal(find(&out, "xfs-ag-partial-stripes")->severity, SP_SEVERITY_SUBOPTIMAL);
+	assert_int_equal(find(&out, "mount-no-swalloc")->severity, SP_SEVERITY_SUBOPTIMAL);
+	assert_non_null(find(&out, "xfs-no-log-stripe-unit"));
+}
+
 /* Parity RAID without swalloc is suboptimal; a logbsize below the log
  * stripe unit is refused by XFS. */
 static void test_fstab_swalloc_logbsize(void **state)
@@ -457,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_aligned_elsewhere),
 		cmocka_unit_test(test_kernel_stale),
 		cmocka_unit_test(test_xfs_without_geometry),
+		cmocka_unit_test(test_xfs_small_sync),
 		cmocka_unit_test(test_ext4_wrong_stride),
 		cmocka_unit_test(test_half_made),
 		cmocka_unit_test(test_fstab_nobarrier),

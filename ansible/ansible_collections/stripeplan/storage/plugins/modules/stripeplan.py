@@ -98,11 +98,15 @@ options:
     default: true
   workload:
     description:
-      - What the filesystem will mostly do (C(stripeplan --workload)); it decides XFS's log buffers.
+      - What the filesystem will mostly do (C(stripeplan --workload)); it decides XFS's log buffers
+        and, for C(small-sync), its stripe unit.
       - C(general), the default, keeps the kernel's 8 x 32 KiB; C(metadata) (many small files made and
         removed without fsync) sets C(logbufs=8,logbsize=256k).
+      - C(small-sync) (many small files, each fsynced, as in mail spools, maildirs, queues) makes XFS without
+        a stripe unit (C(-d noalign), no C(swalloc)), so each fsync's log write is padded to the sector;
+        stripe-sized writes are no longer kept on full stripes. ext3/ext4 are planned as for C(general).
     type: str
-    choices: [general, metadata]
+    choices: [general, metadata, small-sync]
   kernel:
     description: Plan for this kernel release instead of the running one.
     type: str
@@ -424,7 +428,7 @@ def main():
             table=dict(type='str', choices=['gpt', 'msdos', 'none']),
             barriers=dict(type='bool', default=True),
             kernel=dict(type='str'),
-            workload=dict(type='str', choices=['general', 'metadata']),
+            workload=dict(type='str', choices=['general', 'metadata', 'small-sync']),
             profiles=dict(type='path'),
             plan=dict(type='path'),
             root=dict(type='path', default='/'),
