@@ -90,6 +90,19 @@ expect_eq "still one rule file" "$(find "$ROOT/etc/udev/rules.d" -type f | wc -l
 expect_eq "still one tune script" "$(find "$ROOT/usr/local/sbin" -type f | wc -l)" 1
 expect_rc 0 "check md127 after apply" sp_check "${R5[@]}" --device /dev/md127 --root "$ROOT"
 
+# --workload small-sync on the real array: mkfs.xfs takes su/sw from md's
+# exported topology by itself (above), -d noalign keeps it from doing so
+expect_eq "mkfs.xfs -N -d noalign on md127: no stripe" \
+	"$(mkfs.xfs -N -f -d noalign /dev/md127 2>/dev/null | sed -n 's/.*sunit=\([0-9]*\) *swidth=\([0-9]*\) blks.*/\1 \2/p' | head -1)" "0 0"
+S=(--controller md --fs xfs --mountpoint /mail --workload small-sync)
+expect_rc 0 "apply small-sync on md127 (--force: md3's xfs is on it)" \
+	stripeplan apply "${S[@]}" --device /dev/md127 --root "$ROOT" --force
+expect_eq "small-sync xfs on md127: sb unit, width" "$(xfs_sb /dev/md127 unit) $(xfs_sb /dev/md127 width)" "0 0"
+expect_rc 0 "small-sync xfs on md127: log stripe unit 0 or 1" \
+	test "$(xfs_sb /dev/md127 logsunit)" -le 1
+expect_rc 1 "no swalloc in the small-sync fstab line" grep -q " /mail xfs .*swalloc" "$ROOT/etc/fstab"
+expect_rc 0 "check small-sync on md127" sp_check "${S[@]}" --device /dev/md127 --root "$ROOT"
+
 mdadm --stop /dev/md127 >/dev/null
 # zeroes, not just no signatures: an array made with --assume-clean reads
 # old data back, and RAID1 would read different bytes from each mirror
