@@ -245,4 +245,23 @@ expect 3 'r["rc"]' 2 "ambiguous chunk"
 expect 3 '"chunk" in r["msg"]' True "ambiguous chunk"
 unchanged "$blank" "$blank_before" "invalid input"
 
+# --- workload: small-sync reaches the plan (XFS without a stripe unit) -----------
+sync_dev=$(sp_loop_create 1G) || exit 1
+root3="$WORK/root3"
+new_root "$root3"
+{
+	header
+	task 0 "apply small-sync" "$sync_dev" "$root3" "        workload: small-sync"
+} >"$WORK/small-sync.yml"
+checks=$((checks + 1))
+play "$WORK/small-sync.yml" || fail "small-sync apply failed: $(tail -20 "$WORK/play.out") $(result 0 'r.get("msg")')"
+expect 0 'r["outcome"]' "done" "small-sync apply"
+expect 0 'r["plan"]["workload"]' "small-sync" "small-sync plan"
+expect 0 'r["plan"]["filesystem"]["mkfs_argv"][3:5]' "['-d', 'noalign']" "small-sync mkfs"
+expect 0 'r["plan"]["filesystem"]["xfs"]["su_bytes"]' 0 "small-sync plan"
+checks=$((checks + 1))
+[ "$(xfs_db -r -c 'sb 0' -c 'p unit' "${sync_dev}p1")" = "unit = 0" ] || fail "small-sync: a stripe unit on ${sync_dev}p1"
+play "$WORK/small-sync.yml" || fail "small-sync second apply failed: $(tail -20 "$WORK/play.out")"
+expect 0 'r["changed"]' False "small-sync second apply"
+
 device_finish
