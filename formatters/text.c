@@ -190,7 +190,7 @@ static void print_xfs_small_sync_stripe(FILE *f)
 		"                                a stripe unit; 64 KiB fsync'd files, member bytes per data byte, without su\n"
 		"                                against the general plan's: 2.06 against 2.13 on RAID10 8 x 256 KiB, 4.11 against\n"
 		"                                4.27 on RAID5 10 x 1 MiB and 15 x 128 KiB, 4.11 against 4.31 on RAID5 4 x 64 KiB\n"
-		"                                (3.4-4.9 %% fewer; bench/run --quick)\n");
+		"                                (3.3-4.6 %% fewer; bench/run --quick)\n");
 	fprintf(f, "  given up       stripe-sized writes: without a stripe unit (and so without swalloc) XFS does not put file\n"
 		"                 data on full stripes; the layout without one (parted's default) cost 1.26-2.50x the level's\n"
 		"                 minimum member I/O, the general plan 1.00-1.03x (bench/run --quick); a stripe unit cannot be\n"
