@@ -52,10 +52,14 @@ run_workload() {
 		# enough writes to mean something, at least STRIPE_MIN of them
 		n=$((STRIPE_TARGET_MIB * 1048576 / stripe))
 		[ "$n" -ge "$STRIPE_MIN" ] || n=$STRIPE_MIN
-		# laid out by writing it, not fallocate: the traced writes then
-		# overwrite allocated blocks and need no extent conversion
+		# laid out by writing it, so that the traced writes overwrite
+		# written blocks and need no extent conversion; fio fallocates
+		# the file before it writes it (fallocate=native, one request the
+		# size of the file) unless LAYOUT_FALLOCATE=none, when writeback
+		# allocates it in pieces (the ext4 sweep runs both)
 		_fio "layout-$stripe" --filename="$FX_MNT/stripe.$stripe" --rw=write --bs=4M \
-			--size=$((n * stripe)) --ioengine=psync --end_fsync=1
+			--size=$((n * stripe)) --ioengine=psync --end_fsync=1 \
+			--fallocate="${LAYOUT_FALLOCATE:-native}"
 		# where the file landed decides whether its stripe-aligned offsets are
 		# stripe-aligned on the LUN: keep the evidence
 		{
