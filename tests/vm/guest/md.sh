@@ -100,6 +100,11 @@ expect_rc 0 "apply small-sync on md127 (--force: md3's xfs is on it)" \
 expect_eq "small-sync xfs on md127: sb unit, width" "$(xfs_sb /dev/md127 unit) $(xfs_sb /dev/md127 width)" "0 0"
 expect_rc 0 "small-sync xfs on md127: log stripe unit 0 or 1" \
 	test "$(xfs_sb /dev/md127 logsunit)" -le 1
+# the allocation groups the plan leaves to mkfs.xfs: one device's 4, not
+# the 8 or 16 it makes from md's exported topology
+expect_rc 0 "plan small-sync on md127" stripeplan plan "${S[@]}" --device /dev/md127
+expect_out "the plan says mkfs.xfs's own 4 allocation groups" "^  agcount +4 +mkfs.xfs's own for one device"
+expect_eq "small-sync xfs on md127: agcount" "$(xfs_sb /dev/md127 agcount)" 4
 expect_rc 1 "no swalloc in the small-sync fstab line" grep -q " /mail xfs .*swalloc" "$ROOT/etc/fstab"
 expect_rc 0 "check small-sync on md127" sp_check "${S[@]}" --device /dev/md127 --root "$ROOT"
 
