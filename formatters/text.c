@@ -182,6 +182,12 @@ static void print_xfs_ag(FILE *f, const struct sp_plan *p)
 		"                 its rule assumes every stripe starts on the same disk, which parity rotation undoes)\n");
 }
 
+/* a plan without a stripe unit tells mkfs.xfs so (xfs_noalign_args()) */
+static void print_xfs_noalign(FILE *f)
+{
+	fprintf(f, "  -d noalign     so mkfs.xfs does not take su/sw from md or a LUN that exports an optimal I/O size\n");
+}
+
 /* --workload small-sync on XFS, a striped array: the figures and what is given up */
 static void print_xfs_small_sync_stripe(FILE *f)
 {
@@ -208,7 +214,7 @@ static void print_xfs_small_sync(FILE *f, const struct sp_plan *p)
 	else
 		fprintf(f, "  stripe         none           a mirror has no stripe: as the general plan, no su/sw and log writes\n"
 			"                                padded to the sector\n");
-	fprintf(f, "  -d noalign     so mkfs.xfs does not take su/sw from md or a LUN that exports an optimal I/O size\n");
+	print_xfs_noalign(f);
 	if (!p->xfs_agsize_bytes) {
 		fprintf(f, "  agcount        %-14u mkfs.xfs's own for one device, as parted's default layout gets: whole-stripe\n"
 			"                                groups serve swalloc only, which needs a stripe unit\n",
@@ -232,6 +238,8 @@ static void print_filesystem(FILE *f, const struct sp_plan *p)
 			p->fs == SP_FS_XFS ? "su/sw" : "stride/stripe_width",
 			p->fs == SP_FS_XFS ? "log writes are not padded to a stripe unit" :
 			"the allocator does not round to a stripe");
+		if (p->fs == SP_FS_XFS)
+			print_xfs_noalign(f);
 	} else if (p->fs == SP_FS_XFS) {
 		fprintf(f, "  su             %-14s stripe unit = the chunk\n", human(p->xfs_su_bytes, a, sizeof(a)));
 		fprintf(f, "  sw             %-14u stripe width in units = the data disks (full stripe %s)\n",

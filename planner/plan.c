@@ -337,6 +337,23 @@ static int argv_end(const struct sp_spec *spec, struct sp_plan *plan, int r, str
 }
 
 /*
+ * A plan without a stripe unit says so to mkfs.xfs: left to itself it
+ * takes su/sw from md or from a LUN that exports an optimal I/O size (some
+ * controllers export their stripe size for a mirror too), and verify would
+ * then find a filesystem that is not the plan's.
+ */
+static int xfs_noalign_args(struct sp_plan *plan)
+{
+	char ag[32];
+	int r = argv_add(plan, "-d");
+
+	if (plan->xfs_agsize_bytes)
+		return r | argv_add(plan, "noalign,agsize=%s",
+				    size_lower(plan->xfs_agsize_bytes, ag, sizeof(ag)));
+	return r | argv_add(plan, "noalign");
+}
+
+/*
  * --workload small-sync: no data stripe unit, so no log stripe unit, and
  * fsync's log writes are padded to the 512-byte sector instead of a block.
  * Measured (bench/run --quick, 64 KiB files each fsynced, member bytes per
@@ -345,8 +362,7 @@ static int argv_end(const struct sp_spec *spec, struct sp_plan *plan, int r, str
  * and (4.31) 4 x 64 KiB.  mkfs.xfs takes no log stripe unit below one
  * block beside -d su, and a stripe unit cannot be added later (mount -o
  * sunit= on a filesystem made without one: "cannot change alignment"),
- * so the two cannot be had together.  -d noalign keeps mkfs.xfs from
- * reading the geometry from md or a LUN that exports an optimal I/O size.
+ * so the two cannot be had together (-d noalign: xfs_noalign_args()).
  * The allocation groups are mkfs.xfs's own for one device, as parted's
  * default layout gets them: whole-stripe AGs serve only swalloc, which
  * needs a stripe unit.
@@ -366,15 +382,7 @@ static int plan_xfs_small_sync(const struct sp_spec *spec, struct sp_plan *plan,
 	r |= argv_add(plan, "%s", sp_mkfs_tool(SP_FS_XFS));
 	r |= argv_add(plan, "-b");
 	r |= argv_add(plan, "size=%u", plan->block_bytes);
-	r |= argv_add(plan, "-d");
-	if (plan->xfs_agsize_bytes) {
-		char ag[32];
-
-		r |= argv_add(plan, "noalign,agsize=%s",
-			      size_lower(plan->xfs_agsize_bytes, ag, sizeof(ag)));
-	} else {
-		r |= argv_add(plan, "noalign");
-	}
+	r |= xfs_noalign_args(plan);
 	return argv_end(spec, plan, r, err);
 }
 
@@ -406,14 +414,10 @@ static int plan_xfs(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 	r |= argv_add(plan, "%s", sp_mkfs_tool(SP_FS_XFS));
 	r |= argv_add(plan, "-b");
 	r |= argv_add(plan, "size=%u", plan->block_bytes);
-	if (plan->stripe_width_bytes) {
+	if (plan->stripe_width_bytes)
 		r |= xfs_stripe_args(plan);
-	} else if (plan->xfs_agsize_bytes) {
-		char ag[32];
-
-		r |= argv_add(plan, "-d");
-		r |= argv_add(plan, "agsize=%s", size_lower(plan->xfs_agsize_bytes, ag, sizeof(ag)));
-	}
+	else
+		r |= xfs_noalign_args(plan);
 	return argv_end(spec, plan, r, err);
 }
 

@@ -1061,7 +1061,11 @@ static void test_mirrors_have_no_stripe(void **state)
 	assert_int_equal(p->size_bytes % 512, 0);
 	assert_int_equal(p->xfs_su_bytes, 0);
 	assert_int_equal(p->xfs_log_su_bytes, 0);
-	assert_int_equal(p->n_mkfs_argv, 4); /* mkfs.xfs -b size=4096 /dev/sdb1 */
+	/* mkfs.xfs -b size=4096 -d noalign /dev/sdb1: a mirror LUN may export
+	 * an optimal I/O size, which mkfs.xfs would take for a stripe unit */
+	assert_int_equal(p->n_mkfs_argv, 6);
+	assert_string_equal(p->mkfs_argv[3], "-d");
+	assert_string_equal(p->mkfs_argv[4], "noalign");
 	assert_true(has_warning(p, "mirror-chunk-ignored"));
 	q.fs = SP_FS_EXT4;
 	assert_int_equal(make(&q, p, &err), 0);

@@ -4,7 +4,8 @@
 #    apply with tuning; the generated udev rule, run by this guest's udevd
 #    on "udevadm trigger", sets the same values as the live step
 #  - topo: 4 KiB physical sectors and an exported optimal I/O size that
-#    contradicts the declared array: the planner warns
+#    contradicts the declared array: the planner warns; a mirror on it gets
+#    no stripe unit from it (-d noalign)
 #  - 4kn: 4096-byte logical sectors
 #  - scsi_debug with an alignment offset
 # shellcheck source=lib.bash
@@ -67,6 +68,19 @@ expect_eq "topo xfs sector size follows the 4 KiB physical sector" "$(xfs_sb "/d
 expect_eq "topo xfs sunit swidth: su=128k sw=3" \
 	"$(xfs_sb "/dev/${topo}1" unit) $(xfs_sb "/dev/${topo}1" width)" "32 96"
 expect_rc 0 "check topo" stripeplan check "${TOPO[@]}" --device "/dev/$topo" --root "$ROOT"
+# a mirror on the same LUN: mkfs.xfs left to itself takes the exported
+# 64 KiB minimum and 1 MiB optimal I/O for a stripe; the plan has none and
+# tells mkfs.xfs so (-d noalign)
+expect_eq "topo: mkfs.xfs alone derives a stripe (sunit swidth blocks)" \
+	"$(mkfs_derived "/dev/${topo}1")" "16 256"
+MIRROR=(--controller dell-perc5e --level 1 --disks 2 --fs xfs)
+expect_rc 0 "plan mirror on topo" stripeplan plan "${MIRROR[@]}" --device "/dev/$topo"
+expect_out "the mirror's mkfs says -d noalign" "command +mkfs.xfs -b size=4096 -d noalign "
+expect_rc 0 "apply mirror on topo (--force: the RAID5 plan's xfs is there)" \
+	stripeplan apply "${MIRROR[@]}" --device "/dev/$topo" --root "$ROOT" --force
+expect_eq "topo mirror xfs sunit swidth: none" \
+	"$(xfs_sb "/dev/${topo}1" unit) $(xfs_sb "/dev/${topo}1" width)" "0 0"
+expect_rc 0 "check mirror on topo" stripeplan check "${MIRROR[@]}" --device "/dev/$topo" --root "$ROOT"
 
 # ---- 4kn: 4096-byte logical sectors, ext4 ---------------------------------
 expect_eq "4kn logical_block_size" "$(cat "/sys/block/$kn/queue/logical_block_size")" 4096
