@@ -14,22 +14,45 @@
 #	smallfiles   many 64 KiB files, each written and fsynced
 #	metadata     untar-like, no fsync: META_FILES files of 2 KiB in
 #	             META_DIRS directories extracted from a tar archive made
-#	             beforehand off the fixture (tar -xf), every directory then
-#	             renamed (mv) and the tree removed (rm -rf), then sync: a
-#	             scratch tree unpacked and dropped, its data never written,
-#	             so the trace is inode, directory and log writes (log sweep
-#	             only; keeping half the tree made the figures swing by 70 %
-#	             between runs with the data's writeback)
+#	             beforehand off the fixture (tar -xf) and written back by
+#	             one sync, every directory then renamed (mv) and the tree
+#	             removed (rm -rf), then sync.  The sync after extracting
+#	             decides when the data is written: without it, whether
+#	             the kernel wrote the files' data before rm freed it
+#	             depended on the whole machine's dirty memory (background
+#	             writeback), and one case swung by 16x between runs
 # Each trace starts after a sync and ends after the workload's own sync, so
 # it holds that workload's I/O, metadata and log included, and nothing else.
+# Every fixture runs them in this order (the planned layout's up to the
+# last one it is measured on), so each workload finds the same file system
+# history on every layout.
 
-WORKLOADS=(seqwrite seqread stripewrite smallfiles)
+WORKLOADS=(seqwrite seqread stripewrite smallfiles metadata)
+# The planned layout is planned for the workload it runs: the plan's
+# --workload profile for each workload (workload_profile), one fixture per
+# array and profile.  The default profile, general, also runs the workloads
+# it does not serve, as "stripeplan.general": the report prints those cases
+# beside the judged ones and the rule does not judge them, so what the
+# default costs there stays on record in every run.
+PROFILES=(general small-sync metadata)
+
+# workload_profile WORKLOAD: the profile (stripeplan --workload) it is planned with
+workload_profile() {
+	case $1 in
+	seqwrite | seqread | stripewrite) echo general ;;
+	smallfiles) echo small-sync ;;
+	metadata) echo metadata ;;
+	*) bench_die "workload_profile: no workload '$1'" ;;
+	esac
+}
 # What the last workload itself wrote or read, in bytes: the report's "per
 # MiB" is per MiB of this, so log and metadata writes count as cost.
 PAYLOAD_BYTES=0
 # The size of the last workload's own requests, for the model's achievable
 # floor (each request alone, starting a stripe): a sequential file is one
-# stream, a stripewrite one stripe, a small file one 64 KiB write.
+# stream, a stripewrite one stripe, a small file one 64 KiB write, and
+# metadata's files one stream too: their data is written back together by
+# one sync, never a file alone.
 REQUEST_BYTES=0
 
 _fio() {
@@ -78,7 +101,7 @@ run_workload() {
 	metadata)
 		_metadata_tarball
 		PAYLOAD_BYTES=$((META_FILES * 2048))
-		REQUEST_BYTES=2048
+		REQUEST_BYTES=$PAYLOAD_BYTES
 		;;
 	esac
 	sync -f "$FX_MNT"
@@ -132,6 +155,7 @@ _metadata_run() {
 
 	mkdir -p "$FX_MNT/meta"
 	tar -xf "$META_TAR" -C "$FX_MNT/meta" || bench_die "tar -xf into '$FX_MNT/meta' failed"
+	sync -f "$FX_MNT"
 	for ((d = 0; d < META_DIRS; d++)); do
 		mv "$FX_MNT/meta/d$d" "$FX_MNT/meta/r$d"
 	done
@@ -144,21 +168,25 @@ _metadata_run() {
 CASES_OUT=""
 CASES_TSV=""
 
-# replay_case ARRAY LAYOUT WORKLOAD TRACE (PAYLOAD_BYTES, REQUEST_BYTES: the trace's)
+# replay_case ARRAY LAYOUT WORKLOAD TRACE [PROFILE] (PAYLOAD_BYTES,
+# REQUEST_BYTES: the trace's; PROFILE: the plan's --workload, for the
+# planned layout only)
 replay_case() {
-	local idx=$1 layout=$2 w=$3 trace=$4 dir=write odd
+	local idx=$1 layout=$2 w=$3 trace=$4 profile=${5:-} dir=write odd
+	local -a profile_flag=()
 
 	[ "$w" != seqread ] || dir="read"
+	[ -z "$profile" ] || profile_flag=(--profile "$profile")
 	"$SP_REPLAY" --level "$(array_field "$idx" level)" --disks "$(array_field "$idx" disks)" \
 		--chunk "$(array_field "$idx" chunk)" --direction "$dir" --payload-bytes "$PAYLOAD_BYTES" \
 		--request-bytes "$REQUEST_BYTES" \
-		--array "$(array_field "$idx" name)" --layout "$layout" --workload "$w" \
+		--array "$(array_field "$idx" name)" --layout "$layout" --workload "$w" "${profile_flag[@]}" \
 		"$trace" >>"$CASES_OUT" || bench_die "sp-replay failed on '$trace'"
 	if [ -n "$CASES_TSV" ]; then
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(array_field "$idx" name)" \
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(array_field "$idx" name)" \
 			"$(array_field "$idx" level)" "$(array_field "$idx" disks)" \
-			"$(array_field "$idx" chunk)" "$layout" "$w" "$dir" "$PAYLOAD_BYTES" \
-			"$REQUEST_BYTES" "$(basename "$trace")" >>"$CASES_TSV"
+			"$(array_field "$idx" chunk)" "$layout" "${profile:--}" "$w" "$dir" \
+			"$PAYLOAD_BYTES" "$REQUEST_BYTES" "$(basename "$trace")" >>"$CASES_TSV"
 	fi
 	odd=$(tail -1 "$CASES_OUT" | jq '.unmatched_completions + .forced_destages')
 	[ "$odd" = 0 ] ||
@@ -169,23 +197,66 @@ stripe_bytes() {
 	jq '.array.stripe_width_bytes' "$1"
 }
 
-# The layouts that know the array: one fixture per array.  LABEL (default
-# LAYOUT) names the cases: a repeat of the planned layout is
-# "stripeplan.2", on a fixture of its own.
-_efficiency_planned() {
-	local layout=$1 label=${2:-$1} idx w stripe trace
+# mkfs-topology knows the array: one fixture per array.
+_efficiency_topology() {
+	local idx w stripe trace name
 
 	for idx in "${!ARRAYS[@]}"; do
-		fixture_make "$layout" "$idx"
-		stripe=$(stripe_bytes "$LOGS/plan.$(array_field "$idx" name).offline.json")
+		name=$(array_field "$idx" name)
+		fixture_make mkfs-topology "$idx"
+		stripe=$(stripe_bytes "$LOGS/plan.$name.offline.json")
 		for w in "${WORKLOADS[@]}"; do
-			CASE_TAG="$(array_field "$idx" name).$label"
+			CASE_TAG="$name.mkfs-topology"
 			trace="$OUT/traces/$CASE_TAG.$w.trace"
-			bench_step "$(array_field "$idx" name) $label $w"
+			bench_step "$name mkfs-topology $w"
 			run_workload "$w" "$stripe" "$trace"
-			replay_case "$idx" "$label" "$w" "$trace"
+			replay_case "$idx" mkfs-topology "$w" "$trace"
 		done
 		fixture_drop
+	done
+}
+
+# The planned layout: for each array, one fixture per profile, planned and
+# applied with --workload PROFILE.  Each runs the workloads in order up to
+# the last one planned for its profile (those before it are traced into a
+# scratch file and not replayed: they are run so that the file system's
+# history matches the other layouts'); the cases of its own workloads are named LABEL
+# ("stripeplan", or "stripeplan.R" for the R-th run, on fixtures of their
+# own: the noise).  On the first run the general fixture goes on to the
+# workloads it is not planned for, recorded as "stripeplan.general".
+_efficiency_planned() {
+	local label=$1 idx w stripe trace name profile last
+
+	for idx in "${!ARRAYS[@]}"; do
+		name=$(array_field "$idx" name)
+		stripe=$(stripe_bytes "$LOGS/plan.$name.offline.json")
+		for profile in "${PROFILES[@]}"; do
+			last=""
+			for w in "${WORKLOADS[@]}"; do
+				[ "$(workload_profile "$w")" != "$profile" ] || last=$w
+			done
+			[ "$profile" != general ] || [ "$label" != stripeplan ] || last=${WORKLOADS[-1]}
+			fixture_make stripeplan "$idx" "$profile"
+			CASE_TAG="$name.$label.$profile"
+			for w in "${WORKLOADS[@]}"; do
+				if [ "$(workload_profile "$w")" = "$profile" ]; then
+					trace="$OUT/traces/$name.$label.$w.trace"
+					bench_step "$name $label ($profile) $w"
+					run_workload "$w" "$stripe" "$trace"
+					replay_case "$idx" "$label" "$w" "$trace" "$profile"
+				elif [ "$profile" = general ] && [ "$label" = stripeplan ]; then
+					trace="$OUT/traces/$name.stripeplan.general.$w.trace"
+					bench_step "$name stripeplan.general $w (not judged)"
+					run_workload "$w" "$stripe" "$trace"
+					replay_case "$idx" stripeplan.general "$w" "$trace" general
+				else
+					bench_step "$name $label ($profile) $w (before the profile's own; not recorded)"
+					run_workload "$w" "$stripe" "$SP_LOOP_TMPDIR/unrecorded.trace"
+				fi
+				[ "$w" != "$last" ] || break
+			done
+			fixture_drop
+		done
 	done
 }
 
@@ -236,6 +307,25 @@ offline_plans() {
 	done
 }
 
+# The plans the planned cases were captured with, beside their traces
+# (bench/lib/plans.bash): "array<TAB>profile<TAB>plan arguments<TAB>fingerprint"
+_efficiency_plans() {
+	local idx profile fp
+	local -a args
+
+	printf '# array\tprofile\tplan arguments\tplan (bench/lib/plans.bash)\n' >"$OUT/traces/plans.tsv"
+	for idx in "${!ARRAYS[@]}"; do
+		read -ra args <<<"$(array_args "$idx")"
+		for profile in "${PROFILES[@]}"; do
+			fp=$(plan_fingerprint "$STRIPEPLAN" "$profile" "${args[@]}") || fp=""
+			[ -n "$fp" ] ||
+				bench_die "cannot plan $(array_field "$idx" name) --workload $profile offline"
+			printf '%s\t%s\t%s\t%s\n' "$(array_field "$idx" name)" "$profile" "${args[*]}" \
+				"$fp" >>"$OUT/traces/plans.tsv"
+		done
+	done
+}
+
 efficiency_run() {
 	local layout r
 
@@ -243,20 +333,21 @@ efficiency_run() {
 	: >"$OUT/cases.jsonl"
 	CASES_OUT="$OUT/cases.jsonl"
 	CASES_TSV="$OUT/traces/cases.tsv"
-	printf '# array\tlevel\tdisks\tchunk\tlayout\tworkload\tdirection\tpayload_bytes\trequest_bytes\ttrace\n' \
+	printf '# array\tlevel\tdisks\tchunk\tlayout\tprofile\tworkload\tdirection\tpayload_bytes\trequest_bytes\ttrace\n' \
 		>"$CASES_TSV"
+	_efficiency_plans
 	bt_init
 	for layout in "${LAYOUTS[@]}"; do
 		case $layout in
 		stripeplan)
-			_efficiency_planned "$layout"
+			_efficiency_planned stripeplan
 			# the run-to-run noise: the same cases again, each on a
 			# fresh fixture (the report and bench-rule use the spread)
 			for r in $(seq 2 "$REPEAT"); do
-				_efficiency_planned stripeplan "stripeplan.$r"
+				_efficiency_planned "stripeplan.$r"
 			done
 			;;
-		mkfs-topology) _efficiency_planned "$layout" ;;
+		mkfs-topology) _efficiency_topology ;;
 		*) _efficiency_unplanned "$layout" ;;
 		esac
 	done

@@ -5,7 +5,10 @@
 # out one of four ways and mounted under the loop helpers' directory
 # (fixtures/loop.sh: everything made here is undone by its EXIT trap).
 #
-#	fixture_make LAYOUT ARRAY   sets FX_DEV, FX_PART, FX_MNT, FX_START (sectors)
+#	fixture_make LAYOUT ARRAY [PROFILE]
+#	                            sets FX_DEV, FX_PART, FX_MNT, FX_START (sectors);
+#	                            PROFILE: stripeplan's --workload (general
+#	                            when not given), for the stripeplan layout
 #	fixture_make_variant ARRAY PLAN OPTS MKFS...
 #	                            the plan's partition (or none, as md's
 #	                            plan has), then MKFS (its last
@@ -61,13 +64,15 @@ array_args() {
 		"--disks $(array_field "$1" disks) --chunk $(array_field "$1" chunk)"
 }
 
-# plan_json INDEX DEV OUT: the plan for DEV, with a mount point so that it
-# carries mount options (apply is run without one: no fstab is touched)
+# plan_json INDEX DEV OUT PROFILE: the plan for DEV, with a mount point so
+# that it carries mount options (apply is run without one: no fstab is
+# touched)
 plan_json() {
 	local -a args
 	read -ra args <<<"$(array_args "$1")"
-	"$STRIPEPLAN" plan "${args[@]}" --fs xfs --device "$2" --mountpoint /srv/bench \
-		--format json -o "$3" || bench_die "stripeplan plan for $(array_field "$1" name) failed"
+	"$STRIPEPLAN" plan "${args[@]}" --fs xfs --workload "$4" --device "$2" \
+		--mountpoint /srv/bench --format json -o "$3" ||
+		bench_die "stripeplan plan --workload $4 for $(array_field "$1" name) failed"
 }
 
 # array_data_disks INDEX: the disks holding data in one stripe
@@ -169,18 +174,21 @@ fixture_make_variant() {
 }
 
 fixture_make() {
-	local layout=$1 idx=$2 opts="" plan
+	local layout=$1 idx=$2 profile=${3:-general} opts="" plan
 	local -a args
 
 	_fixture_loop
 	case $layout in
 	stripeplan)
-		plan="$LOGS/plan.$(array_field "$idx" name).$FX_COUNT.json"
-		plan_json "$idx" "$FX_DEV" "$plan"
+		plan="$LOGS/plan.$(array_field "$idx" name).$FX_COUNT.$profile.json"
+		plan_json "$idx" "$FX_DEV" "$plan" "$profile"
 		read -ra args <<<"$(array_args "$idx")"
-		"$STRIPEPLAN" apply "${args[@]}" --fs xfs --device "$FX_DEV" --root "$APPLY_ROOT" \
-			>>"$LOGS/apply.log" 2>&1 ||
-			bench_die "stripeplan apply on '$FX_DEV' failed (see $LOGS/apply.log)"
+		"$STRIPEPLAN" apply "${args[@]}" --fs xfs --workload "$profile" --device "$FX_DEV" \
+			--root "$APPLY_ROOT" >>"$LOGS/apply.log" 2>&1 ||
+			bench_die "stripeplan apply --workload $profile on '$FX_DEV' failed (see $LOGS/apply.log)"
+		# the profile the case records is the plan's own
+		[ "$(jq -r '.workload // "general"' "$plan")" = "$profile" ] ||
+			bench_die "the plan in '$plan' is not for --workload $profile"
 		opts=$(plan_mount_options "$plan")
 		# md's plan has no partition table: the filesystem on the device
 		FX_PART=$(jq -r '.partition.path' "$plan")
@@ -205,7 +213,7 @@ fixture_make() {
 		;;
 	*) bench_die "unknown layout '$layout'" ;;
 	esac
-	_fixture_mount "$layout" "$idx" "$opts"
+	_fixture_mount "$layout${3:+ --workload $profile}" "$idx" "$opts"
 }
 
 fixture_drop() {

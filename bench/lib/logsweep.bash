@@ -39,13 +39,14 @@ _replace_lsu() {
 	done
 }
 
-# _mount_with_lbs PLAN LBS: the plan's mount options with logbsize=LBS
-# (32k: the option left out, the kernel's default)
+# _mount_with_lbs PLAN LBS: the plan's mount options with logbufs=8,logbsize=LBS
+# whether the plan has log buffer options or not (32k: both left out, the
+# kernel's default -- which is the log stripe unit where that is larger)
 _mount_with_lbs() {
 	jq -r --arg l "$2" '[.mount.options[]
-		| select(. != "nofail" and (startswith("x-") | not))
-		| if startswith("logbsize=") then (if $l == "32k" then empty else "logbsize=" + $l end)
-		  elif startswith("logbufs=") and $l == "32k" then empty else . end] | join(",")' "$1"
+		| select(. != "nofail" and (startswith("x-") | not)
+			and (startswith("logbufs=") | not) and (startswith("logbsize=") | not))]
+		+ (if $l == "32k" then [] else ["logbufs=8", "logbsize=" + $l] end) | join(",")' "$1"
 }
 
 # _sweep_case ARRAY VARIANT OPTS MKFS...

@@ -11,11 +11,11 @@ _svg() {
 	[ -f "$LOGS/plot.stripewrite.dat" ] || return 0
 	command -v gnuplot >/dev/null || bench_die "gnuplot is missing: run scripts/setup"
 	gnuplot <<EOF || echo "bench: gnuplot failed, no SVG" >&2
-set terminal svg size 1100,820 dynamic enhanced font "sans,11" background rgb "white"
+set terminal svg size 1100,1200 dynamic enhanced font "sans,11" background rgb "white"
 set output "$OUT/bench.svg"
 set datafile separator "\t"
 set datafile missing "NaN"
-set multiplot layout 2,2 title "Member disk I/Os per MiB, as a multiple of the least the RAID level allows (1 = every write a full stripe)"
+set multiplot layout 3,2 title "Member disk I/Os per MiB, as a multiple of the least the RAID level allows (1 = every write a full stripe)"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1
@@ -42,6 +42,8 @@ set yrange [0:*]
 set offsets 0, 0, graph 0.35, 0
 set title "seqread (cold, buffered)"
 plot for [i=2:$((${#LAYOUTS[@]} + 1))] "$LOGS/plot.seqread.dat" using i:xtic(1) title columnheader(i)
+set title "metadata (2 KiB files untarred, synced, renamed, removed)"
+plot for [i=2:$((${#LAYOUTS[@]} + 1))] "$LOGS/plot.metadata.dat" using i:xtic(1) title columnheader(i)
 unset multiplot
 EOF
 }

@@ -31,8 +31,9 @@ static const char usage[] =
 	"      --request-bytes N    the size of the workload's own writes (or reads):\n"
 	"                           the achievable floor is each of them alone, starting\n"
 	"                           a stripe (default: no floor, its figures are null)\n"
-	"      --array NAME, --layout NAME, --workload NAME\n"
-	"                           labels copied into the output\n"
+	"      --array NAME, --layout NAME, --workload NAME, --profile NAME\n"
+	"                           labels copied into the output (profile: the plan's\n"
+	"                           --workload; without it, \"profile\" is null)\n"
 	"  -h, --help               show this help\n";
 
 enum {
@@ -48,12 +49,14 @@ enum {
 	OPT_ARRAY,
 	OPT_LAYOUT,
 	OPT_WORKLOAD,
+	OPT_PROFILE,
 };
 
 struct labels {
 	const char *array;
 	const char *layout;
 	const char *workload;
+	const char *profile; /* NULL: the layout was not planned for a workload */
 };
 
 static int die(const char *fmt, const char *arg)
@@ -94,6 +97,10 @@ static void print_case(const struct labels *l, const struct rm_geometry *g,
 	rm_figures(g, s, dir, payload_bytes, &f);
 	printf("{\"array\": \"%s\", \"layout\": \"%s\", \"workload\": \"%s\", ", l->array,
 	       l->layout, l->workload);
+	if (l->profile)
+		printf("\"profile\": \"%s\", ", l->profile);
+	else
+		printf("\"profile\": null, ");
 	printf("\"direction\": \"%s\", ", dir == RM_WRITE ? "write" : "read");
 	/* one row: what the report calls the array's stripe */
 	printf("\"stripe_width_bytes\": %llu, ",
@@ -163,10 +170,11 @@ int main(int argc, char **argv)
 		{ "array", required_argument, NULL, OPT_ARRAY },
 		{ "layout", required_argument, NULL, OPT_LAYOUT },
 		{ "workload", required_argument, NULL, OPT_WORKLOAD },
+		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct labels labels = { "array", "layout", "workload" };
+	struct labels labels = { "array", "layout", "workload", NULL };
 	struct rm_array array = { 0 };
 	struct sp_error err = { 0 };
 	struct rm_model *m = NULL;
@@ -235,14 +243,17 @@ int main(int argc, char **argv)
 		case OPT_ARRAY:
 		case OPT_LAYOUT:
 		case OPT_WORKLOAD:
+		case OPT_PROFILE:
 			if (!label_ok(optarg))
 				return die("label '%s': use letters, digits and ._+- only", optarg);
 			if (c == OPT_ARRAY)
 				labels.array = optarg;
 			else if (c == OPT_LAYOUT)
 				labels.layout = optarg;
-			else
+			else if (c == OPT_WORKLOAD)
 				labels.workload = optarg;
+			else
+				labels.profile = optarg;
 			break;
 		case 'h':
 			fputs(usage, stdout);

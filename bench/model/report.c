@@ -69,7 +69,9 @@ struct cases {
 };
 
 static const char *const report_workloads[] = { "stripewrite", "seqwrite", "smallfiles",
-						"seqread" };
+						"metadata", "seqread" };
+/* the planned layout on the workloads its profile is not for: printed, never judged */
+static const char informational_layout[] = "stripeplan.general";
 static const char *const sweep_workloads[] = { "smallfiles", "seqwrite", "stripewrite",
 					       "metadata" };
 static const char *const peers[] = { "parted-default", "mkfs-topology" };
@@ -228,6 +230,25 @@ static struct spread planned_spread(const struct cases *c, const char *array,
 	return s;
 }
 
+/* The profile the planned runs of one case were planned with; "mixed" if they differ. */
+static const char *planned_profile(const struct cases *c, const char *array,
+				   const char *workload)
+{
+	const char *p = NULL;
+
+	for (size_t i = 0; i < c->n; i++) {
+		const char *q = str(c->v[i], "profile");
+
+		if (strcmp(str(c->v[i], "array"), array) ||
+		    strcmp(str(c->v[i], "workload"), workload) || !is_planned(str(c->v[i], "layout")))
+			continue;
+		if (p && strcmp(p, q))
+			return "mixed";
+		p = q;
+	}
+	return p && *p ? p : "—";
+}
+
 static bool array_ran(const struct cases *c, const char *array)
 {
 	for (size_t i = 0; i < c->n; i++)
@@ -255,9 +276,14 @@ static void efficiency_intro(FILE *f)
 	      "are gathered per stripe, as md's stripe cache or a controller's write cache would,\n"
 	      "so a large write the block layer split still counts as one; writes that did not\n"
 	      "overlap in time are never combined.\n\n"
-	      "Layouts: *stripeplan*: `stripeplan apply` and the plan's mount options (on parity\n"
-	      "RAID with XFS: allocation groups of whole stripes and `swalloc`; a log stripe unit\n"
-	      "of one block); *stripeplan.N*: the same again on a fresh fixture, for the noise.\n"
+	      "Layouts: *stripeplan*: `stripeplan apply --workload PROFILE` and the plan's mount\n"
+	      "options, planned for the workload it runs (*profile*: seqwrite, seqread and\n"
+	      "stripewrite `general` — on parity RAID with XFS allocation groups of whole stripes\n"
+	      "and `swalloc`, a log stripe unit of one block; smallfiles `small-sync`, no stripe\n"
+	      "unit, so log writes are padded to the sector only; metadata `metadata`, log buffers\n"
+	      "of 256 KiB), one fixture per array and profile; *stripeplan.N*: the same again on\n"
+	      "fresh fixtures, for the noise.  *stripeplan.general*: the default profile on the\n"
+	      "workloads it is not planned for, so the trade stays on record: printed, not judged.\n"
 	      "*mkfs-topology*: what mkfs.xfs does by itself on a device that exports its\n"
 	      "geometry (md, a LUN reporting optimal I/O) — **emulated**: a loop device exports\n"
 	      "none, so mkfs.xfs is given exactly the su/sw it would read (chunk, data disks) on\n"
@@ -308,8 +334,9 @@ static void case_row(FILE *f, json_object *k)
 					    "bytes_ratio_to_min", "bytes_ratio_to_floor" };
 	char buf[32];
 
-	fprintf(f, "| %s%s | %s | %s |", str(k, "workload"),
+	fprintf(f, "| %s%s | %s | %s | %s |", str(k, "workload"),
 		!strcmp(str(k, "direction"), "read") ? " (read)" : "", str(k, "layout"),
+		*str(k, "profile") ? str(k, "profile") : "—",
 		pct(num(k, "full_stripe_write_fraction"), buf, sizeof(buf)));
 	for (size_t i = 0; i < N_OF(cols); i++)
 		fprintf(f, " %s |", f2(num(k, cols[i]), buf, sizeof(buf)));
@@ -335,6 +362,9 @@ static void each_layout_case(FILE *f, const struct opts *o, const struct cases *
 			if (k)
 				case_row(f, k);
 		}
+		k = find_case(c, array, informational_layout, workload);
+		if (k)
+			case_row(f, k);
 	}
 }
 
@@ -365,9 +395,10 @@ static void efficiency_tables(FILE *f, const struct opts *o, const struct cases 
 		if (rc)
 			fprintf(f, "%s%s per MiB read (one I/O per chunk)", wc ? ", " : "",
 				f2(num(rc, "min_member_ios_per_mib"), b, sizeof(b)));
-		fputs(".\n\n| workload | layout | full-stripe writes | member I/Os per MiB | × minimum "
-		      "| × floor | member bytes per byte | × minimum | × floor | chunk crossings |\n"
-		      "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+		fputs(".\n\n| workload | layout | profile | full-stripe writes | member I/Os per MiB "
+		      "| × minimum | × floor | member bytes per byte | × minimum | × floor "
+		      "| chunk crossings |\n"
+		      "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
 		      f);
 		for (size_t k = 0; k < N_OF(report_workloads); k++)
 			each_layout_case(f, o, c, name, report_workloads[k]);
@@ -388,9 +419,11 @@ static void rule_table(FILE *f, const struct opts *o, const struct cases *c)
 	fputs("\n### The rule: the plan against the defaults, within the noise\n\n"
 	      "The planned layout's mean over its runs, the spread of those runs ((max − min) / min,\n"
 	      "the run-to-run noise), and each peer's figure; *worse* where the plan's mean\n"
-	      "exceeds the peer's by more than the noise (and 0.5 % for rounding).\n\n"
-	      "| array | workload | metric | stripeplan | noise | parted-default | mkfs-topology | verdict |\n"
-	      "|---|---|---|---:|---:|---:|---:|---|\n",
+	      "exceeds the peer's by more than the noise (and 0.5 % for rounding).  *profile*: the\n"
+	      "`--workload` the planned layout was planned with for that workload.\n\n"
+	      "| array | workload | profile | metric | stripeplan | noise | parted-default "
+	      "| mkfs-topology | verdict |\n"
+	      "|---|---|---|---|---:|---:|---:|---:|---|\n",
 	      f);
 	for (size_t i = 0; i < o->n_arrays; i++) {
 		for (size_t w = 0; w < N_OF(report_workloads); w++) {
@@ -401,8 +434,10 @@ static void rule_table(FILE *f, const struct opts *o, const struct cases *c)
 
 				if (!s.runs)
 					continue;
-				fprintf(f, "| %s | %s | %s | %s | %s |", o->arrays[i].name,
-					report_workloads[w], k ? "bytes" : "I/Os",
+				fprintf(f, "| %s | %s | %s | %s | %s | %s |", o->arrays[i].name,
+					report_workloads[w],
+					planned_profile(c, o->arrays[i].name, report_workloads[w]),
+					k ? "bytes" : "I/Os",
 					f2(s.mean, a, sizeof(a)),
 					s.runs > 1 ? pct(s.noise, b, sizeof(b)) : "(one run)");
 				for (size_t p = 0; p < N_OF(peers); p++) {
@@ -426,6 +461,56 @@ static void rule_table(FILE *f, const struct opts *o, const struct cases *c)
 		}
 	}
 	fprintf(f, "\n%u of the cases above are worse than a peer beyond the noise.\n", worse);
+}
+
+/*
+ * The trade: the default profile on the workloads a named profile is
+ * planned for, beside that profile and the peers.  Not judged: a user who
+ * runs such a workload is told to pick the profile.
+ */
+static void trade_table(FILE *f, const struct opts *o, const struct cases *c)
+{
+	static const char *const keys[] = { "member_ios_per_mib", "member_bytes_per_data_byte" };
+	char a[32], b[32], d[32];
+	bool any = false;
+
+	for (size_t i = 0; i < o->n_arrays && !any; i++)
+		for (size_t w = 0; w < N_OF(report_workloads) && !any; w++)
+			any = find_case(c, o->arrays[i].name, informational_layout, report_workloads[w]);
+	if (!any)
+		return;
+	fputs("\n### The trade: the default profile where a named one is planned (not judged)\n\n"
+	      "`stripeplan.general` is the plan with the default `--workload general` on the\n"
+	      "workloads the bench plans with another profile; *planned* is that profile's mean\n"
+	      "over its runs (the rule's figure).\n\n"
+	      "| array | workload | metric | general | planned | profile | parted-default "
+	      "| mkfs-topology |\n"
+	      "|---|---|---|---:|---:|---|---:|---:|\n",
+	      f);
+	for (size_t i = 0; i < o->n_arrays; i++) {
+		const char *name = o->arrays[i].name;
+
+		for (size_t w = 0; w < N_OF(report_workloads); w++) {
+			json_object *g = find_case(c, name, informational_layout, report_workloads[w]);
+
+			if (!g)
+				continue;
+			for (size_t k = 0; k < N_OF(keys); k++) {
+				struct spread s = planned_spread(c, name, report_workloads[w], keys[k]);
+
+				fprintf(f, "| %s | %s | %s | %s | %s | %s |", name, report_workloads[w],
+					k ? "bytes" : "I/Os", f2(num(g, keys[k]), a, sizeof(a)),
+					f2(s.mean, b, sizeof(b)),
+					planned_profile(c, name, report_workloads[w]));
+				for (size_t p = 0; p < N_OF(peers); p++) {
+					json_object *q = find_case(c, name, peers[p], report_workloads[w]);
+
+					fprintf(f, " %s |", f2(q ? num(q, keys[k]) : NAN, d, sizeof(d)));
+				}
+				fputc('\n', f);
+			}
+		}
+	}
 }
 
 static void sweep_table(FILE *f, const struct opts *o, const struct cases *c)
@@ -683,6 +768,7 @@ static int render(const struct opts *o, const struct cases *cases, const struct 
 		stripewrite_verdicts(f, o, cases);
 		efficiency_tables(f, o, cases);
 		rule_table(f, o, cases);
+		trade_table(f, o, cases);
 		if (plot_data(o, cases) == 0)
 			fputs("\n![member I/O relative to the minimum](bench.svg)\n", f);
 	}

@@ -5,16 +5,22 @@
 #
 # bench/traces/ holds the traces of one `bench/run --quick --parts
 # efficiency` (cases.tsv, written by the bench, says which array, layout,
-# workload, payload and request size each is).  The planned layout ran
-# twice or more ("stripeplan", "stripeplan.2", ...), each on a fresh
-# fixture: the spread of those runs, (max - min) / min, is the noise, and
-# the planned figure is their mean.  The array model replays every trace
+# profile, workload, payload and request size each is).  The planned layout
+# ran twice or more ("stripeplan", "stripeplan.2", ...), each on a fresh
+# fixture planned with the workload's profile (seqwrite, seqread,
+# stripewrite: general; smallfiles: small-sync; metadata: metadata): the
+# spread of those runs, (max - min) / min, is the noise, and the planned
+# figure is their mean.  "stripeplan.general" (the default profile on the
+# workloads it is not planned for) is not judged.  The array model replays every trace
 # here, so a change to the model or to the traces that makes one case worse
 # fails.  Cases where the plan is worse beyond the noise are listed in
 # bench/traces/known-worse: a listed case that is no longer worse fails
 # too, so the list only ever shrinks.
 # shellcheck source=tests/cli/lib.bash
 . "$(dirname "$0")/lib.bash"
+
+# shellcheck source=bench/lib/plans.bash
+. "$SRCDIR/bench/lib/plans.bash"
 
 REPLAY="${BUILDDIR:?set by ctest}/bench/sp-replay"
 TRACES="$SRCDIR/bench/traces"
@@ -26,7 +32,22 @@ PEERS="parted-default mkfs-topology"
 # Every case's figures: "array layout workload ios bytes", one a line.
 figures="$WORK/figures"
 : >"$figures"
-while IFS=$'\t' read -r array level disks chunk layout workload dir payload request trace; do
+# the profile each workload is planned with (bench/lib/efficiency.bash)
+want_profile() {
+	case $1 in
+	seqwrite | seqread | stripewrite) echo general ;;
+	smallfiles) echo small-sync ;;
+	metadata) echo metadata ;;
+	*) echo "(no profile for '$1')" ;;
+	esac
+}
+
+while IFS=$'\t' read -r array level disks chunk layout profile workload dir payload request trace; do
+	if [[ $layout =~ ^stripeplan(\.[0-9]+)?$ ]]; then
+		checks=$((checks + 1))
+		[ "$profile" = "$(want_profile "$workload")" ] ||
+			fail "$array $layout $workload was planned with --workload $profile, not $(want_profile "$workload")"
+	fi
 	# sp-replay prints one flat JSON object; the two numbers are read without jq
 	out=$("$REPLAY" --level "$level" --disks "$disks" --chunk "$chunk" --direction "$dir" \
 		--payload-bytes "$payload" --request-bytes "$request" "$TRACES/$trace" |
@@ -74,6 +95,22 @@ awk -v slack="$SLACK" -v peers="$PEERS" '
 		}
 	}' "$figures" | sort >"$WORK/verdicts"
 
+# The traces judge the plans they were captured with: a planner that now
+# plans something else for one of the arrays fails here until the traces
+# are captured anew, so the rule never passes on the old plan's figures.
+n_plans=0
+while IFS=$'\t' read -r array profile args stored; do
+	n_plans=$((n_plans + 1))
+	checks=$((checks + 1))
+	# shellcheck disable=SC2086 # the plan's arguments, one word each
+	now=$(plan_fingerprint "$STRIPEPLAN" "$profile" $args) ||
+		fail "stripeplan cannot plan $array --workload $profile ($args)"
+	[ "$now" = "$stored" ] ||
+		fail "the planner's --workload $profile plan for $array is not the one bench/traces was captured with (was $stored, now $now): capture the traces anew (sudo bench/run --quick --parts efficiency, then copy its traces/ over bench/traces/ and review known-worse)"
+done < <(grep -v '^#' "$TRACES/plans.tsv")
+checks=$((checks + 1))
+[ "$n_plans" -ge 12 ] || fail "bench/traces/plans.tsv holds $n_plans plans, want 4 arrays x 3 profiles"
+
 known() {
 	grep -v '^#' "$TRACES/known-worse" |
 		awk -v k="$1 $2 $3 $4" '$1 " " $2 " " $3 " " $4 == k { f = 1 } END { exit !f }'
@@ -81,7 +118,7 @@ known() {
 
 checks=$((checks + 1))
 cases=$(awk '{ print $1, $2 }' "$WORK/verdicts" | sort -u | wc -l)
-[ "$cases" -ge 16 ] || fail "the stored traces hold $cases planned array x workload cases, want 4 arrays x 4 workloads"
+[ "$cases" -ge 20 ] || fail "the stored traces hold $cases planned array x workload cases, want 4 arrays x 5 workloads"
 checks=$((checks + 1))
 awk '$9 < 2 { bad = 1 } END { exit bad }' "$WORK/verdicts" ||
 	fail "a planned case ran once: the noise is measured by repeating it (bench/run --repeat 2)"
