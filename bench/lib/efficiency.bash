@@ -87,8 +87,12 @@ run_workload() {
 		# stripe-aligned on the LUN: keep the evidence
 		{
 			echo "== $CASE_TAG stripe.$stripe (partition at sector $FX_START, stripe $((stripe / 512)) sectors)"
-			xfs_bmap -v "$FX_MNT/stripe.$stripe" 2>/dev/null ||
+			# xfs_bmap on another filesystem says so on stderr and exits 0
+			if [ "$(findmnt -no FSTYPE "$FX_MNT")" = xfs ]; then
+				xfs_bmap -v "$FX_MNT/stripe.$stripe"
+			else
 				filefrag -v "$FX_MNT/stripe.$stripe"
+			fi
 		} >>"$LOGS/extents.log" 2>&1
 		PAYLOAD_BYTES=$((n * stripe))
 		REQUEST_BYTES=$stripe
