@@ -469,8 +469,15 @@ static void judge_ext(const struct sp_plan *plan, const struct sp_found_fs *f,
 		want_width = plan->ext_stripe_width_blocks;
 	}
 
-	if (!is_striped(plan))
+	if (!is_striped(plan)) {
+		if (f->ext_stride_blocks || f->ext_stripe_width_blocks)
+			sp_findings_add(out, SP_SEVERITY_DIFFERS, "ext-stripe-on-mirror",
+					"%s on %s has stride=%u,stripe_width=%u blocks; a mirror has "
+					"no stripe: nothing to fix",
+					f->type, f->path, f->ext_stride_blocks,
+					f->ext_stripe_width_blocks);
 		return;
+	}
 	if (plan->chunk_bytes % block) {
 		sp_findings_add(out, SP_SEVERITY_DIFFERS, "ext-chunk-below-block",
 				"the %s chunk is smaller than the %u B blocks of %s on %s: no stride "

@@ -471,19 +471,23 @@ static int plan_ext(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 	 * on md: the plan is never worse than that), and a stripe that is not
 	 * a power of two blocks gets the warning below.
 	 */
-	if (plan->stripe_width_bytes) {
-		if (!sp_is_power_of_two(plan->ext_stripe_width_blocks))
-			sp_plan_add_warning(plan, "ext-stripe-not-pow2",
-					    "%s keeps a new file aligned to a stripe of %u blocks, "
-					    "not a power of two, only as far as the free space "
-					    "after its first aligned piece runs: stripe-sized writes "
-					    "to such a file measured 1.0-2.5x the level's minimum "
-					    "(bench/run --parts ext4), with --fs xfs 1.00-1.03x",
-					    sp_fs_name(spec->fs), plan->ext_stripe_width_blocks);
-		r |= argv_add(plan, "-E");
-		r |= argv_add(plan, "stride=%u,stripe_width=%u", plan->ext_stride_blocks,
-			      plan->ext_stripe_width_blocks);
-	}
+	if (plan->stripe_width_bytes && !sp_is_power_of_two(plan->ext_stripe_width_blocks))
+		sp_plan_add_warning(plan, "ext-stripe-not-pow2",
+				    "%s keeps a new file aligned to a stripe of %u blocks, "
+				    "not a power of two, only as far as the free space "
+				    "after its first aligned piece runs: stripe-sized writes "
+				    "to such a file measured 1.0-2.5x the level's minimum "
+				    "(bench/run --parts ext4), with --fs xfs 1.00-1.03x",
+				    sp_fs_name(spec->fs), plan->ext_stripe_width_blocks);
+	/*
+	 * Said even when 0 (a mirror): left to itself mke2fs takes stride and
+	 * stripe_width from the minimum and optimal I/O a LUN exports, which
+	 * some controllers export for a mirror too; -E is parsed after that
+	 * probe, so it wins (vm/scsi: 16 and 256 on a mirror without it).
+	 */
+	r |= argv_add(plan, "-E");
+	r |= argv_add(plan, "stride=%u,stripe_width=%u", plan->ext_stride_blocks,
+		      plan->ext_stripe_width_blocks);
 	return argv_end(spec, plan, r, err);
 }
 

@@ -269,6 +269,33 @@ static void test_ext4_wrong_stride(void **state)
 	assert_non_null(strstr(f->message, "fix: tune2fs -E stride=16,stripe_width=48 /dev/sdb1"));
 }
 
+/* A mirror has no stripe: stride/stripe_width found on one (what mke2fs
+ * takes from a LUN's exported I/O sizes when not told 0) differ from the
+ * plan, harmlessly; none found is a match. */
+static void test_ext4_stripe_on_mirror(void **state)
+{
+	struct sp_plan *plan = raid5_plan("6.1", SP_FS_EXT4, "");
+	struct sp_found_fs fs = { .path = "/dev/sdb1", .type = "ext4", .block_bytes = 4096,
+				  .ext_stride_blocks = 16, .ext_stripe_width_blocks = 256 };
+	struct sp_findings out = { 0 };
+	const struct sp_finding *f;
+
+	(void)state;
+	plan->level = SP_LEVEL_1;
+	plan->data_disks = 1;
+	plan->chunk_bytes = plan->stripe_width_bytes = 0;
+	plan->ext_stride_blocks = plan->ext_stripe_width_blocks = 0;
+	sp_judge_filesystem(plan, &fs, &out);
+	f = find(&out, "ext-stripe-on-mirror");
+	assert_non_null(f);
+	assert_int_equal(f->severity, SP_SEVERITY_DIFFERS);
+	assert_non_null(strstr(f->message, "stride=16,stripe_width=256 blocks"));
+	memset(&out, 0, sizeof(out));
+	fs.ext_stride_blocks = fs.ext_stripe_width_blocks = 0;
+	sp_judge_filesystem(plan, &fs, &out);
+	assert_int_equal(out.n, 0);
+}
+
 /*
  * A half-made filesystem is costly whatever its geometry: mkfs stopped
  * (xfs in progress, a header missing), ext4 with errors or a journal to
@@ -506,6 +533,7 @@ int main(void)
 		cmocka_unit_test(test_xfs_without_geometry),
 		cmocka_unit_test(test_xfs_small_sync),
 		cmocka_unit_test(test_ext4_wrong_stride),
+		cmocka_unit_test(test_ext4_stripe_on_mirror),
 		cmocka_unit_test(test_half_made),
 		cmocka_unit_test(test_fstab_nobarrier),
 		cmocka_unit_test(test_fstab_swalloc_logbsize),

@@ -1070,8 +1070,11 @@ static void test_mirrors_have_no_stripe(void **state)
 	q.fs = SP_FS_EXT4;
 	assert_int_equal(make(&q, p, &err), 0);
 	assert_int_equal(p->ext_stride_blocks, 0);
-	for (size_t i = 0; i < p->n_mkfs_argv; i++)
-		assert_null(strstr(p->mkfs_argv[i], "stride"));
+	/* mke2fs -t ext4 -b 4096 -E stride=0,stripe_width=0: said, so that
+	 * mke2fs does not take them from the LUN's exported I/O sizes */
+	assert_int_equal(p->n_mkfs_argv, 8);
+	assert_string_equal(p->mkfs_argv[5], "-E");
+	assert_string_equal(p->mkfs_argv[6], "stride=0,stripe_width=0");
 
 	md_facts(f, "raid1", 3, 0, 0);
 	assert_int_equal(make_md(f, NULL, p, &err), 0);

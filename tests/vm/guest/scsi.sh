@@ -81,6 +81,11 @@ expect_rc 0 "apply mirror on topo (--force: the RAID5 plan's xfs is there)" \
 expect_eq "topo mirror xfs sunit swidth: none" \
 	"$(xfs_sb "/dev/${topo}1" unit) $(xfs_sb "/dev/${topo}1" width)" "0 0"
 expect_rc 0 "check mirror on topo" stripeplan check "${MIRROR[@]}" --device "/dev/$topo" --root "$ROOT"
+EMIRROR=(--controller dell-perc5e --level 1 --disks 2 --fs ext4)
+expect_rc 0 "apply ext4 mirror on topo" stripeplan apply "${EMIRROR[@]}" --device "/dev/$topo" --root "$ROOT" --force
+expect_eq "topo mirror ext4 RAID stride and stripe width (dumpe2fs): none, not the LUN's 16 256" \
+	"$(dumpe2fs -h "/dev/${topo}1" 2>/dev/null | sed -n 's/^RAID str[a-z ]*: *//p' | tr '\n' ' ')" ""
+expect_rc 0 "check ext4 mirror on topo" stripeplan check "${EMIRROR[@]}" --device "/dev/$topo" --root "$ROOT"
 
 # ---- 4kn: 4096-byte logical sectors, ext4 ---------------------------------
 expect_eq "4kn logical_block_size" "$(cat "/sys/block/$kn/queue/logical_block_size")" 4096
