@@ -97,6 +97,11 @@ int sp_parse_workload(const char *text, enum sp_workload *ret, struct sp_error *
 			    text);
 }
 
+bool sp_workload_xfs_stripe(enum sp_workload w)
+{
+	return w == SP_WORKLOAD_GENERAL;
+}
+
 const char *sp_workload_name(enum sp_workload w)
 {
 	return (size_t)w < sizeof(workload_names) / sizeof(workload_names[0]) ?

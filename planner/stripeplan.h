@@ -269,6 +269,9 @@ enum sp_workload {
 
 int sp_parse_workload(const char *text, enum sp_workload *ret, struct sp_error *err);
 const char *sp_workload_name(enum sp_workload w); /* "general", "metadata", "small-sync" */
+/* whether XFS gets the array's stripe unit under this workload: only
+ * general; the small-file workloads pay for it and gain nothing */
+bool sp_workload_xfs_stripe(enum sp_workload w);
 
 struct sp_profile_warning {
 	char code[SP_NAME_MAX];

@@ -73,9 +73,10 @@ static void summarize(const struct sp_plan *plan, const char *uuid, struct sp_st
 
 	if (uuid && uuid[0])
 		snprintf(id, sizeof(id), ", UUID %s", uuid);
-	if (plan->fs == SP_FS_XFS && plan->workload == SP_WORKLOAD_SMALL_SYNC) {
+	if (plan->fs == SP_FS_XFS && !sp_workload_xfs_stripe(plan->workload)) {
 		snprintf(res->summary, sizeof(res->summary),
-			 "xfs without a stripe unit (--workload small-sync)%s", id);
+			 "xfs without a stripe unit (--workload %s)%s", sp_workload_name(plan->workload),
+			 id);
 	} else if (plan->fs == SP_FS_XFS) {
 		size_short_lower(plan->xfs_su_bytes, su, sizeof(su));
 		size_short_lower(plan->xfs_log_su_bytes, lsu, sizeof(lsu));

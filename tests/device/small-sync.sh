@@ -72,4 +72,16 @@ expect_ok "apply general --force" sp apply "${ARRAY[@]}" --device "$dev" --force
 expect_rc 1 "suboptimal: xfs on ${dev}p1 has a 4 KiB log stripe unit" \
 	sp check "${ARRAY[@]}" --workload small-sync --device "$dev"
 expect_out "differs: xfs on ${dev}p1 has su=64k,sw=3, the plan \(--workload small-sync\) has none"
+
+# --workload metadata plans the same filesystem, with 256 KiB log buffers
+expect_ok "apply metadata --force" sp apply "${ARRAY[@]}" --workload metadata --device "$dev" --force
+expect_out 'xfs without a stripe unit \(--workload metadata\)'
+checks=$((checks + 1))
+xfs_info "${dev}p1" >"$WORK/info" 2>&1 || fail "xfs_info ${dev}p1: $(cat "$WORK/info")"
+grep -Eq ' sunit=0 +swidth=0 blks$' "$WORK/info" || fail "metadata: xfs_info data sunit/swidth: $(cat "$WORK/info")"
+checks=$((checks + 1))
+grep -Eq "^UUID=[0-9a-f-]+ /mail xfs noatime,logbufs=8,logbsize=256k,nofail,x-systemd.device-timeout=30s 0 0$" "$fstab" ||
+	fail "metadata fstab line: $(cat "$fstab")"
+expect_ok "check metadata" sp check "${ARRAY[@]}" --workload metadata --device "$dev"
+expect_out 'match: the device matches the plan'
 device_finish

@@ -420,7 +420,7 @@ static void test_xfs_small_sync(void **state)
 	/* made by the general plan: su differs harmlessly, the log su costs */
 	sp_judge_filesystem(plan, &general, &out);
 	assert_actionable(&out);
-	r = find(&out, "xfs-stripe-small-sync");
+	r = find(&out, "xfs-stripe-small-files");
 	assert_non_null(r);
 	assert_int_equal(r->severity, SP_SEVERITY_DIFFERS);
 	assert_non_null(strstr(r->message, "su=64k,sw=3"));

@@ -180,6 +180,13 @@ static void test_workload_log_buffers(void **state)
 	assert_string_equal(p->mount_options[1], "logbufs=8");
 	assert_string_equal(p->mount_options[2], "logbsize=256k");
 	assert_non_null(strstr(p->fstab_line, " xfs noatime,logbufs=8,logbsize=256k,nofail,"));
+	/* and no stripe unit, as small-sync: a stripe unit spreads small files */
+	assert_int_equal(p->xfs_su_bytes, 0);
+	assert_int_equal(p->xfs_sw, 0);
+	assert_int_equal(p->xfs_log_su_bytes, 0);
+	assert_string_equal(p->mkfs_argv[3], "-d");
+	assert_string_equal(p->mkfs_argv[4], "noalign");
+	assert_int_equal(p->start_bytes % p->stripe_width_bytes, 0);
 	assert_int_equal(sp_plan_spec(p, &spec, &err), 0);
 	assert_int_equal(spec.workload, SP_WORKLOAD_METADATA);
 	q.fs = SP_FS_EXT4;

@@ -99,9 +99,10 @@ options:
   workload:
     description:
       - What the filesystem will mostly do (C(stripeplan --workload)); it decides XFS's log buffers
-        and, for C(small-sync), its stripe unit.
+        and, for C(small-sync) and C(metadata), its stripe unit.
       - C(general), the default, keeps the kernel's 8 x 32 KiB; C(metadata) (many small files made and
-        removed without fsync) sets C(logbufs=8,logbsize=256k).
+        removed without fsync) sets C(logbufs=8,logbsize=256k) and, as C(small-sync), makes XFS without a
+        stripe unit.
       - C(small-sync) (many small files, each fsynced, as in mail spools, maildirs, queues) makes XFS without
         a stripe unit (C(-d noalign), no C(swalloc)), so each fsync's log write is padded to the sector;
         stripe-sized writes are no longer kept on full stripes. ext3/ext4 are planned as for C(general).
