@@ -376,54 +376,45 @@ static int xfs_noalign_args(struct sp_plan *plan)
  * arrays (41.7, 64.5, 79.9 against 42.7-43.9, 64.5-65.2, 83.0-87.1), on
  * RAID10 between them (34.9, 37.4) and within its noise.
  */
-static int plan_xfs_no_stripe(const struct sp_spec *spec, struct sp_plan *plan,
-			      struct sp_error *err)
+static int xfs_no_stripe_ag(struct sp_plan *plan, struct sp_error *err)
 {
-	int r;
-
 	plan->xfs_su_bytes = 0;
 	plan->xfs_sw = 0;
 	plan->xfs_log_su_bytes = 0;
-	r = sp_xfs_plan_ag(plan->size_bytes, 0, 0, plan->stripe_width_bytes, 0, &plan->xfs_ag, err);
-	if (r < 0)
-		return r;
-	plan->xfs_agsize_bytes = plan->xfs_ag.agsize_bytes;
-	r |= argv_add(plan, "%s", sp_mkfs_tool(SP_FS_XFS));
-	r |= argv_add(plan, "-b");
-	r |= argv_add(plan, "size=%u", plan->block_bytes);
-	r |= xfs_noalign_args(plan);
-	return argv_end(spec, plan, r, err);
+	return sp_xfs_plan_ag(plan->size_bytes, 0, 0, plan->stripe_width_bytes, 0, &plan->xfs_ag, err);
+}
+
+/*
+ * XFS aligns file data to the stripe width only relative to the start of
+ * each AG (and only with swalloc), so parity arrays get AGs of whole
+ * stripes: otherwise every full-stripe write costs a read-modify-write
+ * (bench/: 1.4-2.0x the member I/O).  Parity rotates from row to row with
+ * a period of the disks in a parity set, so AG headers still spread over
+ * the members as long as the stripes per AG are not a multiple of that
+ * period.  A mirror has no stripe: su, sw and the log stripe unit stay 0.
+ */
+static int xfs_stripe_ag(struct sp_plan *plan, struct sp_error *err)
+{
+	plan->xfs_su_bytes = plan->chunk_bytes;
+	plan->xfs_sw = plan->stripe_width_bytes ? plan->data_disks : 0;
+	return sp_xfs_plan_ag(plan->size_bytes, plan->xfs_su_bytes, plan->xfs_sw,
+			      plan->stripe_width_bytes,
+			      is_parity_level(plan->level) ? plan->disks / plan->spans : 0,
+			      &plan->xfs_ag, err);
 }
 
 static int plan_xfs(const struct sp_spec *spec, struct sp_plan *plan, struct sp_error *err)
 {
-	int r = 0;
+	bool stripe = sp_workload_xfs_stripe(spec->workload);
+	int r = stripe ? xfs_stripe_ag(plan, err) : xfs_no_stripe_ag(plan, err);
 
-	if (!sp_workload_xfs_stripe(spec->workload))
-		return plan_xfs_no_stripe(spec, plan, err);
-	/* a mirror has no stripe: su, sw and the log stripe unit stay 0 */
-	plan->xfs_su_bytes = plan->chunk_bytes;
-	plan->xfs_sw = plan->stripe_width_bytes ? plan->data_disks : 0;
-	/*
-	 * XFS aligns file data to the stripe width only relative to the start
-	 * of each AG (and only with swalloc), so parity arrays get AGs of whole
-	 * stripes: otherwise every full-stripe write costs a read-modify-write
-	 * (bench/: 1.4-2.0x the member I/O).  Parity rotates from row to row
-	 * with a period of the disks in a parity set, so AG headers still
-	 * spread over the members as long as the stripes per AG are not a
-	 * multiple of that period.
-	 */
-	r = sp_xfs_plan_ag(plan->size_bytes, plan->xfs_su_bytes, plan->xfs_sw,
-			   plan->stripe_width_bytes,
-			   is_parity_level(plan->level) ? plan->disks / plan->spans : 0, &plan->xfs_ag,
-			   err);
 	if (r < 0)
 		return r;
 	plan->xfs_agsize_bytes = plan->xfs_ag.agsize_bytes;
 	r |= argv_add(plan, "%s", sp_mkfs_tool(SP_FS_XFS));
 	r |= argv_add(plan, "-b");
 	r |= argv_add(plan, "size=%u", plan->block_bytes);
-	if (plan->stripe_width_bytes)
+	if (stripe && plan->stripe_width_bytes)
 		r |= xfs_stripe_args(plan);
 	else
 		r |= xfs_noalign_args(plan);

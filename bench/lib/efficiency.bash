@@ -29,22 +29,13 @@
 
 WORKLOADS=(seqwrite seqread stripewrite smallfiles metadata)
 # The planned layout is planned for the workload it runs: the plan's
-# --workload profile for each workload (workload_profile), one fixture per
+# --workload profile for each workload (workload_profile, lib/plans.bash), one fixture per
 # array and profile.  The default profile, general, also runs the workloads
 # it does not serve, as "stripeplan.general": the report prints those cases
 # beside the judged ones and the rule does not judge them, so what the
 # default costs there stays on record in every run.
 PROFILES=(general small-sync metadata)
 
-# workload_profile WORKLOAD: the profile (stripeplan --workload) it is planned with
-workload_profile() {
-	case $1 in
-	seqwrite | seqread | stripewrite) echo general ;;
-	smallfiles) echo small-sync ;;
-	metadata) echo metadata ;;
-	*) bench_die "workload_profile: no workload '$1'" ;;
-	esac
-}
 # What the last workload itself wrote or read, in bytes: the report's "per
 # MiB" is per MiB of this, so log and metadata writes count as cost.
 PAYLOAD_BYTES=0

@@ -18,6 +18,21 @@
 PLAN_FP_SIZE=2G
 PLAN_FP_KERNEL=6.1.0-27-amd64
 
+# workload_profile WORKLOAD: the profile (stripeplan --workload) the bench
+# plans WORKLOAD with; for the bench and for tests/cli/bench-rule.sh, which
+# checks each stored planned case was captured with it
+workload_profile() {
+	case $1 in
+	seqwrite | seqread | stripewrite) echo general ;;
+	smallfiles) echo small-sync ;;
+	metadata) echo metadata ;;
+	*)
+		echo "(no profile for '$1')"
+		return 1
+		;;
+	esac
+}
+
 plan_fingerprint() {
 	local stripeplan=$1 profile=$2
 	shift 2

@@ -32,21 +32,12 @@ PEERS="parted-default mkfs-topology"
 # Every case's figures: "array layout workload ios bytes", one a line.
 figures="$WORK/figures"
 : >"$figures"
-# the profile each workload is planned with (bench/lib/efficiency.bash)
-want_profile() {
-	case $1 in
-	seqwrite | seqread | stripewrite) echo general ;;
-	smallfiles) echo small-sync ;;
-	metadata) echo metadata ;;
-	*) echo "(no profile for '$1')" ;;
-	esac
-}
 
 while IFS=$'\t' read -r array level disks chunk layout profile workload dir payload request trace; do
 	if [[ $layout =~ ^stripeplan(\.[0-9]+)?$ ]]; then
 		checks=$((checks + 1))
-		[ "$profile" = "$(want_profile "$workload")" ] ||
-			fail "$array $layout $workload was planned with --workload $profile, not $(want_profile "$workload")"
+		[ "$profile" = "$(workload_profile "$workload")" ] ||
+			fail "$array $layout $workload was planned with --workload $profile, not $(workload_profile "$workload")"
 	fi
 	# sp-replay prints one flat JSON object; the two numbers are read without jq
 	out=$("$REPLAY" --level "$level" --disks "$disks" --chunk "$chunk" --direction "$dir" \
