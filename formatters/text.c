@@ -260,8 +260,8 @@ static void print_filesystem(FILE *f, const struct sp_plan *p)
 		if (p->fs == SP_FS_XFS)
 			print_xfs_noalign(f);
 		else
-			fprintf(f, "  -E stride=0,stripe_width=0  so mke2fs does not take them from a LUN that exports\n"
-				"                 minimum and optimal I/O sizes\n");
+			fprintf(f, "  -E             stride=0,stripe_width=0, so mke2fs does not take them from a LUN that\n"
+				"                 exports minimum and optimal I/O sizes\n");
 	} else if (p->fs == SP_FS_XFS) {
 		fprintf(f, "  su             %-14s stripe unit = the chunk\n", human(p->xfs_su_bytes, a, sizeof(a)));
 		fprintf(f, "  sw             %-14u stripe width in units = the data disks (full stripe %s)\n",
