@@ -72,6 +72,27 @@ disk_by_serial() {
 	return 1
 }
 
+# udev_event ACTION DEV: a synthetic uevent, returning once udevd has run
+# the rules for that very event.  "trigger; settle" is not enough: settle
+# returns when udevd's queue is empty, and in one CI run both ctl checks
+# read sysfs with the rule not (yet) run; "trigger --settle" waits for the
+# events it sent.
+udev_event() {
+	udevadm trigger --settle --action="$1" "$2"
+}
+
+# expect_knob_within SECS WHAT PATH WANT: the knob reads WANT within SECS.
+# For events the kernel sends itself (md's change when an array starts),
+# where no "trigger --settle" can name the event to wait for.
+expect_knob_within() {
+	local deadline=$((SECONDS + $1)) got
+	udevadm settle
+	while got=$(knob "$3") && [ "$got" != "$4" ] && [ "$SECONDS" -lt "$deadline" ]; do
+		sleep 0.2
+	done
+	expect_eq "$2" "$got" "$4"
+}
+
 # tuning_of PLANTEXT: "PATH VALUE" for each sysfs knob a text plan sets
 tuning_of() {
 	awk '$1 ~ /^\/sys\// && $2 == "=" { print $1, $3 }' "$1"

@@ -44,14 +44,12 @@ echo 128 >"/sys/block/$ctl/queue/read_ahead_kb"
 expect_eq "ctl read_ahead_kb reset" "$(knob "/sys/block/$ctl/queue/read_ahead_kb")" 128
 cp "$rule" /etc/udev/rules.d/
 udevadm control --reload
-udevadm trigger --action=change "/dev/$ctl"
-udevadm settle
+udev_event change "/dev/$ctl"
 expect_tuning "ctl tuning set by udevd from the generated rule" /tmp/plan-ctl
 expect_rc 0 "check ctl" stripeplan check "${P400[@]}" --device "/dev/$ctl" --root "$ROOT"
 # the same rule on an add event, as at boot
 echo 128 >"/sys/block/$ctl/queue/read_ahead_kb"
-udevadm trigger --action=add "/dev/$ctl"
-udevadm settle
+udev_event add "/dev/$ctl"
 expect_tuning "ctl tuning set by udevd on add" /tmp/plan-ctl
 
 # ---- topo: 4 KiB physical sectors, optimal I/O 1 MiB vs a 384K stripe ----

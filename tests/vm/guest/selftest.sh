@@ -18,8 +18,7 @@ echo 128 >"/sys/block/$lun/queue/read_ahead_kb"
 sed 's|ATTR{queue/read_ahead_kb}|ATTR{queue/read_ahead_kib}|' \
 	"$ROOT/etc/udev/rules.d/60-stripeplan-wwn-$(cat "/sys/block/$lun/device/wwid").rules" >/etc/udev/rules.d/60-broken.rules
 udevadm control --reload
-udevadm trigger --action=change "/dev/$lun"
-udevadm settle
+udev_event change "/dev/$lun"
 expect_tuning "SELFTEST broken udev rule" /tmp/plan-lun
 
 # ---- a wrong md geometry: the array is 4 x 64K, the plan says 128K -------
