@@ -142,8 +142,65 @@ static bool udev_ok(const char *s);
 static bool md_matched_by_uuid(const struct sp_plan *plan);
 
 /*
- * What the files are named after: what the rule matches the device by
- * (md-<MD_UUID>, wwn-<wwid>, serial-<serial>), else the kernel name.  A
+ * What a device is found by, in the udev rule and in the tune script
+ * alike: an md array by its UUID, a disk, LUN or md member by the `wwid`
+ * or `serial` the probe read from sysfs, and only what has none of them
+ * by its kernel name.  This is the one place that decides; the rule, the
+ * script and the file names follow it, so they cannot disagree.
+ */
+enum id_kind { ID_MD_UUID, ID_WWN, ID_SERIAL, ID_KERNEL };
+
+struct identity {
+	enum id_kind kind;
+	const char *value; /* the kernel name for ID_KERNEL */
+	const char *what;  /* "the array", "the device", "md member": for comments, logs */
+	const char *why;   /* ID_KERNEL: why there is no identity */
+};
+
+static const struct sp_md_member *md_member_disk(const struct sp_plan *plan, const char *disk);
+
+static bool pick_identity(struct identity *id, const char *wwn, const char *serial)
+{
+	if (udev_ok(wwn)) {
+		id->kind = ID_WWN;
+		id->value = wwn;
+		return true;
+	}
+	if (udev_ok(serial)) {
+		id->kind = ID_SERIAL;
+		id->value = serial;
+		return true;
+	}
+	return false;
+}
+
+static void device_identity(const struct sp_plan *plan, const char *disk, struct identity *id)
+{
+	const struct sp_facts *d = &plan->device;
+	const struct sp_md_member *m = md_member_disk(plan, disk);
+	bool is_device = !strcmp(disk, d->kernel_name);
+
+	/* a plan tunes the device and, of an md array, its member disks */
+	id->what = !is_device ? "md member" : d->md.present ? "the array" : "the device";
+	id->why = NULL;
+	if (is_device && md_matched_by_uuid(plan)) {
+		id->kind = ID_MD_UUID;
+		id->value = d->md.uuid;
+		return;
+	}
+	if (is_device && pick_identity(id, d->wwn, d->serial))
+		return;
+	if (!is_device && m && pick_identity(id, m->wwn, m->serial))
+		return;
+	id->kind = ID_KERNEL;
+	id->value = disk;
+	id->why = is_device ? "the plan knows no identity (WWN, serial, md UUID) for it" :
+			      "no WWN or serial number was probed for this md member";
+}
+
+/*
+ * What the files are named after: the device's identity (md-<MD_UUID>,
+ * wwn-<wwid>, serial-<serial>), else the kernel name.  A
  * name that moves between boots (sdb -> sda, md3 -> md127) then leaves the
  * files where apply wrote them: check finds them, and the next apply
  * rewrites them in place instead of adding a second rule for the same
@@ -152,20 +209,16 @@ static bool md_matched_by_uuid(const struct sp_plan *plan);
  */
 static int identity_name(const struct sp_plan *plan, char *buf, size_t len)
 {
-	const struct sp_facts *d = &plan->device;
-	const char *prefix = "", *id = d->kernel_name;
+	static const char *const prefixes[] = {
+		[ID_MD_UUID] = "md-", [ID_WWN] = "wwn-", [ID_SERIAL] = "serial-", [ID_KERNEL] = ""
+	};
+	struct identity ident;
+	const char *prefix, *id;
 	size_t i, n;
 
-	if (md_matched_by_uuid(plan)) {
-		prefix = "md-";
-		id = d->md.uuid;
-	} else if (udev_ok(d->wwn)) {
-		prefix = "wwn-";
-		id = d->wwn;
-	} else if (udev_ok(d->serial)) {
-		prefix = "serial-";
-		id = d->serial;
-	}
+	device_identity(plan, plan->device.kernel_name, &ident);
+	prefix = prefixes[ident.kind];
+	id = ident.value;
 	n = strlen(prefix);
 	if (!id[0] || n + strlen(id) >= len)
 		return id[0] ? -ENAMETOOLONG : -EINVAL;
@@ -310,34 +363,126 @@ static bool put_why(FILE *f, const struct sp_tuning *t, bool ok, const char *wha
 
 /* ------------------------------------------------------------- script */
 
+static bool first_of_disk(const struct sp_plan *plan, size_t i, char *disk, size_t len);
+static bool same_disk(const struct sp_tuning *t, const char *disk, const char **ret_attr);
+
+/* the script's found() takes these; its own messages name them the same */
+static const char *const script_kinds[] = {
+	[ID_MD_UUID] = "md", [ID_WWN] = "wwn", [ID_SERIAL] = "serial", [ID_KERNEL] = "name"
+};
+
+/* "#   sdb  md member, the disk with WWN naa.5000 (its wwid or device/wwid)" */
+static void put_identity_comment(FILE *f, const struct sp_plan *plan, const char *disk)
+{
+	struct identity id;
+
+	device_identity(plan, disk, &id);
+	fprintf(f, "#   %s  %s, ", disk, id.what);
+	switch (id.kind) {
+	case ID_MD_UUID:
+		fputs("the md array with UUID ", f);
+		put_comment_text(f, id.value);
+		fputs(" (its md/uuid)", f);
+		break;
+	case ID_WWN:
+		fputs("the disk with WWN ", f);
+		put_comment_text(f, id.value);
+		fputs(" (its wwid or device/wwid)", f);
+		break;
+	case ID_SERIAL:
+		fputs("the disk with serial number ", f);
+		put_comment_text(f, id.value);
+		fputs(" (its device/serial or serial)", f);
+		break;
+	case ID_KERNEL:
+		fprintf(f, "by kernel name: %s", id.why);
+		break;
+	}
+	fputc('\n', f);
+}
+
+static void put_identities(FILE *f, const struct sp_plan *plan)
+{
+	char disk[SP_NAME_MAX];
+	size_t n = 0;
+
+	for (size_t i = 0; i < plan->n_tuning; i++) {
+		if (!first_of_disk(plan, i, disk, sizeof(disk)))
+			continue;
+		put_identity_comment(f, plan, disk);
+		n++;
+	}
+	if (!n)
+		fputs("#   (the plan has no sysfs knobs)\n", f);
+}
+
+static void put_knob(FILE *f, const struct sp_tuning *t)
+{
+	fputs("\t# ", f);
+	put_comment_text(f, t->why);
+	fputc('\n', f);
+	/* shellcheck asks whether '$x' was meant to expand: it was not */
+	if (strpbrk(t->value, "$`\\"))
+		fputs("\t# shellcheck disable=SC1003,SC2016 # a literal value\n", f);
+	fputs("\ttune ", f);
+	put_sh_quoted(f, t->attribute);
+	fputc(' ', f);
+	put_sh_quoted(f, t->value);
+	fputc('\n', f);
+}
+
+/*
+ * One block per device, its knobs in plan order (a new scheduler resets
+ * nr_requests, so the scheduler, first in the plan, is set before it),
+ * run only when found() resolves the device's identity to one device
+ * now.
+ */
+static void put_device_knobs(FILE *f, const struct sp_plan *plan, const char *disk)
+{
+	struct identity id;
+	const char *attr;
+
+	device_identity(plan, disk, &id);
+	fprintf(f, "if found %s ", script_kinds[id.kind]);
+	put_sh_quoted(f, id.value);
+	fputc(' ', f);
+	put_sh_quoted(f, disk);
+	fputc(' ', f);
+	put_sh_quoted(f, id.what);
+	fputs("; then\n", f);
+	for (size_t i = 0; i < plan->n_tuning; i++)
+		if (same_disk(&plan->tuning[i], disk, &attr))
+			put_knob(f, &plan->tuning[i]);
+	fputs("fi\n", f);
+}
+
 static void put_knobs(FILE *f, const struct sp_plan *plan)
 {
-	char path[SP_PATH_MAX];
-	size_t n = 0;
+	char path[SP_PATH_MAX], disk[SP_NAME_MAX];
+	size_t n = 0, skipped = 0;
 
 	for (size_t i = 0; i < plan->n_tuning; i++) {
 		const struct sp_tuning *t = &plan->tuning[i];
 
-		if (!is_sysfs(t))
-			continue;
-		if (!put_why(f, t, true, "/sys/block knob", path, sizeof(path)))
-			continue;
+		/* an entry it does not write leaves a comment saying so */
+		if (is_sysfs(t) && (sp_tuning_path(t, path, sizeof(path)) < 0 ||
+				    sp_tuning_check(t) < 0))
+			skipped += !put_why(f, t, true, "/sys/block knob", path, sizeof(path));
+	}
+	if (skipped)
 		fputc('\n', f);
-		/* shellcheck asks whether '$x' was meant to expand: it was not */
-		if (strpbrk(t->value, "$`\\"))
-			fputs("# shellcheck disable=SC1003,SC2016 # a literal value\n", f);
-		fputs("tune ", f);
-		put_sh_quoted(f, path);
-		fputc(' ', f);
-		put_sh_quoted(f, t->value);
-		fputc('\n', f);
-		n++;
+	for (size_t i = 0; i < plan->n_tuning; i++) {
+		if (!first_of_disk(plan, i, disk, sizeof(disk)))
+			continue;
+		if (n++)
+			fputc('\n', f);
+		put_device_knobs(f, plan, disk);
 	}
 	if (!n)
 		fputs("# the plan has no sysfs knobs\n", f);
 }
 
-static char *render_knobs(const struct sp_plan *plan)
+static char *render_part(const struct sp_plan *plan, void (*put)(FILE *, const struct sp_plan *))
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -345,7 +490,7 @@ static char *render_knobs(const struct sp_plan *plan)
 
 	if (!f)
 		return NULL;
-	put_knobs(f, plan);
+	put(f, plan);
 	return close_stream(f, &buf);
 }
 
@@ -353,31 +498,36 @@ char *sp_format_tuning_script(const struct sp_plan *plan)
 {
 	const char *tpl = sp_embedded_template(TUNE_TEMPLATE);
 	char script[SP_NAME_MAX + 32], device[SP_PATH_MAX], array[SP_NAME_MAX + 64];
-	char *knobs, *buf = NULL;
+	char *knobs, *identities, *buf = NULL;
 	size_t len = 0;
-	FILE *f;
+	FILE *f = NULL;
 
 	if (!tpl)
 		return NULL;
 	if (sp_tune_script_name(plan, script, sizeof(script)) < 0)
 		snprintf(script, sizeof(script), "stripeplan-tune");
-	snprintf(device, sizeof(device), "%s", plan->device.path);
-	for (char *p = device; *p; p++)
-		if (iscntrl((unsigned char)*p))
-			*p = ' ';
+	comment_text(plan->device.path, device, sizeof(device));
 	array_words(plan, array, sizeof(array));
-	knobs = render_knobs(plan);
-	if (!knobs || !(f = open_memstream(&buf, &len))) {
+	knobs = render_part(plan, put_knobs);
+	identities = render_part(plan, put_identities);
+	if (knobs && identities)
+		f = open_memstream(&buf, &len);
+	if (!f) {
 		free(knobs);
+		free(identities);
 		return NULL;
 	}
+	/* its last newline is the template's */
+	identities[strlen(identities) - (identities[0] ? 1 : 0)] = '\0';
 	sp_fill_template(f, tpl,
-		      (const struct sp_subst[]){ { "@SCRIPT@", script },
-					      { "@DEVICE@", device },
-					      { "@ARRAY@", array },
-					      { "@KNOBS@", knobs } },
-		      4);
+			 (const struct sp_subst[]){ { "@SCRIPT@", script },
+						    { "@DEVICE@", device },
+						    { "@ARRAY@", array },
+						    { "@IDENTITIES@", identities },
+						    { "@KNOBS@", knobs } },
+			 5);
 	free(knobs);
+	free(identities);
 	return close_stream(f, &buf);
 }
 
@@ -438,26 +588,11 @@ static bool md_matched_by_uuid(const struct sp_plan *plan)
 
 #define RULE_START "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", "
 
-/* A disk by what the probe read from sysfs: `wwid`, else `serial`. */
-static bool put_identity(FILE *f, const char *disk, const char *wwn, const char *serial)
-{
-	if (udev_ok(wwn)) {
-		fprintf(f, "# %s, matched by its WWN\n" RULE_START "ATTRS{wwid}==\"%s\"", disk, wwn);
-		return true;
-	}
-	if (udev_ok(serial)) {
-		fprintf(f, "# %s, matched by its serial number\n" RULE_START "ATTRS{serial}==\"%s\"",
-			disk, serial);
-		return true;
-	}
-	return false;
-}
-
 /*
- * Devices are matched by identity, not by a name that can change across
- * boots: an md array by its UUID (udev's MD_UUID, which mdadm's
- * 63-md-raid-arrays.rules imports, so this rule file sorts after it),
- * whatever number the array comes back with; other devices and md
+ * Devices are matched by identity (device_identity()), not by a name that
+ * can change across boots: an md array by its UUID (udev's MD_UUID, which
+ * mdadm's 63-md-raid-arrays.rules imports, so this rule file sorts after
+ * it), whatever number the array comes back with; other devices and md
  * members by what the probe read from sysfs, their `wwid` or `serial`
  * attribute, compared as ATTRS{} so udev finds it on the disk or on its
  * SCSI parent.  (udev's ENV{ID_WWN} is a different spelling of the WWN,
@@ -467,26 +602,30 @@ static bool put_identity(FILE *f, const char *disk, const char *wwn, const char 
 static void put_match(FILE *f, const struct sp_plan *plan, const char *disk,
 		      struct kernel_matches *km)
 {
-	const struct sp_facts *d = &plan->device;
-	const struct sp_md_member *m = md_member_disk(plan, disk);
+	struct identity id;
 	char kernel[SP_NAME_MAX];
-	bool is_device = !strcmp(disk, d->kernel_name);
 
-	if (is_device && md_matched_by_uuid(plan)) {
+	device_identity(plan, disk, &id);
+	switch (id.kind) {
+	case ID_MD_UUID:
 		/* KERNEL=="md*": mdadm --examine gives the members MD_UUID too */
 		fprintf(f, "# %s, matched by its md array UUID: the array may come back under\n"
 			   "# another name (/dev/md127 when mdadm.conf is not in the initramfs)\n"
-			   RULE_START "KERNEL==\"md*\", ENV{MD_UUID}==\"%s\"", disk, d->md.uuid);
+			   RULE_START "KERNEL==\"md*\", ENV{MD_UUID}==\"%s\"", disk, id.value);
 		return;
+	case ID_WWN:
+		fprintf(f, "# %s, matched by its WWN\n" RULE_START "ATTRS{wwid}==\"%s\"", disk,
+			id.value);
+		return;
+	case ID_SERIAL:
+		fprintf(f, "# %s, matched by its serial number\n" RULE_START "ATTRS{serial}==\"%s\"",
+			disk, id.value);
+		return;
+	case ID_KERNEL:
+		break;
 	}
-	if (is_device && put_identity(f, disk, d->wwn, d->serial))
-		return;
-	if (!is_device && m && put_identity(f, disk, m->wwn, m->serial))
-		return;
 	udev_kernel_name(disk, kernel, sizeof(kernel));
-	fprintf(f, "# %s, matched by kernel name: %s\n", disk,
-		is_device ? "the plan knows no identity (WWN, serial, md UUID) for it" :
-			    "no WWN or serial number was probed for this md member");
+	fprintf(f, "# %s, matched by kernel name: %s\n", disk, id.why);
 	fprintf(f, RULE_START "KERNEL==\"%s\"", kernel);
 	note_kernel_match(km, disk);
 }

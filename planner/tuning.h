@@ -6,9 +6,11 @@
 
 /*
  * The plan's tuning as persistence files (planner/tuning.c).  The
- * tune script is templates/stripeplan-tune.sh.in: POSIX sh that sets and
- * reads back every sysfs knob, honours SYSFS_ROOT, and takes an optional
- * kernel name (udev's %k) to tune one device only.  The udev rule sets
+ * tune script is templates/stripeplan-tune.sh.in: POSIX sh that finds
+ * each device in sysfs by the identity the udev rule matches it by (so a
+ * renamed disk is still found, and a disk that took its old name is left
+ * alone), sets and reads back its sysfs knobs, honours SYSFS_ROOT, and
+ * takes an optional kernel name (udev's %k) to tune one device only.  The udev rule sets
  * the sysfs knobs on add|change, matching an md array by its UUID
  * (ENV{MD_UUID}), other devices and md members by WWN or serial, and only
  * what has none by kernel name: then `warning` (may be NULL) says so,

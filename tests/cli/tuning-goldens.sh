@@ -79,7 +79,7 @@ for script in "${scripts[@]}"; do
 	shellcheck -s sh "$script" >&2 || fail "shellcheck: $(basename "$script")"
 done
 checks=$((checks + 1))
-[ "${#scripts[@]}" -ge 3 ] || fail "expected the md, lsi and p400-cciss scripts, found ${#scripts[@]}"
+[ "${#scripts[@]}" -ge 4 ] || fail "expected the md, md-identity, lsi and p400-cciss scripts, found ${#scripts[@]}"
 
 # cciss!c0d0: a '!' in every path, a 2.6-era scheduler list
 t=$(tree cciss)
@@ -105,12 +105,13 @@ tune "$t" tuning-p400-cciss.sh sdb
 expect_rc 0
 knob "$t" 'cciss!c0d0/queue/read_ahead_kb' 128
 
-# md3 and two members in the tree, eight members absent: skipped, logged
+# md3 and two members in the tree, eight members absent: each skipped
+# with one line (the plan knows them by kernel name only)
 t=$(tree md)
 tune "$t" tuning-md.sh
 expect_rc 0
-stderr '^stripeplan-tune: skip /sys/block/sd[d-k]/(queue|device)/[a-z_]+: not present$' 32
-stderr . 32
+stderr '^stripeplan-tune: skip md member: no device with the name sd([d-k]) \(planned as /dev/sd[d-k]\)$' 8
+stderr . 8
 knob "$t" md3/queue/read_ahead_kb 32768
 knob "$t" md3/md/stripe_cache_size 16384
 knob "$t" md3/md/sync_speed_min 30000
@@ -125,7 +126,7 @@ done
 settle
 tune "$t" tuning-md.sh
 expect_rc 0
-stderr . 32
+stderr . 8
 unchanged_since "$WORK/marker" "$t"
 
 # md reports a set sync speed as "30000 (local)": that is a match
@@ -160,7 +161,120 @@ knob "$t" sdc/queue/nr_requests 512
 t=$(tree cciss)
 tune "$t" tuning-lsi.sh
 expect_rc 0
-stderr '^stripeplan-tune: skip /sys/block/sda/queue/scheduler: not present$' 1
+stderr '^stripeplan-tune: skip the device: no device with the name sda \(planned as /dev/sda\)$' 1
+stderr . 1
+
+# a knob the device does not have: skipped, the others set
+t=$(tree md)
+rm "$t/sys/block/sdc/device/queue_depth"
+tune "$t" tuning-md.sh
+expect_rc 0
+stderr '^stripeplan-tune: skip /sys/block/sdc/device/queue_depth: not present$' 1
+knob "$t" sdc/queue/nr_requests 512
+
+# identity: tuning-md-identity.sh knows md3 by its UUID, member sdb by its
+# serial and member sdc by its WWN.  After a reboot md3 is md127, the disk
+# with sdc's WWN is sdb, sdc is some other disk and no disk has sdb's
+# serial: md127 and sdb are tuned, sdc is not touched, sdb's is skipped
+md_sysfs_uuid=3f1c2a9e-6b0d-4e21-9a7f-5c33c2e81b04
+# identity_tree [METADATA [UUID]]: the md tree moved like that; prints its path
+identity_tree() {
+	local t
+	t=$(tree md)
+	mv "$t/sys/block/md3" "$t/sys/block/md127"
+	printf '%s\n' "${2:-$md_sysfs_uuid}" >"$t/sys/block/md127/md/uuid"
+	printf '%s\n' "${1:-1.2}" >"$t/sys/block/md127/md/metadata_version"
+	printf 'naa.50014ee2b0000062\n' >"$t/sys/block/sdb/device/wwid"
+	printf 'naa.50014ee2b00000ff\n' >"$t/sys/block/sdc/device/wwid"
+	printf 'WD-WMAP49999999\n' >"$t/sys/block/sdc/device/serial"
+	echo "$t"
+}
+# same_as_fixture TREE REL [FIXTURE_REL]: TREE/sys/block/REL is what the
+# fixture's is (its FIXTURE_REL, default REL)
+same_as_fixture() {
+	checks=$((checks + 1))
+	cmp -s "$1/sys/block/$2" "$FIXTURES/sysfs/md/sys/block/${3:-$2}" ||
+		fail "$2 was written: $(cat "$1/sys/block/$2")"
+}
+# untouched TREE DISK: none of the member knobs of DISK was written
+untouched() {
+	local k
+	for k in queue/scheduler queue/max_sectors_kb queue/nr_requests device/queue_depth; do
+		same_as_fixture "$1" "$2/$k"
+	done
+}
+t=$(identity_tree)
+tune "$t" tuning-md-identity.sh
+expect_rc 0
+stderr '^stripeplan-tune: skip md member: no disk with serial number WD-WMAP41234567 \(planned as /dev/sdb\)$' 1
+stderr . 1
+knob "$t" md127/queue/read_ahead_kb 32768
+knob "$t" md127/md/stripe_cache_size 16384
+knob "$t" sdb/queue/max_sectors_kb 128
+knob "$t" sdb/queue/nr_requests 512
+knob "$t" sdb/device/queue_depth 1
+untouched "$t" sdc
+settle
+tune "$t" tuning-md-identity.sh
+expect_rc 0
+stderr . 1
+unchanged_since "$WORK/marker" "$t"
+
+# the serial found again, as /sys/block/sdc/serial (the probe's second
+# choice, where virtio disks have it): sdc is tuned as well
+printf 'WD-WMAP41234567\n' >"$t/sys/block/sdc/serial"
+rm "$t/sys/block/sdc/device/serial"
+tune "$t" tuning-md-identity.sh
+expect_rc 0
+stderr . 0
+knob "$t" sdc/queue/nr_requests 512
+
+# KERNEL_NAME is the name the device has now: sdb is the planned sdc
+t=$(identity_tree)
+tune "$t" tuning-md-identity.sh sdb
+expect_rc 0
+stderr . 0
+knob "$t" sdb/queue/nr_requests 512
+same_as_fixture "$t" md127/queue/read_ahead_kb md3/queue/read_ahead_kb
+untouched "$t" sdc
+tune "$t" tuning-md-identity.sh sdc
+expect_rc 0
+stderr . 0
+untouched "$t" sdc
+tune "$t" tuning-md-identity.sh md127
+expect_rc 0
+knob "$t" md127/md/stripe_cache_size 16384
+
+# two disks with sdc's WWN (two paths to one LUN, or a cloned disk): which
+# was planned cannot be told, so neither is tuned and the exit status is 1
+t=$(identity_tree)
+printf 'naa.50014ee2b0000062\n' >"$t/sys/block/sdc/device/wwid"
+tune "$t" tuning-md-identity.sh
+expect_rc 1
+stderr '^stripeplan-tune: refuse md member: 2 disks have WWN naa.50014ee2b0000062 \(sdb sdc; planned as /dev/sdc\): none of them tuned$' 1
+untouched "$t" sdb
+untouched "$t" sdc
+knob "$t" md127/md/stripe_cache_size 16384
+# ...also when asked for one of them by name; not when asked for another
+tune "$t" tuning-md-identity.sh sdc
+expect_rc 1
+stderr '^stripeplan-tune: refuse md member' 1
+tune "$t" tuning-md-identity.sh md127
+expect_rc 0
+stderr . 0
+
+# 0.90 metadata: the kernel keeps the UUID as four little-endian words,
+# mdadm (and so MD_UUID) prints them as numbers
+t=$(identity_tree 0.90 9e2a1c3f-214e-0d6b-335c-7f9a041be8c2)
+tune "$t" tuning-md-identity.sh md127
+expect_rc 0
+knob "$t" md127/md/stripe_cache_size 16384
+# the same bytes under 1.2 metadata are another UUID: not this array
+t=$(identity_tree 1.2 9e2a1c3f-214e-0d6b-335c-7f9a041be8c2)
+tune "$t" tuning-md-identity.sh
+expect_rc 0
+stderr '^stripeplan-tune: skip the array: no md array with UUID 3f1c2a9e:6b0d4e21:9a7f5c33:c2e81b04 \(planned as /dev/md3\)$' 1
+same_as_fixture "$t" md127/md/stripe_cache_size md3/md/stripe_cache_size
 
 # nothing was written into the fixtures themselves
 checks=$((checks + 1))

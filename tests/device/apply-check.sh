@@ -29,6 +29,21 @@ fi
 
 expect_ok "check after apply" sp check --strict "${P400[@]}" --fs xfs --device "$dev"
 expect_out 'match: the device matches the plan'
+
+# the tune script as versions before it found devices by identity wrote
+# it (literal /sys/block/<apply-time name>/ paths): check reports it as
+# differing, apply rewrites it, and check matches again
+script=$SP_TEST_ROOT/usr/local/sbin/stripeplan-tune-${dev#/dev/}
+checks=$((checks + 1))
+grep -q "^if found name '${dev#/dev/}' " "$script" || fail "the tune script does not find ${dev#/dev/}: $(grep -n found "$script")"
+sed -i -e '/^if found /d' -e '/^fi$/d' \
+	-e "s|^\ttune '\\([^']*\\)'|tune '/sys/block/${dev#/dev/}/\\1'|" "$script"
+checks=$((checks + 1))
+grep -q "^tune '/sys/block/${dev#/dev/}/queue/read_ahead_kb' " "$script" || fail "no old-format script: $(cat "$script")"
+expect_rc 1 "$(basename "$script") differs" sp check --strict "${P400[@]}" --fs xfs --device "$dev"
+expect_ok "apply rewrites it" sp apply "${P400[@]}" --fs xfs --device "$dev"
+expect_ok "check after the rewrite" sp check --strict "${P400[@]}" --fs xfs --device "$dev"
+expect_out 'match: the device matches the plan'
 expect_rc 2 "'${dev}p1' is a partition; give the whole disk" sp plan "${P400[@]}" --fs xfs --device "${dev}p1"
 
 # a second apply does nothing and says so

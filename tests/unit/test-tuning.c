@@ -752,12 +752,34 @@ static void golden(const char *name, const char *text)
 		fail_msg("%s differs from its golden; UPDATE_GOLDEN=1 rewrites it:\n%s", name, text);
 }
 
-static void goldens_for(const char *name, const struct req *q, const char *expect_warning)
+/* md_two as apply probes it: the array's UUID, one member's WWN, the
+ * other's serial (tests/cli/tuning-goldens.sh moves them around) */
+static void with_identities(struct sp_plan *p)
+{
+	struct sp_md_facts *md = &p->device.md;
+	const char *const members[] = { "sdb", "sdc" };
+
+	md->present = true;
+	snprintf(md->level, sizeof(md->level), "raid5");
+	snprintf(md->uuid, sizeof(md->uuid), "3f1c2a9e:6b0d4e21:9a7f5c33:c2e81b04");
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(md->members[i].name, SP_NAME_MAX, "%s", members[i]);
+		snprintf(md->members[i].disk, SP_NAME_MAX, "%s", members[i]);
+	}
+	md->n_members = 2;
+	snprintf(md->members[0].serial, SP_NAME_MAX, "WD-WMAP41234567");
+	snprintf(md->members[1].wwn, SP_NAME_MAX, "naa.50014ee2b0000062");
+}
+
+static void goldens_for(const char *name, const struct req *q, void (*with)(struct sp_plan *),
+			const char *expect_warning)
 {
 	char file[128], warning[SP_MSG_MAX];
 	char *text;
 
 	make_plan(q, &plan);
+	if (with)
+		with(&plan);
 	text = sp_format_tuning_script(&plan);
 	snprintf(file, sizeof(file), "tuning-%s.sh", name);
 	golden(file, text);
@@ -777,9 +799,10 @@ static void goldens_for(const char *name, const struct req *q, const char *expec
 static void test_goldens(void **state)
 {
 	(void)state;
-	goldens_for("md", &md_seed, "matching by kernel name 'md3', 'sdb', 'sdc', 'sdd'");
-	goldens_for("lsi", &lsi_seed, "matching by kernel name 'sda'");
-	goldens_for("p400-cciss", &p400_cciss, "matching by kernel name 'cciss!c0d0'");
+	goldens_for("md", &md_seed, NULL, "matching by kernel name 'md3', 'sdb', 'sdc', 'sdd'");
+	goldens_for("md-identity", &md_two, with_identities, "");
+	goldens_for("lsi", &lsi_seed, NULL, "matching by kernel name 'sda'");
+	goldens_for("p400-cciss", &p400_cciss, NULL, "matching by kernel name 'cciss!c0d0'");
 }
 
 /* ------------------------------------------------------------- fixture */

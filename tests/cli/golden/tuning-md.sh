@@ -5,23 +5,135 @@
 # (md raid5, 10 disks) and reads each value back.  Generated from the plan:
 # change the plan and run stripeplan again rather than editing this file.
 #
+# Each device is looked up when this runs, by what the udev rule matches
+# it by, not by the kernel name it had when the plan was applied (sdc may
+# be sdb after a reboot, md3 may come back as md127):
+#   md3  the device, by kernel name: the plan knows no identity (WWN, serial, md UUID) for it
+#   sdb  md member, by kernel name: no WWN or serial number was probed for this md member
+#   sdc  md member, by kernel name: no WWN or serial number was probed for this md member
+#   sdd  md member, by kernel name: no WWN or serial number was probed for this md member
+#   sde  md member, by kernel name: no WWN or serial number was probed for this md member
+#   sdf  md member, by kernel name: no WWN or serial number was probed for this md member
+#   sdg  md member, by kernel name: no WWN or serial number was probed for this md member
+#   sdh  md member, by kernel name: no WWN or serial number was probed for this md member
+#   sdi  md member, by kernel name: no WWN or serial number was probed for this md member
+#   sdj  md member, by kernel name: no WWN or serial number was probed for this md member
+#   sdk  md member, by kernel name: no WWN or serial number was probed for this md member
+#
 # usage: stripeplan-tune-md3 [KERNEL_NAME]
-#   KERNEL_NAME  only tune /sys/block/KERNEL_NAME/ (a udev rule passes %k,
-#                which spells cciss!c0d0 as cciss/c0d0; both work)
+#   KERNEL_NAME  only tune the device that is now /sys/block/KERNEL_NAME/
+#                (a udev rule passes %k, which spells cciss!c0d0 as
+#                cciss/c0d0; both work)
 #   SYSFS_ROOT   (environment) put in front of every /sys path, so tests
 #                can run this against a copy of a fake sysfs tree
 #
-# A knob the device does not have is logged and skipped; a value the
-# kernel clamped is logged as a warning.  The exit status is 1 only when
-# writing a knob that exists failed.  Running it again changes nothing.
+# A device whose identity no disk or array has now is logged and
+# skipped; when more than one has it, that is logged and none of them is
+# tuned.  A knob the device does not have is logged and skipped;
+# a value the kernel clamped is logged as a warning.  The exit status is
+# 1 only when writing a knob that exists failed or an identity was found
+# on more than one device.  Running it again changes nothing.
 set -u
 
 SYSFS_ROOT=${SYSFS_ROOT:-}
 only=$(printf '%s' "${1:-}" | tr '/' '!')
 status=0
+dev=
 
 log() {
 	printf 'stripeplan-tune: %s\n' "$*" >&2
+}
+
+# attr DEVICE ATTR...: sets id to the first ATTR of /sys/block/DEVICE/
+# that reads non-empty, its first line without surrounding blanks: what
+# stripeplan's probe reads the identity from
+attr() {
+	attr_dev=$1
+	shift
+	for attr_name; do
+		id=
+		read -r id 2>/dev/null <"$SYSFS_ROOT/sys/block/$attr_dev/$attr_name" || :
+		[ -z "$id" ] || return 0
+	done
+}
+
+# md_uuid DEVICE: sets id to the array's UUID as udev's MD_UUID spells it
+# (mdadm's "3f1c2a9e:6b0d4e21:9a7f5c33:c2e81b04").  md/uuid is what the
+# probe reads too; it needs no udev or mdadm and honours SYSFS_ROOT (the
+# /dev/disk/by-id/md-uuid-* link would need both).  The kernel prints the
+# bytes it keeps as 8-4-4-4-12; those of 0.90 metadata are four
+# little-endian words, which mdadm prints as numbers: each group of eight
+# hex digits is reversed bytewise.
+md_uuid() {
+	attr "$1" md/uuid
+	[ -n "$id" ] || return 0
+	hex=$(printf '%s' "$id" | tr -cd '0-9A-Fa-f' | tr 'A-F' 'a-f' | cut -c1-32)
+	id=
+	[ "${#hex}" -eq 32 ] || return 0
+	attr "$1" md/metadata_version
+	case $id in
+	0.*) hex=$(printf '%s\n' "$hex" | sed 's/\(..\)\(..\)\(..\)\(..\)/\4\3\2\1/g') ;;
+	esac
+	id=$(printf '%s\n' "$hex" | sed 's/\(.\{8\}\)\(.\{8\}\)\(.\{8\}\)/\1:\2:\3:/')
+}
+
+# identity KIND DEVICE: sets id to DEVICE's identity of that KIND
+identity() {
+	id=
+	case $1 in
+	md) md_uuid "$2" ;;
+	wwn) attr "$2" wwid device/wwid ;;
+	serial) attr "$2" device/serial serial ;;
+	esac
+}
+
+# found KIND VALUE NAME WHAT: sets dev to the one device of /sys/block
+# whose KIND (md, wwn, serial, or name for the kernel name) is VALUE.
+# NAME is its kernel name when the plan was made, WHAT what it is for the
+# log.  False and logged when no device has it, or more than one (which
+# sets status to 1: which of them was planned cannot be told); false and
+# quiet when the device is not KERNEL_NAME.
+found() {
+	dev=''
+	found_n=0
+	found_names=''
+	if [ "$1" = name ]; then
+		[ ! -e "$SYSFS_ROOT/sys/block/$2" ] || dev=$2 found_n=1 found_names=$2
+	else
+		for found_path in "$SYSFS_ROOT"/sys/block/*; do
+			[ -e "$found_path" ] || continue
+			identity "$1" "${found_path##*/}"
+			[ "$id" = "$2" ] || continue
+			dev=${found_path##*/}
+			found_n=$((found_n + 1))
+			found_names="${found_names:+$found_names }$dev"
+		done
+	fi
+	if [ "$found_n" -eq 1 ]; then
+		[ -z "$only" ] || [ "$dev" = "$only" ]
+		return
+	fi
+	case $1 in
+	md) found_noun="md array" found_id="UUID $2" ;;
+	wwn) found_noun=disk found_id="WWN $2" ;;
+	serial) found_noun=disk found_id="serial number $2" ;;
+	*) found_noun=device found_id="the name $2" ;;
+	esac
+	found_planned=/dev/$(printf '%s' "$3" | tr '!' '/')
+	if [ "$found_n" -eq 0 ]; then
+		[ -n "$only" ] || log "skip $4: no $found_noun with $found_id (planned as $found_planned)"
+		return 1
+	fi
+	# more than one: refused, unless KERNEL_NAME is none of them
+	if [ -n "$only" ]; then
+		case " $found_names " in
+		*" $only "*) ;;
+		*) return 1 ;;
+		esac
+	fi
+	log "refuse $4: $found_n ${found_noun}s have $found_id ($found_names; planned as $found_planned): none of them tuned"
+	status=1
+	return 1
 }
 
 # current FILE: sets cur to what the knob holds now; of a scheduler list
@@ -41,18 +153,13 @@ matches() {
 	[ "$cur" = "$1" ] || [ "${cur%% *}" = "$1" ]
 }
 
-# tune PATH VALUE: writes VALUE unless the knob holds it already, then
-# reads it back
+# tune ATTR VALUE: writes VALUE to /sys/block/$dev/ATTR unless the knob
+# holds it already, then reads it back
 tune() {
-	if [ -n "$only" ]; then
-		case $1 in
-		"/sys/block/$only/"*) ;;
-		*) return 0 ;;
-		esac
-	fi
-	file=$SYSFS_ROOT$1
+	knob=/sys/block/$dev/$1
+	file=$SYSFS_ROOT$knob
 	if [ ! -e "$file" ]; then
-		log "skip $1: not present"
+		log "skip $knob: not present"
 		return 0
 	fi
 	if current "$file" && matches "$2"; then
@@ -61,104 +168,136 @@ tune() {
 	if ! err=$({ printf '%s\n' "$2" >"$file"; } 2>&1); then
 		# the shell says "script: 61: cannot create FILE: Invalid argument"
 		err=${err##*: }
-		log "cannot set $1 to '$2': ${err:-the write failed}"
+		log "cannot set $knob to '$2': ${err:-the write failed}"
 		status=1
 		return 0
 	fi
 	if ! current "$file"; then
-		log "warning: cannot read $1 back after writing '$2'"
+		log "warning: cannot read $knob back after writing '$2'"
 	elif ! matches "$2"; then
-		log "warning: $1 is '$cur' after writing '$2': the kernel clamped it"
+		log "warning: $knob is '$cur' after writing '$2': the kernel clamped it"
 	fi
 }
 
-# seed 002: blockdev --setra 65536 on the md device (65536 sectors of 512 B = 32 MiB) for large sequential files (read_ahead_kb counts KiB: blockdev --setra 65536, in 512-byte sectors)
-tune '/sys/block/md3/queue/read_ahead_kb' '32768'
-# seed 002: a large stripe cache lets md gather full stripes before computing parity; the report calls it '16 MiB' but it costs entries x page size x member disks of RAM
-tune '/sys/block/md3/md/stripe_cache_size' '16384'
-# seed 002: pins resync at 30000 KiB/s (about 29 MiB/s); with large chunks and a big stripe cache the 2007 kernel's resync crawled at 1 MiB/s
-tune '/sys/block/md3/md/sync_speed_min' '30000'
-# seed 002: caps resync at 30000 KiB/s so it cannot swamp the array; raise it to rebuild faster when the array is idle
-tune '/sys/block/md3/md/sync_speed_max' '30000'
-# member disks of an md array: deadline keeps reads from starving behind resync and writeback
-tune '/sys/block/sdb/queue/scheduler' 'mq-deadline'
-# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
-tune '/sys/block/sdb/queue/max_sectors_kb' '128'
-# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
-tune '/sys/block/sdb/queue/nr_requests' '512'
-# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
-tune '/sys/block/sdb/device/queue_depth' '1'
-# member disks of an md array: deadline keeps reads from starving behind resync and writeback
-tune '/sys/block/sdc/queue/scheduler' 'mq-deadline'
-# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
-tune '/sys/block/sdc/queue/max_sectors_kb' '128'
-# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
-tune '/sys/block/sdc/queue/nr_requests' '512'
-# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
-tune '/sys/block/sdc/device/queue_depth' '1'
-# member disks of an md array: deadline keeps reads from starving behind resync and writeback
-tune '/sys/block/sdd/queue/scheduler' 'mq-deadline'
-# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
-tune '/sys/block/sdd/queue/max_sectors_kb' '128'
-# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
-tune '/sys/block/sdd/queue/nr_requests' '512'
-# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
-tune '/sys/block/sdd/device/queue_depth' '1'
-# member disks of an md array: deadline keeps reads from starving behind resync and writeback
-tune '/sys/block/sde/queue/scheduler' 'mq-deadline'
-# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
-tune '/sys/block/sde/queue/max_sectors_kb' '128'
-# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
-tune '/sys/block/sde/queue/nr_requests' '512'
-# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
-tune '/sys/block/sde/device/queue_depth' '1'
-# member disks of an md array: deadline keeps reads from starving behind resync and writeback
-tune '/sys/block/sdf/queue/scheduler' 'mq-deadline'
-# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
-tune '/sys/block/sdf/queue/max_sectors_kb' '128'
-# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
-tune '/sys/block/sdf/queue/nr_requests' '512'
-# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
-tune '/sys/block/sdf/device/queue_depth' '1'
-# member disks of an md array: deadline keeps reads from starving behind resync and writeback
-tune '/sys/block/sdg/queue/scheduler' 'mq-deadline'
-# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
-tune '/sys/block/sdg/queue/max_sectors_kb' '128'
-# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
-tune '/sys/block/sdg/queue/nr_requests' '512'
-# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
-tune '/sys/block/sdg/device/queue_depth' '1'
-# member disks of an md array: deadline keeps reads from starving behind resync and writeback
-tune '/sys/block/sdh/queue/scheduler' 'mq-deadline'
-# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
-tune '/sys/block/sdh/queue/max_sectors_kb' '128'
-# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
-tune '/sys/block/sdh/queue/nr_requests' '512'
-# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
-tune '/sys/block/sdh/device/queue_depth' '1'
-# member disks of an md array: deadline keeps reads from starving behind resync and writeback
-tune '/sys/block/sdi/queue/scheduler' 'mq-deadline'
-# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
-tune '/sys/block/sdi/queue/max_sectors_kb' '128'
-# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
-tune '/sys/block/sdi/queue/nr_requests' '512'
-# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
-tune '/sys/block/sdi/device/queue_depth' '1'
-# member disks of an md array: deadline keeps reads from starving behind resync and writeback
-tune '/sys/block/sdj/queue/scheduler' 'mq-deadline'
-# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
-tune '/sys/block/sdj/queue/max_sectors_kb' '128'
-# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
-tune '/sys/block/sdj/queue/nr_requests' '512'
-# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
-tune '/sys/block/sdj/device/queue_depth' '1'
-# member disks of an md array: deadline keeps reads from starving behind resync and writeback
-tune '/sys/block/sdk/queue/scheduler' 'mq-deadline'
-# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
-tune '/sys/block/sdk/queue/max_sectors_kb' '128'
-# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
-tune '/sys/block/sdk/queue/nr_requests' '512'
-# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
-tune '/sys/block/sdk/device/queue_depth' '1'
+if found name 'md3' 'md3' 'the device'; then
+	# seed 002: blockdev --setra 65536 on the md device (65536 sectors of 512 B = 32 MiB) for large sequential files (read_ahead_kb counts KiB: blockdev --setra 65536, in 512-byte sectors)
+	tune 'queue/read_ahead_kb' '32768'
+	# seed 002: a large stripe cache lets md gather full stripes before computing parity; the report calls it '16 MiB' but it costs entries x page size x member disks of RAM
+	tune 'md/stripe_cache_size' '16384'
+	# seed 002: pins resync at 30000 KiB/s (about 29 MiB/s); with large chunks and a big stripe cache the 2007 kernel's resync crawled at 1 MiB/s
+	tune 'md/sync_speed_min' '30000'
+	# seed 002: caps resync at 30000 KiB/s so it cannot swamp the array; raise it to rebuild faster when the array is idle
+	tune 'md/sync_speed_max' '30000'
+fi
+
+if found name 'sdb' 'sdb' 'md member'; then
+	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
+	tune 'queue/scheduler' 'mq-deadline'
+	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
+	tune 'queue/max_sectors_kb' '128'
+	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
+	tune 'queue/nr_requests' '512'
+	# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
+	tune 'device/queue_depth' '1'
+fi
+
+if found name 'sdc' 'sdc' 'md member'; then
+	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
+	tune 'queue/scheduler' 'mq-deadline'
+	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
+	tune 'queue/max_sectors_kb' '128'
+	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
+	tune 'queue/nr_requests' '512'
+	# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
+	tune 'device/queue_depth' '1'
+fi
+
+if found name 'sdd' 'sdd' 'md member'; then
+	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
+	tune 'queue/scheduler' 'mq-deadline'
+	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
+	tune 'queue/max_sectors_kb' '128'
+	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
+	tune 'queue/nr_requests' '512'
+	# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
+	tune 'device/queue_depth' '1'
+fi
+
+if found name 'sde' 'sde' 'md member'; then
+	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
+	tune 'queue/scheduler' 'mq-deadline'
+	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
+	tune 'queue/max_sectors_kb' '128'
+	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
+	tune 'queue/nr_requests' '512'
+	# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
+	tune 'device/queue_depth' '1'
+fi
+
+if found name 'sdf' 'sdf' 'md member'; then
+	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
+	tune 'queue/scheduler' 'mq-deadline'
+	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
+	tune 'queue/max_sectors_kb' '128'
+	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
+	tune 'queue/nr_requests' '512'
+	# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
+	tune 'device/queue_depth' '1'
+fi
+
+if found name 'sdg' 'sdg' 'md member'; then
+	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
+	tune 'queue/scheduler' 'mq-deadline'
+	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
+	tune 'queue/max_sectors_kb' '128'
+	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
+	tune 'queue/nr_requests' '512'
+	# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
+	tune 'device/queue_depth' '1'
+fi
+
+if found name 'sdh' 'sdh' 'md member'; then
+	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
+	tune 'queue/scheduler' 'mq-deadline'
+	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
+	tune 'queue/max_sectors_kb' '128'
+	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
+	tune 'queue/nr_requests' '512'
+	# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
+	tune 'device/queue_depth' '1'
+fi
+
+if found name 'sdi' 'sdi' 'md member'; then
+	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
+	tune 'queue/scheduler' 'mq-deadline'
+	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
+	tune 'queue/max_sectors_kb' '128'
+	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
+	tune 'queue/nr_requests' '512'
+	# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
+	tune 'device/queue_depth' '1'
+fi
+
+if found name 'sdj' 'sdj' 'md member'; then
+	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
+	tune 'queue/scheduler' 'mq-deadline'
+	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
+	tune 'queue/max_sectors_kb' '128'
+	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
+	tune 'queue/nr_requests' '512'
+	# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
+	tune 'device/queue_depth' '1'
+fi
+
+if found name 'sdk' 'sdk' 'md member'; then
+	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
+	tune 'queue/scheduler' 'mq-deadline'
+	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
+	tune 'queue/max_sectors_kb' '128'
+	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
+	tune 'queue/nr_requests' '512'
+	# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
+	tune 'device/queue_depth' '1'
+fi
 
 exit "$status"
