@@ -44,6 +44,7 @@ md_uuid=$(mdadm --detail --export /dev/md3 | sed -n 's/^MD_UUID=//p')
 rule="$ROOT/etc/udev/rules.d/65-stripeplan-md-${md_uuid//:/-}.rules"
 expect_eq "udev rule written as $(basename "$rule")" "$(grep -c "ATTR{md/stripe_cache_size}=\"$cache\"" "$rule")" 1
 expect_eq "the rule matches md3 by its MD_UUID" "$(grep -c "ENV{MD_UUID}==\"$md_uuid\"" "$rule")" 1
+expect_eq "... and the ten members by WWN" "$(grep -c 'ATTRS{wwid}=="naa.5000c5000000a10[0-9]"' "$rule")" 10
 expect_rc 0 "the tune script is named by the UUID too" \
 	test -x "$ROOT/usr/local/sbin/stripeplan-tune-md-${md_uuid//:/-}"
 expect_rc 0 "fstab line for /srv" grep -q " /srv xfs .*swalloc" "$ROOT/etc/fstab"
@@ -80,6 +81,31 @@ expect_rc 0 "mdadm --assemble md3's members as /dev/md127" mdadm --assemble --ru
 expect_knob_within 10 "md127 stripe_cache_size set by the rule" /sys/block/md127/md/stripe_cache_size "$cache"
 rm "/etc/udev/rules.d/$(basename "$rule")"
 udevadm control --reload
+# ... and so does the tune script md3's apply installed, run by hand: it
+# finds the array by md/uuid (which 6.1 has: the script compares it, in
+# MD_UUID's spelling, with the plan's) and the members by WWN or serial
+expect_rc 0 "md127 has md/uuid" test -s /sys/block/md127/md/uuid
+echo "md127 md/uuid $(cat /sys/block/md127/md/uuid), metadata $(cat /sys/block/md127/md/metadata_version), MD_UUID $md_uuid"
+script="$ROOT/usr/local/sbin/stripeplan-tune-md-${md_uuid//:/-}"
+sed -n '/^# Each device/,/^#$/s/^#   /    identity: /p' "$script"
+expect_eq "the script finds the ten members by WWN" \
+	"$(grep -c "^#   sd[a-z]*  md member, the disk with WWN naa.5000c5000000a10[0-9] " "$script")" 10
+echo 64 >/sys/block/md127/md/stripe_cache_size
+echo none >"/sys/block/${members[3]}/queue/scheduler"
+expect_rc 0 "md3's tune script on md127" "$script"
+expect_eq "it says nothing (every device found)" "$(cat "$ERR")" ""
+expect_eq "md127 stripe_cache_size set by md3's tune script" \
+	"$(knob /sys/block/md127/md/stripe_cache_size)" "$cache"
+expect_eq "member ${members[3]} scheduler set by it" \
+	"$(knob "/sys/block/${members[3]}/queue/scheduler")" mq-deadline
+expect_eq "the script names no md3 path" "$(grep -c '/sys/block/md3' "$script")" 0
+# udev's %k: only the device that has that name now
+echo 64 >/sys/block/md127/md/stripe_cache_size
+expect_rc 0 "md3's tune script for ${members[3]} only" "$script" "${members[3]}"
+expect_eq "md127 left alone" "$(knob /sys/block/md127/md/stripe_cache_size)" 64
+expect_rc 0 "md3's tune script for md127 only" "$script" md127
+expect_eq "md127 stripe_cache_size set for md127" \
+	"$(knob /sys/block/md127/md/stripe_cache_size)" "$cache"
 # check finds the files under the new name; their text still says md3, so
 # they differ; apply rewrites them in place, not beside them
 expect_rc 1 "check md127: the files name md3" sp_check "${R5[@]}" --device /dev/md127 --root "$ROOT"

@@ -5,6 +5,8 @@
 vm_init
 for i in 0 1 2 3 4 5 6 7 8 9; do
 	vm_image "m$i" 1G
-	vm_scsi "m$i" "serial=m$i"
+	# a WWN, as SAS and FC disks have: the rule and the tune script find
+	# the members by it (QEMU's serial= alone gives no wwid)
+	vm_scsi "m$i" "serial=m$i,wwn=0x5000c5000000a10$i"
 done
 vm_boot md "$VM_DIR/guest/md.sh"
