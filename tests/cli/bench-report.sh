@@ -42,6 +42,9 @@ expect_line 'Stripe width 192 KiB.'
 expect_line '- raid5-4x64k: stripeplan **reaches the minimum**'
 expect_line '| stripewrite | stripeplan.2 |'
 expect_line '| stripewrite | mkfs-topology |'
+# the peers the rule judges against ran more than once too
+expect_line '| stripewrite | mkfs-topology.2 |'
+expect_line '| smallfiles | parted-default.2 |'
 expect_line '### The rule: the plan against the defaults, within the noise'
 # each workload planned with its profile; the default's trade on record
 expect_line '| smallfiles | stripeplan | small-sync |'
