@@ -198,22 +198,26 @@ static void print_xfs_small_sync_stripe(FILE *f)
 		"                                4.27 on RAID5 10 x 1 MiB and 15 x 128 KiB, 4.11 against 4.31 on RAID5 4 x 64 KiB\n"
 		"                                (3.3-4.6 %% fewer; bench/run --quick)\n");
 	fprintf(f, "  given up       stripe-sized writes: without a stripe unit (and so without swalloc) XFS does not put file\n"
-		"                 data on full stripes; the layout without one (parted's default) cost 1.26-2.50x the level's\n"
-		"                 minimum member I/O, the general plan 1.00-1.03x (bench/run --quick); a stripe unit cannot be\n"
-		"                 added later (mount -o sunit= needs a filesystem made with one): re-create to change workload\n");
+		"                 data on full stripes; the layout without one (parted's default) cost 1.26-2.25x the level's\n"
+		"                 minimum member I/O, the general plan 1.00-1.03x (bench/run --quick); and files as large as a\n"
+		"                 chunk stay on chunks only with one: 64 KiB files on RAID5 4 x 64 KiB cost 171.9 member I/Os\n"
+		"                 per MiB without su, 137.2 with the general plan's, 128.6 with mkfs.xfs's own (full bench run,\n"
+		"                 3000 files); a stripe unit cannot be added later (mount -o sunit= needs a filesystem made\n"
+		"                 with one): re-create to change workload\n");
 }
 
 /* --workload metadata on XFS, a striped array: the figures and what is given up */
 static void print_xfs_metadata_stripe(FILE *f)
 {
 	fprintf(f, "  su, sw         none           no stripe unit: XFS aligns allocations to one, which spreads small files\n"
-		"                                and their metadata over more requests; 20 000 2 KiB files untarred, renamed\n"
-		"                                and removed, member I/Os per MiB, mean of 6 runs without su against parted's\n"
-		"                                default and mkfs.xfs's own su: 36.5 against 34.9 and 37.4 on RAID10 8 x 256 KiB\n"
-		"                                (runs 34.6-41.5; with the array's su 40.6-41.7), 41.7 against 42.7 and 43.9 on\n"
-		"                                RAID5 10 x 1 MiB, 64.5 against 64.5 and 65.2 on 15 x 128 KiB, 79.9 against 83.0\n"
-		"                                and 87.1 on 4 x 64 KiB (bench/run --quick)\n");
-	fprintf(f, "  given up       stripe-sized writes, as with --workload small-sync: 1.26-2.50x the level's minimum member\n"
+		"                                and their metadata over more requests; 50 000 2 KiB files untarred, renamed\n"
+		"                                and removed, member I/Os per MiB without su against the general plan's su, two\n"
+		"                                full bench runs: 37.6 and 34.4 against 43.7 and 37.4 on RAID10 8 x 256 KiB, 39.8\n"
+		"                                and 30.3 against 44.4 and 47.3 on RAID5 10 x 1 MiB, 62.6 and 67.7 against 66.9\n"
+		"                                and 72.4 on 15 x 128 KiB, 88.1 and 95.0 against 91.7 and 91.8 on 4 x 64 KiB; the\n"
+		"                                workload's writeback is gathered by timing, and one layout's figure moved by\n"
+		"                                up to 72 %% between the two runs\n");
+	fprintf(f, "  given up       stripe-sized writes, as with --workload small-sync: 1.26-2.25x the level's minimum member\n"
 		"                 I/O without a stripe unit, 1.00-1.03x with the general plan's; re-create to change workload\n");
 }
 

@@ -369,12 +369,16 @@ static int xfs_noalign_args(struct sp_plan *plan)
  *
  * --workload metadata (small files made and removed, no fsync) plans the
  * same filesystem: a stripe unit only moves its small allocations apart.
- * Measured (bench/run --quick, 20 000 2 KiB files untarred, renamed and
- * removed, member I/Os per MiB, mean of 6 runs): without one 36.5 on
- * RAID10 8 x 256 KiB (34.6-41.5) against 40.6-41.7 with the array's; at
- * or below parted's default layout and mkfs.xfs's own su on the RAID5
- * arrays (41.7, 64.5, 79.9 against 42.7-43.9, 64.5-65.2, 83.0-87.1), on
- * RAID10 between them (34.9, 37.4) and within its noise.
+ * Measured (two full bench runs, each workload on a fresh filesystem,
+ * 50 000 2 KiB files untarred, renamed and removed, member I/Os per MiB):
+ * without one below the general plan's su in 7 of 8 array x run cases
+ * (RAID10 8 x 256 KiB 37.6 and 34.4 against 43.7 and 37.4; RAID5 4 x 64 KiB
+ * 88.1 and 95.0 against 91.7 and 91.8, the exception); its sync's
+ * writeback is gathered by timing, and one layout's figure moved by up to
+ * 72 % between the two runs.
+ * The small-sync trade beside the bytes: files as large as the chunk stay
+ * on chunks only with a stripe unit (64 KiB files on RAID5 4 x 64 KiB:
+ * 171.9 member I/Os per MiB without, 137.2 with the general plan's).
  */
 static int xfs_no_stripe_ag(struct sp_plan *plan, struct sp_error *err)
 {
