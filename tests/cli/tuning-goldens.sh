@@ -5,6 +5,9 @@
 # "shellcheck -s sh", and runs against copies of the fake sysfs trees
 # in fixtures/sysfs/: values written and read back, knobs that are not
 # there skipped, a failed write reported, and a second run changes nothing.
+# Devices are found by identity: in a copy where the array, its members
+# and other disks have moved to other kernel names, the planned devices
+# are tuned under their new names and nothing else is touched.
 # shellcheck source-path=SCRIPTDIR source=lib.bash
 . "$(dirname "$0")/lib.bash"
 
