@@ -526,6 +526,17 @@ static void test_root_must_exist(void **state)
 
 /* ---------------------------------------------------------- formatters */
 
+/* The tune script looks the disk up by what the rule matched it by. */
+static void expect_script_finds(const char *found_line)
+{
+	char *script = sp_format_tuning_script(&plan);
+
+	assert_non_null(script);
+	if (!strstr(script, found_line))
+		fail_msg("the script has no '%s':\n%s", found_line, script);
+	free(script);
+}
+
 static void test_udev_matches_stable_identity(void **state)
 {
 	char warning[SP_MSG_MAX] = "stale";
@@ -544,11 +555,14 @@ static void test_udev_matches_stable_identity(void **state)
 	assert_null(strstr(rule, "KERNEL=="));
 	assert_string_equal(warning, "");
 	free(rule);
+	expect_script_finds("\nif found wwn 'naa.600508b1001c5e8f3a2b4c6d7e8f9012' 'sdb' "
+			    "'the device'; then\n");
 
 	plan.device.wwn[0] = '\0';
 	rule = sp_format_udev_rule(&plan, warning, sizeof(warning));
 	assert_non_null(strstr(rule, "ATTRS{serial}==\"PACCR9SZH1B4\", ATTR{queue/scheduler}"));
 	free(rule);
+	expect_script_finds("\nif found serial 'PACCR9SZH1B4' 'sdb' 'the device'; then\n");
 
 	/* a glob character would make the match loose: fall back, and warn */
 	snprintf(plan.device.serial, sizeof(plan.device.serial), "PACC*");
@@ -557,6 +571,8 @@ static void test_udev_matches_stable_identity(void **state)
 	assert_string_equal(warning,
 			    "matching by kernel name 'sdb': names can change across boots");
 	free(rule);
+	expect_script_finds("\nif found name 'sdb' 'sdb' 'the device'; then\n");
+	expect_script_finds("#   sdb  the device, by kernel name: the plan knows no identity");
 
 	/* udev spells cciss!c0d0 as cciss/c0d0 */
 	make_plan(&p400_cciss, &plan);
@@ -612,6 +628,9 @@ static void test_udev_md_identity(void **state)
 	assert_non_null(strstr(rule, "ATTRS{serial}==\"WD-WMAP41234567\", ATTR{queue/scheduler}"));
 	assert_string_equal(warning, "");
 	free(rule);
+	expect_script_finds("\nif found md '3f1c2a9e:6b0d4e21:9a7f5c33:c2e81b04' 'md3' 'the array'; then\n");
+	expect_script_finds("\nif found wwn 'naa.50014ee2b0000062' 'sdb' 'md member'; then\n");
+	expect_script_finds("\nif found serial 'WD-WMAP41234567' 'sdc' 'md member'; then\n");
 	/* after 63-md-raid-arrays.rules, and named by the UUID it matches:
 	 * the same file when the array comes back as md127 */
 	assert_int_equal(sp_udev_rule_name(&plan, name, sizeof(name)), 0);
