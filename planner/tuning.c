@@ -298,6 +298,30 @@ static void comment_text(const char *s, char *buf, size_t len)
 			*p = ' ';
 }
 
+/*
+ * The device as the files' headers name it: by the identity the rule and
+ * the script find it by ("the disk with WWN naa.6005..."), so that the
+ * files apply wrote stay what check renders after a reboot that renamed
+ * the device; by its path only when it is matched by kernel name.
+ */
+static void device_words(const struct sp_plan *plan, char *buf, size_t len)
+{
+	static const char *const nouns[] = { [ID_MD_UUID] = "the md array with UUID",
+					     [ID_WWN] = "the disk with WWN",
+					     [ID_SERIAL] = "the disk with serial number",
+					     [ID_KERNEL] = NULL };
+	struct identity id;
+	char value[SP_PATH_MAX];
+
+	device_identity(plan, plan->device.kernel_name, &id);
+	if (id.kind == ID_KERNEL) {
+		comment_text(plan->device.path, buf, len);
+		return;
+	}
+	comment_text(id.value, value, sizeof(value));
+	snprintf(buf, len, "%s %s", nouns[id.kind], value);
+}
+
 /* templates/NAME with @DEVICE@, @ARRAY@ and @key@ = body (its last
  * newline dropped: the template's line ends there). */
 static char *render_file(const char *name, const struct sp_plan *plan, const char *key,
@@ -315,7 +339,7 @@ static char *render_file(const char *name, const struct sp_plan *plan, const cha
 	n = strlen(body);
 	if (n && body[n - 1] == '\n')
 		body[n - 1] = '\0';
-	comment_text(plan->device.path, device, sizeof(device));
+	device_words(plan, device, sizeof(device));
 	array_words(plan, array, sizeof(array));
 	sp_fill_template(f, tpl,
 			 (const struct sp_subst[]){ { "@DEVICE@", device },
@@ -366,36 +390,89 @@ static bool put_why(FILE *f, const struct sp_tuning *t, bool ok, const char *wha
 static bool first_of_disk(const struct sp_plan *plan, size_t i, char *disk, size_t len);
 static bool same_disk(const struct sp_tuning *t, const char *disk, const char **ret_attr);
 
+/*
+ * The devices the plan tunes, each once, in the order the files list
+ * them: the planned device, then the others matched by identity in the
+ * order of their identities, then those matched by kernel name by name.
+ * Not plan order: the probe lists md members by kernel name, and a
+ * reboot that permutes the names must not reorder the files.
+ */
+struct disk_order {
+	const char *disk[SP_MAX_TUNING];
+	size_t n;
+};
+
+static int disk_rank(const struct sp_plan *plan, const char *disk, struct identity *id)
+{
+	device_identity(plan, disk, id);
+	if (!strcmp(disk, plan->device.kernel_name))
+		return 0;
+	return id->kind == ID_KERNEL ? 2 : 1;
+}
+
+static int compare_disks(const struct sp_plan *plan, const char *a, const char *b)
+{
+	struct identity ia, ib;
+	int ra = disk_rank(plan, a, &ia), rb = disk_rank(plan, b, &ib);
+
+	if (ra != rb)
+		return ra - rb;
+	if (ra == 1 && ia.kind != ib.kind)
+		return (int)ia.kind - (int)ib.kind;
+	return ra == 1 ? strcmp(ia.value, ib.value) : strcmp(a, b);
+}
+
+static void order_disks(const struct sp_plan *plan, struct disk_order *o)
+{
+	char disk[SP_NAME_MAX];
+
+	o->n = 0;
+	for (size_t i = 0; i < plan->n_tuning && o->n < SP_MAX_TUNING; i++) {
+		size_t j;
+
+		if (!first_of_disk(plan, i, disk, sizeof(disk)))
+			continue;
+		/* at most SP_MAX_TUNING of them: an insertion sort will do */
+		for (j = o->n; j > 0 && compare_disks(plan, o->disk[j - 1], disk) > 0; j--)
+			o->disk[j] = o->disk[j - 1];
+		o->disk[j] = plan->tuning[i].device;
+		o->n++;
+	}
+}
+
 /* the script's found() takes these; its own messages name them the same */
 static const char *const script_kinds[] = {
 	[ID_MD_UUID] = "md", [ID_WWN] = "wwn", [ID_SERIAL] = "serial", [ID_KERNEL] = "name"
 };
 
-/* "#   sdb  md member, the disk with WWN naa.5000 (its wwid or device/wwid)" */
+/*
+ * "#   md member: the disk with WWN naa.5000 (its wwid or device/wwid)";
+ * the kernel name only of a device matched by it, so that the text does
+ * not change when the kernel names the device otherwise.
+ */
 static void put_identity_comment(FILE *f, const struct sp_plan *plan, const char *disk)
 {
 	struct identity id;
 
 	device_identity(plan, disk, &id);
-	fprintf(f, "#   %s  %s, ", disk, id.what);
 	switch (id.kind) {
 	case ID_MD_UUID:
-		fputs("the md array with UUID ", f);
+		fprintf(f, "#   %s: the md array with UUID ", id.what);
 		put_comment_text(f, id.value);
 		fputs(" (its md/uuid)", f);
 		break;
 	case ID_WWN:
-		fputs("the disk with WWN ", f);
+		fprintf(f, "#   %s: the disk with WWN ", id.what);
 		put_comment_text(f, id.value);
 		fputs(" (its wwid or device/wwid)", f);
 		break;
 	case ID_SERIAL:
-		fputs("the disk with serial number ", f);
+		fprintf(f, "#   %s: the disk with serial number ", id.what);
 		put_comment_text(f, id.value);
 		fputs(" (its device/serial or serial)", f);
 		break;
 	case ID_KERNEL:
-		fprintf(f, "by kernel name: %s", id.why);
+		fprintf(f, "#   %s  %s, by kernel name: %s", disk, id.what, id.why);
 		break;
 	}
 	fputc('\n', f);
@@ -403,16 +480,12 @@ static void put_identity_comment(FILE *f, const struct sp_plan *plan, const char
 
 static void put_identities(FILE *f, const struct sp_plan *plan)
 {
-	char disk[SP_NAME_MAX];
-	size_t n = 0;
+	struct disk_order o;
 
-	for (size_t i = 0; i < plan->n_tuning; i++) {
-		if (!first_of_disk(plan, i, disk, sizeof(disk)))
-			continue;
-		put_identity_comment(f, plan, disk);
-		n++;
-	}
-	if (!n)
+	order_disks(plan, &o);
+	for (size_t i = 0; i < o.n; i++)
+		put_identity_comment(f, plan, o.disk[i]);
+	if (!o.n)
 		fputs("#   (the plan has no sysfs knobs)\n", f);
 }
 
@@ -446,8 +519,6 @@ static void put_device_knobs(FILE *f, const struct sp_plan *plan, const char *di
 	fprintf(f, "if found %s ", script_kinds[id.kind]);
 	put_sh_quoted(f, id.value);
 	fputc(' ', f);
-	put_sh_quoted(f, disk);
-	fputc(' ', f);
 	put_sh_quoted(f, id.what);
 	fputs("; then\n", f);
 	for (size_t i = 0; i < plan->n_tuning; i++)
@@ -458,8 +529,9 @@ static void put_device_knobs(FILE *f, const struct sp_plan *plan, const char *di
 
 static void put_knobs(FILE *f, const struct sp_plan *plan)
 {
-	char path[SP_PATH_MAX], disk[SP_NAME_MAX];
-	size_t n = 0, skipped = 0;
+	char path[SP_PATH_MAX];
+	struct disk_order o;
+	size_t skipped = 0;
 
 	for (size_t i = 0; i < plan->n_tuning; i++) {
 		const struct sp_tuning *t = &plan->tuning[i];
@@ -471,14 +543,13 @@ static void put_knobs(FILE *f, const struct sp_plan *plan)
 	}
 	if (skipped)
 		fputc('\n', f);
-	for (size_t i = 0; i < plan->n_tuning; i++) {
-		if (!first_of_disk(plan, i, disk, sizeof(disk)))
-			continue;
-		if (n++)
+	order_disks(plan, &o);
+	for (size_t i = 0; i < o.n; i++) {
+		if (i)
 			fputc('\n', f);
-		put_device_knobs(f, plan, disk);
+		put_device_knobs(f, plan, o.disk[i]);
 	}
-	if (!n)
+	if (!o.n)
 		fputs("# the plan has no sysfs knobs\n", f);
 }
 
@@ -506,7 +577,7 @@ char *sp_format_tuning_script(const struct sp_plan *plan)
 		return NULL;
 	if (sp_tune_script_name(plan, script, sizeof(script)) < 0)
 		snprintf(script, sizeof(script), "stripeplan-tune");
-	comment_text(plan->device.path, device, sizeof(device));
+	device_words(plan, device, sizeof(device));
 	array_words(plan, array, sizeof(array));
 	knobs = render_part(plan, put_knobs);
 	identities = render_part(plan, put_identities);
@@ -606,20 +677,22 @@ static void put_match(FILE *f, const struct sp_plan *plan, const char *disk,
 	char kernel[SP_NAME_MAX];
 
 	device_identity(plan, disk, &id);
+	/* no kernel name in the comments of what is matched by identity:
+	 * the rule stays what check renders after the device is renamed */
 	switch (id.kind) {
 	case ID_MD_UUID:
 		/* KERNEL=="md*": mdadm --examine gives the members MD_UUID too */
-		fprintf(f, "# %s, matched by its md array UUID: the array may come back under\n"
+		fprintf(f, "# %s, matched by its md array UUID: it may come back under\n"
 			   "# another name (/dev/md127 when mdadm.conf is not in the initramfs)\n"
-			   RULE_START "KERNEL==\"md*\", ENV{MD_UUID}==\"%s\"", disk, id.value);
+			   RULE_START "KERNEL==\"md*\", ENV{MD_UUID}==\"%s\"", id.what, id.value);
 		return;
 	case ID_WWN:
-		fprintf(f, "# %s, matched by its WWN\n" RULE_START "ATTRS{wwid}==\"%s\"", disk,
-			id.value);
+		fprintf(f, "# %s, matched by its WWN, whatever kernel name it has\n" RULE_START
+			   "ATTRS{wwid}==\"%s\"", id.what, id.value);
 		return;
 	case ID_SERIAL:
-		fprintf(f, "# %s, matched by its serial number\n" RULE_START "ATTRS{serial}==\"%s\"",
-			disk, id.value);
+		fprintf(f, "# %s, matched by its serial number, whatever kernel name it has\n"
+			   RULE_START "ATTRS{serial}==\"%s\"", id.what, id.value);
 		return;
 	case ID_KERNEL:
 		break;
@@ -692,20 +765,19 @@ static void set_kernel_warning(const struct kernel_matches *km, char *warning, s
 char *sp_format_udev_rule(const struct sp_plan *plan, char *warning, size_t len)
 {
 	struct kernel_matches km = { .n = 0 };
-	char disk[SP_NAME_MAX], *buf = NULL;
-	size_t size = 0, n = 0;
+	struct disk_order o;
+	char *buf = NULL;
+	size_t size = 0;
 	FILE *f = open_memstream(&buf, &size);
 
 	if (!f)
 		return NULL;
-	for (size_t i = 0; i < plan->n_tuning; i++) {
-		if (!first_of_disk(plan, i, disk, sizeof(disk)))
-			continue;
+	order_disks(plan, &o);
+	for (size_t i = 0; i < o.n; i++) {
 		fputc('\n', f);
-		put_disk_rule(f, plan, disk, &km);
-		n++;
+		put_disk_rule(f, plan, o.disk[i], &km);
 	}
-	if (!n)
+	if (!o.n)
 		fputs("\n# the plan has no sysfs knobs\n", f);
 	buf = render_file("udev-rule.in", plan, "@RULES@", close_stream(f, &buf));
 	if (buf)

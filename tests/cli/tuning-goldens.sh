@@ -113,7 +113,7 @@ knob "$t" 'cciss!c0d0/queue/read_ahead_kb' 128
 t=$(tree md)
 tune "$t" tuning-md.sh
 expect_rc 0
-stderr '^stripeplan-tune: skip md member: no device with the name sd([d-k]) \(planned as /dev/sd[d-k]\)$' 8
+stderr '^stripeplan-tune: skip md member: no device with the name sd([d-k])$' 8
 stderr . 8
 knob "$t" md3/queue/read_ahead_kb 32768
 knob "$t" md3/md/stripe_cache_size 16384
@@ -164,7 +164,7 @@ knob "$t" sdc/queue/nr_requests 512
 t=$(tree cciss)
 tune "$t" tuning-lsi.sh
 expect_rc 0
-stderr '^stripeplan-tune: skip the device: no device with the name sda \(planned as /dev/sda\)$' 1
+stderr '^stripeplan-tune: skip the device: no device with the name sda$' 1
 stderr . 1
 
 # a knob the device does not have: skipped, the others set
@@ -209,7 +209,7 @@ untouched() {
 t=$(identity_tree)
 tune "$t" tuning-md-identity.sh
 expect_rc 0
-stderr '^stripeplan-tune: skip md member: no disk with serial number WD-WMAP41234567 \(planned as /dev/sdb\)$' 1
+stderr '^stripeplan-tune: skip md member: no disk with serial number WD-WMAP41234567$' 1
 stderr . 1
 knob "$t" md127/queue/read_ahead_kb 32768
 knob "$t" md127/md/stripe_cache_size 16384
@@ -254,7 +254,7 @@ t=$(identity_tree)
 printf 'naa.50014ee2b0000062\n' >"$t/sys/block/sdc/device/wwid"
 tune "$t" tuning-md-identity.sh
 expect_rc 1
-stderr '^stripeplan-tune: refuse md member: 2 disks have WWN naa.50014ee2b0000062 \(sdb sdc; planned as /dev/sdc\): none of them tuned$' 1
+stderr '^stripeplan-tune: refuse md member: 2 disks have WWN naa.50014ee2b0000062 \(sdb sdc\): none of them tuned$' 1
 untouched "$t" sdb
 untouched "$t" sdc
 knob "$t" md127/md/stripe_cache_size 16384
@@ -276,7 +276,7 @@ knob "$t" md127/md/stripe_cache_size 16384
 t=$(identity_tree 1.2 9e2a1c3f-214e-0d6b-335c-7f9a041be8c2)
 tune "$t" tuning-md-identity.sh
 expect_rc 0
-stderr '^stripeplan-tune: skip the array: no md array with UUID 3f1c2a9e:6b0d4e21:9a7f5c33:c2e81b04 \(planned as /dev/md3\)$' 1
+stderr '^stripeplan-tune: skip the array: no md array with UUID 3f1c2a9e:6b0d4e21:9a7f5c33:c2e81b04$' 1
 same_as_fixture "$t" md127/md/stripe_cache_size md3/md/stripe_cache_size
 
 # nothing was written into the fixtures themselves

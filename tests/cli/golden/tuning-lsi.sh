@@ -77,12 +77,11 @@ identity() {
 	esac
 }
 
-# found KIND VALUE NAME WHAT: sets dev to the one device of /sys/block
-# whose KIND (md, wwn, serial, or name for the kernel name) is VALUE.
-# NAME is its kernel name when the plan was made, WHAT what it is for the
-# log.  False and logged when no device has it, or more than one (which
-# sets status to 1: which of them was planned cannot be told); false and
-# quiet when the device is not KERNEL_NAME.
+# found KIND VALUE WHAT: sets dev to the one device of /sys/block whose
+# KIND (md, wwn, serial, or name for the kernel name) is VALUE; WHAT is
+# what it is for the log.  False and logged when no device has it, or
+# more than one (which sets status to 1: which of them was planned cannot
+# be told); false and quiet when the device is not KERNEL_NAME.
 found() {
 	dev=''
 	found_n=0
@@ -109,9 +108,8 @@ found() {
 	serial) found_noun=disk found_id="serial number $2" ;;
 	*) found_noun=device found_id="the name $2" ;;
 	esac
-	found_planned=/dev/$(printf '%s' "$3" | tr '!' '/')
 	if [ "$found_n" -eq 0 ]; then
-		[ -n "$only" ] || log "skip $4: no $found_noun with $found_id (planned as $found_planned)"
+		[ -n "$only" ] || log "skip $3: no $found_noun with $found_id"
 		return 1
 	fi
 	# more than one: refused, unless KERNEL_NAME is none of them
@@ -121,7 +119,7 @@ found() {
 		*) return 1 ;;
 		esac
 	fi
-	log "refuse $4: $found_n ${found_noun}s have $found_id ($found_names; planned as $found_planned): none of them tuned"
+	log "refuse $3: $found_n ${found_noun}s have $found_id ($found_names): none of them tuned"
 	status=1
 	return 1
 }
@@ -169,7 +167,7 @@ tune() {
 	fi
 }
 
-if found name 'sda' 'sda' 'the device'; then
+if found name 'sda' 'the device'; then
 	# seed 004: deadline beat anticipatory (block writes 16.2 -> 16.7 MB/s, seeks 437 -> 641/s); it is mq-deadline since Linux 5.0
 	tune 'queue/scheduler' 'mq-deadline'
 fi

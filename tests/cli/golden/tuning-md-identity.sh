@@ -1,16 +1,16 @@
 #!/bin/sh
 # stripeplan-tune-md-3f1c2a9e-6b0d4e21-9a7f5c33-c2e81b04: block-device tuning from stripeplan
 #
-# Sets the knobs stripeplan planned for /dev/md3
+# Sets the knobs stripeplan planned for the md array with UUID 3f1c2a9e:6b0d4e21:9a7f5c33:c2e81b04
 # (md raid5, 10 disks) and reads each value back.  Generated from the plan:
 # change the plan and run stripeplan again rather than editing this file.
 #
 # Each device is looked up when this runs, by what the udev rule matches
 # it by, not by the kernel name it had when the plan was applied (sdc may
 # be sdb after a reboot, md3 may come back as md127):
-#   md3  the array, the md array with UUID 3f1c2a9e:6b0d4e21:9a7f5c33:c2e81b04 (its md/uuid)
-#   sdb  md member, the disk with serial number WD-WMAP41234567 (its device/serial or serial)
-#   sdc  md member, the disk with WWN naa.50014ee2b0000062 (its wwid or device/wwid)
+#   the array: the md array with UUID 3f1c2a9e:6b0d4e21:9a7f5c33:c2e81b04 (its md/uuid)
+#   md member: the disk with WWN naa.50014ee2b0000062 (its wwid or device/wwid)
+#   md member: the disk with serial number WD-WMAP41234567 (its device/serial or serial)
 #
 # usage: stripeplan-tune-md-3f1c2a9e-6b0d4e21-9a7f5c33-c2e81b04 [KERNEL_NAME]
 #   KERNEL_NAME  only tune the device that is now /sys/block/KERNEL_NAME/
@@ -79,12 +79,11 @@ identity() {
 	esac
 }
 
-# found KIND VALUE NAME WHAT: sets dev to the one device of /sys/block
-# whose KIND (md, wwn, serial, or name for the kernel name) is VALUE.
-# NAME is its kernel name when the plan was made, WHAT what it is for the
-# log.  False and logged when no device has it, or more than one (which
-# sets status to 1: which of them was planned cannot be told); false and
-# quiet when the device is not KERNEL_NAME.
+# found KIND VALUE WHAT: sets dev to the one device of /sys/block whose
+# KIND (md, wwn, serial, or name for the kernel name) is VALUE; WHAT is
+# what it is for the log.  False and logged when no device has it, or
+# more than one (which sets status to 1: which of them was planned cannot
+# be told); false and quiet when the device is not KERNEL_NAME.
 found() {
 	dev=''
 	found_n=0
@@ -111,9 +110,8 @@ found() {
 	serial) found_noun=disk found_id="serial number $2" ;;
 	*) found_noun=device found_id="the name $2" ;;
 	esac
-	found_planned=/dev/$(printf '%s' "$3" | tr '!' '/')
 	if [ "$found_n" -eq 0 ]; then
-		[ -n "$only" ] || log "skip $4: no $found_noun with $found_id (planned as $found_planned)"
+		[ -n "$only" ] || log "skip $3: no $found_noun with $found_id"
 		return 1
 	fi
 	# more than one: refused, unless KERNEL_NAME is none of them
@@ -123,7 +121,7 @@ found() {
 		*) return 1 ;;
 		esac
 	fi
-	log "refuse $4: $found_n ${found_noun}s have $found_id ($found_names; planned as $found_planned): none of them tuned"
+	log "refuse $3: $found_n ${found_noun}s have $found_id ($found_names): none of them tuned"
 	status=1
 	return 1
 }
@@ -171,7 +169,7 @@ tune() {
 	fi
 }
 
-if found md '3f1c2a9e:6b0d4e21:9a7f5c33:c2e81b04' 'md3' 'the array'; then
+if found md '3f1c2a9e:6b0d4e21:9a7f5c33:c2e81b04' 'the array'; then
 	# seed 002: blockdev --setra 65536 on the md device (65536 sectors of 512 B = 32 MiB) for large sequential files (read_ahead_kb counts KiB: blockdev --setra 65536, in 512-byte sectors)
 	tune 'queue/read_ahead_kb' '32768'
 	# seed 002: a large stripe cache lets md gather full stripes before computing parity; the report calls it '16 MiB' but it costs entries x page size x member disks of RAM
@@ -182,7 +180,7 @@ if found md '3f1c2a9e:6b0d4e21:9a7f5c33:c2e81b04' 'md3' 'the array'; then
 	tune 'md/sync_speed_max' '30000'
 fi
 
-if found serial 'WD-WMAP41234567' 'sdb' 'md member'; then
+if found wwn 'naa.50014ee2b0000062' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
 	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
@@ -193,7 +191,7 @@ if found serial 'WD-WMAP41234567' 'sdb' 'md member'; then
 	tune 'device/queue_depth' '1'
 fi
 
-if found wwn 'naa.50014ee2b0000062' 'sdc' 'md member'; then
+if found serial 'WD-WMAP41234567' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
 	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)

@@ -87,12 +87,11 @@ identity() {
 	esac
 }
 
-# found KIND VALUE NAME WHAT: sets dev to the one device of /sys/block
-# whose KIND (md, wwn, serial, or name for the kernel name) is VALUE.
-# NAME is its kernel name when the plan was made, WHAT what it is for the
-# log.  False and logged when no device has it, or more than one (which
-# sets status to 1: which of them was planned cannot be told); false and
-# quiet when the device is not KERNEL_NAME.
+# found KIND VALUE WHAT: sets dev to the one device of /sys/block whose
+# KIND (md, wwn, serial, or name for the kernel name) is VALUE; WHAT is
+# what it is for the log.  False and logged when no device has it, or
+# more than one (which sets status to 1: which of them was planned cannot
+# be told); false and quiet when the device is not KERNEL_NAME.
 found() {
 	dev=''
 	found_n=0
@@ -119,9 +118,8 @@ found() {
 	serial) found_noun=disk found_id="serial number $2" ;;
 	*) found_noun=device found_id="the name $2" ;;
 	esac
-	found_planned=/dev/$(printf '%s' "$3" | tr '!' '/')
 	if [ "$found_n" -eq 0 ]; then
-		[ -n "$only" ] || log "skip $4: no $found_noun with $found_id (planned as $found_planned)"
+		[ -n "$only" ] || log "skip $3: no $found_noun with $found_id"
 		return 1
 	fi
 	# more than one: refused, unless KERNEL_NAME is none of them
@@ -131,7 +129,7 @@ found() {
 		*) return 1 ;;
 		esac
 	fi
-	log "refuse $4: $found_n ${found_noun}s have $found_id ($found_names; planned as $found_planned): none of them tuned"
+	log "refuse $3: $found_n ${found_noun}s have $found_id ($found_names): none of them tuned"
 	status=1
 	return 1
 }
@@ -179,7 +177,7 @@ tune() {
 	fi
 }
 
-if found name 'md3' 'md3' 'the device'; then
+if found name 'md3' 'the device'; then
 	# seed 002: blockdev --setra 65536 on the md device (65536 sectors of 512 B = 32 MiB) for large sequential files (read_ahead_kb counts KiB: blockdev --setra 65536, in 512-byte sectors)
 	tune 'queue/read_ahead_kb' '32768'
 	# seed 002: a large stripe cache lets md gather full stripes before computing parity; the report calls it '16 MiB' but it costs entries x page size x member disks of RAM
@@ -190,7 +188,7 @@ if found name 'md3' 'md3' 'the device'; then
 	tune 'md/sync_speed_max' '30000'
 fi
 
-if found name 'sdb' 'sdb' 'md member'; then
+if found name 'sdb' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
 	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
@@ -201,7 +199,7 @@ if found name 'sdb' 'sdb' 'md member'; then
 	tune 'device/queue_depth' '1'
 fi
 
-if found name 'sdc' 'sdc' 'md member'; then
+if found name 'sdc' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
 	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
@@ -212,7 +210,7 @@ if found name 'sdc' 'sdc' 'md member'; then
 	tune 'device/queue_depth' '1'
 fi
 
-if found name 'sdd' 'sdd' 'md member'; then
+if found name 'sdd' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
 	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
@@ -223,7 +221,7 @@ if found name 'sdd' 'sdd' 'md member'; then
 	tune 'device/queue_depth' '1'
 fi
 
-if found name 'sde' 'sde' 'md member'; then
+if found name 'sde' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
 	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
@@ -234,7 +232,7 @@ if found name 'sde' 'sde' 'md member'; then
 	tune 'device/queue_depth' '1'
 fi
 
-if found name 'sdf' 'sdf' 'md member'; then
+if found name 'sdf' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
 	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
@@ -245,7 +243,7 @@ if found name 'sdf' 'sdf' 'md member'; then
 	tune 'device/queue_depth' '1'
 fi
 
-if found name 'sdg' 'sdg' 'md member'; then
+if found name 'sdg' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
 	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
@@ -256,7 +254,7 @@ if found name 'sdg' 'sdg' 'md member'; then
 	tune 'device/queue_depth' '1'
 fi
 
-if found name 'sdh' 'sdh' 'md member'; then
+if found name 'sdh' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
 	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
@@ -267,7 +265,7 @@ if found name 'sdh' 'sdh' 'md member'; then
 	tune 'device/queue_depth' '1'
 fi
 
-if found name 'sdi' 'sdi' 'md member'; then
+if found name 'sdi' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
 	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
@@ -278,7 +276,7 @@ if found name 'sdi' 'sdi' 'md member'; then
 	tune 'device/queue_depth' '1'
 fi
 
-if found name 'sdj' 'sdj' 'md member'; then
+if found name 'sdj' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
 	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
@@ -289,7 +287,7 @@ if found name 'sdj' 'sdj' 'md member'; then
 	tune 'device/queue_depth' '1'
 fi
 
-if found name 'sdk' 'sdk' 'md member'; then
+if found name 'sdk' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
 	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)

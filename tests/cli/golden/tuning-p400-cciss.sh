@@ -77,12 +77,11 @@ identity() {
 	esac
 }
 
-# found KIND VALUE NAME WHAT: sets dev to the one device of /sys/block
-# whose KIND (md, wwn, serial, or name for the kernel name) is VALUE.
-# NAME is its kernel name when the plan was made, WHAT what it is for the
-# log.  False and logged when no device has it, or more than one (which
-# sets status to 1: which of them was planned cannot be told); false and
-# quiet when the device is not KERNEL_NAME.
+# found KIND VALUE WHAT: sets dev to the one device of /sys/block whose
+# KIND (md, wwn, serial, or name for the kernel name) is VALUE; WHAT is
+# what it is for the log.  False and logged when no device has it, or
+# more than one (which sets status to 1: which of them was planned cannot
+# be told); false and quiet when the device is not KERNEL_NAME.
 found() {
 	dev=''
 	found_n=0
@@ -109,9 +108,8 @@ found() {
 	serial) found_noun=disk found_id="serial number $2" ;;
 	*) found_noun=device found_id="the name $2" ;;
 	esac
-	found_planned=/dev/$(printf '%s' "$3" | tr '!' '/')
 	if [ "$found_n" -eq 0 ]; then
-		[ -n "$only" ] || log "skip $4: no $found_noun with $found_id (planned as $found_planned)"
+		[ -n "$only" ] || log "skip $3: no $found_noun with $found_id"
 		return 1
 	fi
 	# more than one: refused, unless KERNEL_NAME is none of them
@@ -121,7 +119,7 @@ found() {
 		*) return 1 ;;
 		esac
 	fi
-	log "refuse $4: $found_n ${found_noun}s have $found_id ($found_names; planned as $found_planned): none of them tuned"
+	log "refuse $3: $found_n ${found_noun}s have $found_id ($found_names): none of them tuned"
 	status=1
 	return 1
 }
@@ -169,7 +167,7 @@ tune() {
 	fi
 }
 
-if found name 'cciss!c0d0' 'cciss!c0d0' 'the device'; then
+if found name 'cciss!c0d0' 'the device'; then
 	# seed 000: noop lifted sequential reads 123 -> 201 MB/s and random reads 108 -> 206 MB/s; the controller orders I/O better than the host (noop is called none since Linux 5.0)
 	tune 'queue/scheduler' 'noop'
 	# seed 000: blockdev --setra 8192 took reads 201 -> 324 MB/s; 8192 sectors of 512 B is 4 MiB, not the 8 MB the report says; 16 MiB gained nothing more (read_ahead_kb counts KiB: blockdev --setra 8192, in 512-byte sectors)
