@@ -4,13 +4,18 @@
 #  - preseed: the late_command, with the debootstrap root (/dev/vda) mounted
 #    at /target, for the array LUN; the next boots check what it left
 #  - kickstart: the %post --nochroot body, with a scratch /mnt/sysimage, for
-#    a second disk (virtio-blk, so that the array stays sda in every boot)
+#    a second disk (virtio-blk: the SCSI disks are the array's LUN and a
+#    scratch LUN named ahead of it, so that the array is sdb here and sda,
+#    alone, in the next boot)
 # shellcheck source=lib.bash
 . /share/lib.bash
 # the LUNs by WWN, given to stripeplan by their kernel names: with a
 # /dev/disk/by-id path today's partition step looks for "...d4p1", which
 # udev never makes (it names the link "...d4-part1")
+scsi_names_in_order /dev/disk/by-id/wwn-0x5000c500a1b2c3e5 /dev/disk/by-id/wwn-0x5000c500a1b2c3d4
 ARR=$(readlink -f /dev/disk/by-id/wwn-0x5000c500a1b2c3d4)
+expect_eq "the scratch LUN is sda, the array's sdb" \
+	"$(basename "$(readlink -f /dev/disk/by-id/wwn-0x5000c500a1b2c3e5)") $(basename "$ARR")" "sda sdb"
 KS=$(readlink -f /dev/disk/by-id/virtio-KS00001)
 P400=(--controller hp-p400 --level 10 --disks 8 --chunk 256K --fs xfs --mountpoint /data)
 expect_rc 0 "array LUN by WWN" test -b "$ARR"
@@ -38,6 +43,9 @@ expect_rc 0 "udev rule in the target" sh -c 'ls /target/etc/udev/rules.d/60-stri
 cat /target/etc/udev/rules.d/60-stripeplan-*.rules
 expect_rc 0 "mount point in the target" test -d /target/data
 expect_rc 0 "check against the target" stripeplan check "${P400[@]}" --device "$ARR" --root /target
+# the next boot must see the array under another name: it reads this one
+basename "$ARR" >/target/root/array-install-name
+echo "array LUN at install: $(cat /target/root/array-install-name)"
 for d in share sys proc dev; do umount "/target/$d"; done
 umount /target
 

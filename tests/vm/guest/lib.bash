@@ -72,6 +72,30 @@ disk_by_serial() {
 	return 1
 }
 
+# scsi_names_in_order LINK...: the SCSI disks LINK... (by-id links) named
+# sda, sdb ... in the order given.  sd names disks in the order its
+# asynchronous probes run, which varies from boot to boot (seen here with
+# two LUNs on one virtio-scsi bus), so each is removed and then scanned
+# again alone, the next only once the last has its name.
+scsi_names_in_order() {
+	local link dev hctl host rest hctls=()
+	for link; do
+		dev=$(basename "$(readlink -f "$link")")
+		hctls+=("$(basename "$(readlink -f "/sys/block/$dev/device")")")
+		echo 1 >"/sys/block/$dev/device/delete"
+	done
+	udevadm settle
+	for hctl in "${hctls[@]}"; do
+		host=${hctl%%:*} rest=${hctl#*:}
+		echo "${rest//:/ }" >"/sys/class/scsi_host/host$host/scan"
+		for _ in $(seq 100); do
+			[ -z "$(ls "/sys/class/scsi_device/$hctl/device/block" 2>/dev/null)" ] || break
+			sleep 0.1
+		done
+		udevadm settle
+	done
+}
+
 # udev_event ACTION DEV: a synthetic uevent, returning once udevd has run
 # the rules for that very event.  "trigger; settle" is not enough: settle
 # returns when udevd's queue is empty, and in one CI run both ctl checks

@@ -89,7 +89,7 @@ echo "md127 md/uuid $(cat /sys/block/md127/md/uuid), metadata $(cat /sys/block/m
 script="$ROOT/usr/local/sbin/stripeplan-tune-md-${md_uuid//:/-}"
 sed -n '/^# Each device/,/^#$/s/^#   /    identity: /p' "$script"
 expect_eq "the script finds the ten members by WWN" \
-	"$(grep -c "^#   sd[a-z]*  md member, the disk with WWN naa.5000c5000000a10[0-9] " "$script")" 10
+	"$(grep -c "^#   md member: the disk with WWN naa.5000c5000000a10[0-9] " "$script")" 10
 echo 64 >/sys/block/md127/md/stripe_cache_size
 echo none >"/sys/block/${members[3]}/queue/scheduler"
 expect_rc 0 "md3's tune script on md127" "$script"
@@ -106,9 +106,19 @@ expect_eq "md127 left alone" "$(knob /sys/block/md127/md/stripe_cache_size)" 64
 expect_rc 0 "md3's tune script for md127 only" "$script" md127
 expect_eq "md127 stripe_cache_size set for md127" \
 	"$(knob /sys/block/md127/md/stripe_cache_size)" "$cache"
-# check finds the files under the new name; their text still says md3, so
-# they differ; apply rewrites them in place, not beside them
-expect_rc 1 "check md127: the files name md3" sp_check "${R5[@]}" --device /dev/md127 --root "$ROOT"
+# check finds the files under the new name, and their text names the
+# array and its members by identity only: no drift
+members_re=$(IFS='|'; echo "${members[*]}")
+expect_eq "the rule md3's apply wrote names no md3 or member" \
+	"$(grep -cwE "md3|$members_re" "$rule")" 0
+expect_eq "its tune script finds none by kernel name" "$(grep -c '^if found name ' "$script")" 0
+expect_rc 0 "check md127: the files md3's apply wrote match" \
+	sp_check "${R5[@]}" --device /dev/md127 --root "$ROOT"
+expect_eq "check md127: nothing differs" "$(cat "$OUT" "$ERR" | grep -c differs)" 0
+# the rule as earlier versions wrote it, naming md3: it differs, and
+# apply rewrites it in place, not beside it
+sed -i '1s|.*|# stripeplan: block-device tuning for /dev/md3|' "$rule"
+expect_rc 1 "check md127: a rule naming md3" sp_check "${R5[@]}" --device /dev/md127 --root "$ROOT"
 expect_out "check finds the rule md3's apply wrote" "$(basename "$rule") differs"
 expect_rc 0 "apply on md127" stripeplan apply "${R5[@]}" --device /dev/md127 --root "$ROOT"
 expect_eq "still one rule file" "$(find "$ROOT/etc/udev/rules.d" -type f | wc -l)" 1
