@@ -710,6 +710,33 @@ static void test_modprobe_only_with_module_options(void **state)
 	free(conf);
 }
 
+/* The modprobe.d file of a LUN with a WWN names the LUN by it, so that it
+ * reads the same when the LUN comes back under another kernel name (check
+ * compares the text); without one, by its path, as before. */
+static void test_modprobe_names_identity(void **state)
+{
+	static struct sp_plan renamed;
+	char *conf, *again;
+
+	(void)state;
+	make_plan(&lsi_seed, &plan);
+	snprintf(plan.device.wwn, sizeof(plan.device.wwn), "naa.600508e000000000b6d2bfa2");
+	conf = sp_format_modprobe_conf(&plan);
+	assert_non_null(strstr(conf, "the disk with WWN naa.600508e000000000b6d2bfa2"));
+	assert_null(strstr(conf, "/dev/sda"));
+	renamed = plan;
+	snprintf(renamed.device.kernel_name, sizeof(renamed.device.kernel_name), "sdb");
+	snprintf(renamed.device.path, sizeof(renamed.device.path), "/dev/sdb");
+	again = sp_format_modprobe_conf(&renamed);
+	assert_string_equal(conf, again);
+	free(again);
+	free(conf);
+	make_plan(&lsi_seed, &plan);
+	conf = sp_format_modprobe_conf(&plan);
+	assert_non_null(strstr(conf, "module options for /dev/sda ("));
+	free(conf);
+}
+
 /*
  * Values that need quoting and a '!' in the path: the script must write
  * them byte for byte, pass shellcheck, and a second run changes nothing.
@@ -881,6 +908,7 @@ int main(void)
 		T(test_udev_md_identity),
 		T(test_file_names),
 		T(test_modprobe_only_with_module_options),
+		T(test_modprobe_names_identity),
 		T(test_script_quoting),
 		T(test_goldens),
 	};
