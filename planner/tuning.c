@@ -304,12 +304,19 @@ static void comment_text(const char *s, char *buf, size_t len)
  * files apply wrote stay what check renders after a reboot that renamed
  * the device; by its path only when it is matched by kernel name.
  */
+/* How the files name a device found by identity, and where the script
+ * reads that identity (system/probe.c reads the same files). */
+static const char *const id_nouns[] = { [ID_MD_UUID] = "the md array with UUID",
+					[ID_WWN] = "the disk with WWN",
+					[ID_SERIAL] = "the disk with serial number",
+					[ID_KERNEL] = NULL };
+static const char *const id_sources[] = { [ID_MD_UUID] = "its md/uuid",
+					  [ID_WWN] = "its wwid or device/wwid",
+					  [ID_SERIAL] = "its device/serial or serial",
+					  [ID_KERNEL] = NULL };
+
 static void device_words(const struct sp_plan *plan, char *buf, size_t len)
 {
-	static const char *const nouns[] = { [ID_MD_UUID] = "the md array with UUID",
-					     [ID_WWN] = "the disk with WWN",
-					     [ID_SERIAL] = "the disk with serial number",
-					     [ID_KERNEL] = NULL };
 	struct identity id;
 	char value[SP_PATH_MAX];
 
@@ -319,7 +326,7 @@ static void device_words(const struct sp_plan *plan, char *buf, size_t len)
 		return;
 	}
 	comment_text(id.value, value, sizeof(value));
-	snprintf(buf, len, "%s %s", nouns[id.kind], value);
+	snprintf(buf, len, "%s %s", id_nouns[id.kind], value);
 }
 
 /* templates/NAME with @DEVICE@, @ARRAY@ and @key@ = body (its last
@@ -455,27 +462,13 @@ static void put_identity_comment(FILE *f, const struct sp_plan *plan, const char
 	struct identity id;
 
 	device_identity(plan, disk, &id);
-	switch (id.kind) {
-	case ID_MD_UUID:
-		fprintf(f, "#   %s: the md array with UUID ", id.what);
-		put_comment_text(f, id.value);
-		fputs(" (its md/uuid)", f);
-		break;
-	case ID_WWN:
-		fprintf(f, "#   %s: the disk with WWN ", id.what);
-		put_comment_text(f, id.value);
-		fputs(" (its wwid or device/wwid)", f);
-		break;
-	case ID_SERIAL:
-		fprintf(f, "#   %s: the disk with serial number ", id.what);
-		put_comment_text(f, id.value);
-		fputs(" (its device/serial or serial)", f);
-		break;
-	case ID_KERNEL:
-		fprintf(f, "#   %s  %s, by kernel name: %s", disk, id.what, id.why);
-		break;
+	if (id.kind == ID_KERNEL) {
+		fprintf(f, "#   %s  %s, by kernel name: %s\n", disk, id.what, id.why);
+		return;
 	}
-	fputc('\n', f);
+	fprintf(f, "#   %s: %s ", id.what, id_nouns[id.kind]);
+	put_comment_text(f, id.value);
+	fprintf(f, " (%s)\n", id_sources[id.kind]);
 }
 
 static void put_identities(FILE *f, const struct sp_plan *plan)

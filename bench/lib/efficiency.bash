@@ -256,7 +256,7 @@ _efficiency_planned() {
 }
 
 # The layouts that ignore the array lay out the same bytes whatever it is:
-# each workload traced once and replayed through every array's model;
+# each workload traced once a run and replayed through every array's model;
 # stripewrite once per stripe width, each on a fixture of its own.
 # LABEL: the layout's name in the cases, LAYOUT or a repeat "LAYOUT.R".
 _efficiency_unplanned() {
