@@ -88,7 +88,9 @@ grep -qx 'd-i pkgsel/include string stripeplan' "$WORK/preseed.cfg" ||
 target="$WORK/target"
 installer_root "$target" "$STRIPEPLAN"
 # the package depends on libparted2, which the partition step dlopen()s
-libparted=$(ldconfig -p | awk '$1 == "libparted.so.2" { print $NF; exit }')
+# awk reads all of ldconfig's output: leaving early can kill ldconfig with
+# SIGPIPE, which pipefail turns into a silent exit of this test (seen in CI)
+libparted=$(ldconfig -p | awk '$1 == "libparted.so.2" && !found { print $NF; found = 1 }')
 copy_with_libs "$libparted" "$target" "$libparted"
 new_root "$target"
 # the sanitizer build's options (and suppressions) go into the chroot with it
