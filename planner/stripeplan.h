@@ -447,6 +447,10 @@ struct sp_xfs_ag {
  */
 int sp_xfs_plan_ag(uint64_t fs_bytes, uint64_t su_bytes, unsigned sw, uint64_t stripe_bytes,
 		   unsigned rotation_period, struct sp_xfs_ag *ret, struct sp_error *err);
+/* The AG size mkfs.xfs 6.1 chooses on its own for a data section of
+ * fs_bytes with 4 KiB blocks and this stripe unit and width (0: none):
+ * where an XFS made without -d agsize has its secondary superblocks. */
+uint64_t sp_xfs_mkfs_agsize_bytes(uint64_t fs_bytes, uint64_t su_bytes, unsigned sw);
 
 /* ----------------------------------------------------------------- spec */
 

@@ -39,7 +39,7 @@ static unsigned multidisk_agcount(uint64_t fs_bytes)
 
 /* What mkfs.xfs makes on its own for su/sw: calc_default_ag_geometry()
  * then align_ag_geometry(). */
-static uint64_t mkfs_default_agsize(uint64_t fs_bytes, uint64_t su_bytes, unsigned sw)
+uint64_t sp_xfs_mkfs_agsize_bytes(uint64_t fs_bytes, uint64_t su_bytes, unsigned sw)
 {
 	uint64_t blocks = fs_bytes / BLOCK_BYTES, su = su_bytes / BLOCK_BYTES;
 	uint64_t max = AG_MAX_BYTES / BLOCK_BYTES, ag;
@@ -125,7 +125,7 @@ int sp_xfs_plan_ag(uint64_t fs_bytes, uint64_t su_bytes, unsigned sw, uint64_t s
 				    "aligned partition would be %s",
 				    a);
 	if (!rotation_period) {
-		uint64_t def = mkfs_default_agsize(fs_bytes, su_bytes, sw);
+		uint64_t def = sp_xfs_mkfs_agsize_bytes(fs_bytes, su_bytes, sw);
 
 		/* (mkfs.xfs may drop a last AG under 16 MiB: its choice, kept) */
 		if (holds_log(fs_bytes, def)) {
