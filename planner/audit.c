@@ -217,9 +217,37 @@ static void judge_no_table(const struct sp_found_partition *f, struct sp_finding
 				f->kernel_n_partitions ? " and the kernel has partitions from it" : "");
 }
 
+/*
+ * A damaged GPT copy is repaired from the other, never by re-creating
+ * the label: sgdisk -e, or sfdisk writing back its own dump, rewrites both
+ * copies from the one it read (parted only asks, and print writes nothing).  Both damaged: tools that rebuild a table from what
+ * the partitions hold.
+ */
+static bool judge_gpt_copies(const struct sp_found_partition *f, struct sp_findings *out)
+{
+	if (!f->gpt_damage[0])
+		return false;
+	if (f->gpt_both_damaged) {
+		sp_findings_add(out, SP_SEVERITY_COSTLY, "gpt-damaged",
+				"%s: %s; there is no intact copy to repair from, and the partitions "
+				"still hold their data; fix: gdisk %s (recovery menu, r) or testdisk "
+				"rebuild the table from what the partitions hold",
+				f->disk, f->gpt_damage, f->disk);
+		return true;
+	}
+	sp_findings_add(out, SP_SEVERITY_COSTLY, "gpt-copy-damaged",
+			"%s: %s (the kernel uses the intact copy; libparted stops to ask); fix: "
+			"sgdisk -e %s, or sfdisk -d %s >table && sfdisk %s <table: either "
+			"rewrites both copies from the intact one, partitions unchanged",
+			f->disk, f->gpt_damage, f->disk, f->disk, f->disk);
+	return false;
+}
+
 void sp_judge_partition(const struct sp_plan *plan, const struct sp_found_partition *f,
 			struct sp_findings *out)
 {
+	if (judge_gpt_copies(f, out))
+		return;
 	if (plan->table == SP_TABLE_NONE) {
 		judge_no_table(f, out);
 		return;
@@ -547,6 +575,13 @@ void sp_judge_filesystem(const struct sp_plan *plan, const struct sp_found_fs *f
 				"%s %s, so there is no filesystem to judge; fix: see the partition "
 				"findings",
 				f->path, f->no_node ? "does not exist" : "is not a block device");
+		return;
+	}
+	if (f->damaged) {
+		sp_findings_add(out, SP_SEVERITY_COSTLY, "fs-damaged",
+				"damaged filesystem: the %s on %s will not mount: %s; it still holds "
+				"its files; fix: %s (never mkfs: that destroys them)",
+				f->type[0] ? f->type : "filesystem", f->path, f->damage, f->repair);
 		return;
 	}
 	if (f->blank) {

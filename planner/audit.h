@@ -106,6 +106,10 @@ struct sp_found_partition {
 	bool first_is_primary;
 	bool first_is_extended;
 	uint64_t start_bytes, size_bytes; /* of partition 1, on the label */
+	/* a GPT copy the on-disk reader found damaged or missing ("" none);
+	 * with the other one intact, the partitions above are that one's */
+	char gpt_damage[SP_MSG_MAX];
+	bool gpt_both_damaged;
 	/* the kernel's view (sysfs, 512-byte units turned into bytes) */
 	bool kernel_unreadable;
 	char kernel_error[SP_MSG_MAX];
@@ -151,6 +155,16 @@ struct sp_found_fs {
 	bool ext_errors;                  /* s_state says 'with errors' */
 	bool ext_needs_recovery;          /* journal needs_recovery, not mounted */
 	bool ext_not_clean;               /* s_state not 'clean', not mounted */
+	/*
+	 * What the on-disk readers (ondisk.h) say of it: a superblock the
+	 * kernel refuses (bad CRC or checksum, unknown feature bits, sb_logstart
+	 * 0, a geometry check), or, where libblkid saw nothing, a primary that
+	 * is gone while a secondary or backup copy is there.  Such a
+	 * filesystem still holds its files: never "no filesystem".
+	 */
+	bool damaged;
+	char damage[SP_MSG_MAX];          /* what failed, in words */
+	char repair[SP_MSG_MAX];          /* the whole command: "xfs_repair /dev/sdb1" */
 };
 
 void sp_judge_filesystem(const struct sp_plan *plan, const struct sp_found_fs *found,

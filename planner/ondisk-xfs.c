@@ -279,8 +279,8 @@ static enum sp_ondisk_verdict check_geometry(const struct sp_xfs_sb *sb, char *w
 static enum sp_ondisk_verdict check_log(const struct sp_xfs_sb *sb, char *why, size_t why_len)
 {
 	/* an internal log's first block is never block 0: that is the superblock */
-	CHECK(sb->logstart != 0, "sb_logstart is 0: the superblock says the log is on another "
-	      "device, and without logdev= the kernel refuses to mount it");
+	CHECK(sb->logstart != 0, "sb_logstart is 0 (an external log): the kernel refuses to mount "
+	      "it without logdev=");
 	CHECK(sb->logblocks <= MAX_LOG_BLOCKS &&
 		      ((uint64_t)sb->logblocks << sb->blocklog) <= MAX_LOG_BYTES,
 	      "log of %u blocks is larger than the kernel takes", sb->logblocks);

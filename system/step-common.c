@@ -306,3 +306,214 @@ const char *sp_ctx_partition_path(const struct sp_ctx *ctx)
 {
 	return ctx->partition_path[0] ? ctx->partition_path : ctx->plan->partition_path;
 }
+
+/* ------------------------------------------------- the on-disk readers */
+
+/* Starts judged at most: the classic ones, the plan's, 1 MiB multiples up
+ * to it, and what the labels point at. */
+#define SCAN_MAX_STARTS 160U
+#define SCAN_MAX_MIB_STARTS 64U
+#define GPT_TAIL_SECTORS 34U
+
+struct scan_start {
+	uint64_t start_bytes;
+	uint64_t label_bytes; /* the size a label gives a partition here, 0 none */
+};
+
+struct scan_starts {
+	size_t n;
+	struct scan_start s[SCAN_MAX_STARTS];
+};
+
+static void add_start(struct scan_starts *l, uint64_t start, uint64_t label_bytes, uint64_t end)
+{
+	if (start >= end)
+		return;
+	for (size_t i = 0; i < l->n; i++) {
+		if (l->s[i].start_bytes != start)
+			continue;
+		if (!l->s[i].label_bytes)
+			l->s[i].label_bytes = label_bytes;
+		return;
+	}
+	if (l->n < SCAN_MAX_STARTS)
+		l->s[l->n++] = (struct scan_start){ start, label_bytes };
+}
+
+static unsigned ctx_sector_bytes(const struct sp_ctx *ctx)
+{
+	unsigned s = ctx->facts ? ctx->facts->logical_sector_bytes :
+				  ctx->plan->device.logical_sector_bytes;
+
+	return s >= 512 ? s : 512;
+}
+
+static void collect_starts(const struct sp_ctx *ctx, const struct sp_gpt_state *g, uint64_t end,
+			   struct scan_starts *l)
+{
+	const struct sp_plan *plan = ctx->plan;
+	uint64_t sector = ctx_sector_bytes(ctx);
+
+	add_start(l, 0, 0, end);
+	add_start(l, plan->start_bytes, 0, end);
+	for (size_t i = 0; i < g->n_parts; i++)
+		if (g->parts[i].last_lba >= g->parts[i].first_lba)
+			add_start(l, g->parts[i].first_lba * sector,
+				  (g->parts[i].last_lba - g->parts[i].first_lba + 1) * sector, end);
+	for (unsigned i = 0; g->have_mbr && !g->mbr_protective && i < 4; i++)
+		if (g->mbr.part[i].type && g->mbr.part[i].start_lba)
+			add_start(l, (uint64_t)g->mbr.part[i].start_lba * sector,
+				  (uint64_t)g->mbr.part[i].n_sectors * sector, end);
+	add_start(l, 63 * 512ULL, 0, end);
+	add_start(l, 63 * sector, 0, end);
+	add_start(l, 2048 * sector, 0, end);
+	for (uint64_t mib = 1; mib <= SCAN_MAX_MIB_STARTS && mib * SP_MIB <= plan->start_bytes; mib++)
+		add_start(l, mib * SP_MIB, 0, end);
+}
+
+static void region_hints(const struct sp_ctx *ctx, const struct scan_start *s, uint64_t disk_bytes,
+			 struct sp_scan_hints *h)
+{
+	const struct sp_plan *plan = ctx->plan;
+	uint64_t tail = (uint64_t)GPT_TAIL_SECTORS * ctx_sector_bytes(ctx), gpt_end;
+
+	memset(h, 0, sizeof(*h));
+	h->disk_bytes = disk_bytes;
+	h->su_bytes = plan->stripe_width_bytes ? plan->chunk_bytes : 0;
+	h->sw = plan->data_disks;
+	h->agsize_start_bytes = plan->start_bytes;
+	h->agsize_bytes = plan->fs == SP_FS_XFS ? (plan->xfs_agsize_bytes ? plan->xfs_agsize_bytes :
+						   plan->xfs_ag.mkfs_agsize_bytes) : 0;
+	if (s->label_bytes)
+		h->region_bytes[h->n_regions++] = s->label_bytes;
+	if (s->start_bytes == plan->start_bytes)
+		h->region_bytes[h->n_regions++] = plan->size_bytes;
+	h->region_bytes[h->n_regions++] = disk_bytes - s->start_bytes;
+	gpt_end = disk_bytes > tail ? disk_bytes - tail : 0;
+	if (gpt_end > s->start_bytes) {
+		h->region_bytes[h->n_regions++] = gpt_end - s->start_bytes;
+		if (gpt_end / SP_MIB * SP_MIB > s->start_bytes)
+			h->region_bytes[h->n_regions++] = gpt_end / SP_MIB * SP_MIB - s->start_bytes;
+	}
+}
+
+/* The disk, read-only: the run's identified descriptor when there is one. */
+static int scan_fd(const struct sp_ctx *ctx, bool *ret_owned, uint64_t *ret_bytes)
+{
+	uint64_t bytes = 0;
+	int fd;
+
+	*ret_owned = !(ctx->disk_rdev && ctx->disk_fd >= 0);
+	fd = *ret_owned ? open(sp_ctx_disk_path(ctx), O_RDONLY | O_CLOEXEC | O_NONBLOCK) :
+			  ctx->disk_fd;
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, BLKGETSIZE64, &bytes) < 0) {
+		int e = errno;
+
+		if (*ret_owned)
+			close(fd);
+		return -e;
+	}
+	*ret_bytes = bytes;
+	return fd;
+}
+
+int sp_step_read_gpt(const struct sp_ctx *ctx, struct sp_gpt_state *ret)
+{
+	uint64_t bytes;
+	bool owned;
+	int fd = scan_fd(ctx, &owned, &bytes), r;
+
+	if (fd < 0)
+		return fd;
+	r = sp_gpt_read_disk(fd, ctx_sector_bytes(ctx), bytes, ret);
+	if (owned)
+		close(fd);
+	return r;
+}
+
+/* The node a repair tool takes for a filesystem at start of the disk. */
+static void repair_node(const struct sp_ctx *ctx, int fd, uint64_t start, char *buf, size_t len)
+{
+	struct sp_sysfs_partitions *list = calloc(1, sizeof(*list));
+	const char *disk = sp_ctx_disk_path(ctx);
+	struct stat st;
+
+	if (start == 0) {
+		snprintf(buf, len, "%s", disk);
+		goto out;
+	}
+	snprintf(buf, len, "a device starting at byte %" PRIu64 " of %s (losetup --offset %" PRIu64
+		 " --find --show %s)", start, disk, start, disk);
+	if (!list || fstat(fd, &st) < 0 ||
+	    sp_sysfs_partitions(ctx->sysfs, major(st.st_rdev), minor(st.st_rdev), list) < 0)
+		goto out;
+	for (size_t i = 0; i < list->n; i++) {
+		if (list->p[i].start_512 * 512 != start)
+			continue;
+		snprintf(buf, len, "/dev/%s", list->p[i].name);
+		for (char *c = buf; *c; c++)
+			if (*c == '!')
+				*c = '/';
+		break;
+	}
+out:
+	free(list);
+}
+
+int sp_step_scan_filesystems(const struct sp_ctx *ctx, uint64_t end_bytes, struct sp_fs_trace *ret,
+			     char *node, size_t node_len)
+{
+	struct sp_gpt_state *g = calloc(1, sizeof(*g));
+	struct scan_starts *l = calloc(1, sizeof(*l));
+	struct sp_scan_hints h;
+	struct sp_fs_trace t;
+	uint64_t bytes = 0;
+	bool owned = false;
+	int fd = -1, r = -ENOMEM, found = 0;
+
+	if (!g || !l)
+		goto out;
+	fd = scan_fd(ctx, &owned, &bytes);
+	if (fd < 0) {
+		r = fd;
+		goto out;
+	}
+	r = sp_gpt_read_disk(fd, ctx_sector_bytes(ctx), bytes, g);
+	if (r < 0)
+		goto out;
+	collect_starts(ctx, g, end_bytes < bytes ? end_bytes : bytes, l);
+	for (size_t i = 0; i < l->n && !found; i++) {
+		region_hints(ctx, &l->s[i], bytes, &h);
+		r = sp_scan_fs_at(fd, l->s[i].start_bytes, &h, &t);
+		if (r < 0)
+			goto out;
+		if (t.verdict != SP_ONDISK_INTACT && t.verdict != SP_ONDISK_DAMAGED)
+			continue;
+		found = 1;
+		*ret = t;
+		repair_node(ctx, fd, t.start_bytes, node, node_len);
+	}
+	r = found;
+out:
+	if (owned && fd >= 0)
+		close(fd);
+	free(l);
+	free(g);
+	return r;
+}
+
+void sp_step_describe_trace(const struct sp_fs_trace *t, const char *node, char *buf, size_t len)
+{
+	char at[32], uuid[40];
+
+	sp_format_size_human(t->start_bytes, at, sizeof(at));
+	sp_uuid_format(t->uuid, uuid, sizeof(uuid));
+	if (t->verdict == SP_ONDISK_INTACT)
+		snprintf(buf, len, "%s %s filesystem (UUID %s) at %s", article(t->type), t->type,
+			 uuid, at);
+	else
+		snprintf(buf, len, "a damaged %s filesystem at %s (%s); repair: %s %s", t->type, at,
+			 t->what, t->repair, node);
+}

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
@@ -26,6 +27,7 @@
 
 #include <blkid/blkid.h>
 #include <ext2fs/ext2fs.h>
+#include <linux/fs.h>
 #include <xfs/xfs.h>
 #include <xfs/xfs_format.h>
 
@@ -329,8 +331,44 @@ static void read_ext(const char *path, struct sp_found_fs *f)
 	ext2fs_close_free(&fs);
 }
 
+/*
+ * The on-disk readers' verdict on what is at the start of the node (a
+ * partition, or the whole disk): a superblock libblkid reports that the
+ * kernel would refuse, or, where libblkid sees nothing, a primary that
+ * is gone while a copy is there.
+ */
+static void judge_on_disk(const struct sp_plan *plan, const char *path, struct sp_found_fs *f)
+{
+	struct sp_scan_hints h = { 0 };
+	struct sp_fs_trace t;
+	uint64_t bytes = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0)
+		return;
+	if (ioctl(fd, BLKGETSIZE64, &bytes) == 0) {
+		h.disk_bytes = bytes;
+		h.su_bytes = plan->stripe_width_bytes ? plan->chunk_bytes : 0;
+		h.sw = plan->data_disks;
+		h.agsize_bytes = plan->fs == SP_FS_XFS ? (plan->xfs_agsize_bytes ?
+							  plan->xfs_agsize_bytes :
+							  plan->xfs_ag.mkfs_agsize_bytes) : 0;
+		h.region_bytes[h.n_regions++] = bytes;
+		if (sp_scan_fs_at(fd, 0, &h, &t) == 0 && t.verdict == SP_ONDISK_DAMAGED) {
+			f->damaged = true;
+			f->blank = false;
+			if (!f->type[0] || t.from_backup)
+				snprintf(f->type, sizeof(f->type), "%s", t.type);
+			snprintf(f->damage, sizeof(f->damage), "%s", t.what);
+			snprintf(f->repair, sizeof(f->repair), "%s %s", t.repair, path);
+		}
+	}
+	close(fd);
+}
+
 /* Fills f; returns <0 only when it cannot look. */
-static int read_fs(const char *path, struct sp_found_fs *f, struct sp_step_result *res)
+static int read_fs(const struct sp_plan *plan, const char *path, struct sp_found_fs *f,
+		   struct sp_step_result *res)
 {
 	struct stat st;
 	int r;
@@ -347,8 +385,12 @@ static int read_fs(const char *path, struct sp_found_fs *f, struct sp_step_resul
 		return 0;
 	}
 	r = find_fs(path, f, res);
-	if (r < 0 || f->blank || f->ambivalent)
+	if (r < 0 || f->ambivalent)
 		return r;
+	if (f->blank || !strcmp(f->type, "xfs") || !strncmp(f->type, "ext", 3))
+		judge_on_disk(plan, path, f);
+	if (f->blank || f->damaged)
+		return 0;
 	if (!strcmp(f->type, "xfs"))
 		return read_xfs(path, f, res);
 	if (!strcmp(f->type, "ext3") || !strcmp(f->type, "ext4") || !strcmp(f->type, "ext2"))
@@ -373,7 +415,7 @@ static int filesystem_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 	else
 		snprintf(f->path, sizeof(f->path), "%s", sp_ctx_partition_path(ctx));
 	summarize(ctx->plan, NULL, res);
-	r = read_fs(f->path, f, res);
+	r = read_fs(ctx->plan, f->path, f, res);
 	if (r < 0)
 		return r;
 	ctx->have_found_fs = true;
@@ -614,24 +656,34 @@ static bool xfs_never_finished(const struct sp_ctx *ctx)
  * The planned partition's whole range, read from the disk at the planned
  * start: an old filesystem, LVM PV or md superblock there is found even
  * when no partition table points at it any more (a table wiped alone).
+ * Then the on-disk readers, for what libblkid does not report: a damaged
+ * primary, or a filesystem whose primary is gone but whose secondary or
+ * backup superblocks are there, at any start that reaches into the range.
  */
 static int filesystem_probe_existing(struct sp_ctx *ctx, char *what, size_t len)
 {
 	const struct sp_plan *plan = ctx->plan;
-	char found[SP_MSG_MAX], start[32];
-	int r;
+	char found[SP_MSG_MAX], start[32], node[SP_PATH_MAX];
+	struct sp_fs_trace t;
+	int r, s;
 
 	r = sp_step_probe_range(ctx, plan->start_bytes, plan->size_bytes, found, sizeof(found));
+	s = sp_step_scan_filesystems(ctx, plan->start_bytes + plan->size_bytes, &t, node,
+				     sizeof(node));
+	if (s > 0 && (t.verdict == SP_ONDISK_DAMAGED || r <= 0)) {
+		sp_step_describe_trace(&t, node, what, len);
+		return 1;
+	}
 	if (r > 0 && xfs_never_finished(ctx))
 		return 0; /* mkfs was stopped: no data was ever in it, redo it */
-	if (r < 0)
+	if (r < 0 || s < 0)
 		snprintf(found, sizeof(found), "unrecognised data (cannot be probed: %s)",
-			 strerror(-r));
+			 strerror(r < 0 ? -r : -s));
 	sp_format_size_human(plan->start_bytes, start, sizeof(start));
-	if (r != 0)
+	if (r != 0 || s < 0)
 		snprintf(what, len, "%s at %s, where the plan's partition %s starts", found,
 			 start, sp_ctx_partition_path(ctx));
-	return r != 0;
+	return r != 0 || s < 0;
 }
 
 const struct sp_step sp_step_filesystem = {

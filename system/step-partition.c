@@ -295,6 +295,43 @@ static void read_kernel(const struct sp_ctx *ctx, struct sp_found_partition *f)
 	f->node_matches = node_is(sp_ctx_partition_path(ctx), &kp);
 }
 
+/*
+ * A GPT with a damaged or missing copy, read by the on-disk reader: the
+ * label is the intact copy's (libparted would only ask whether to fix it,
+ * and is never answered Fix on the user's behalf).  false when both
+ * copies are intact or there is no GPT: then libparted reads it.
+ */
+static bool read_gpt_copies(const struct sp_ctx *ctx, struct sp_found_partition *f)
+{
+	struct sp_gpt_state *g = calloc(1, sizeof(*g));
+	unsigned sector = ctx->facts ? ctx->facts->logical_sector_bytes :
+				       ctx->plan->device.logical_sector_bytes;
+	bool damaged = false;
+
+	if (!g || sp_step_read_gpt(ctx, g) < 0 ||
+	    (g->primary != SP_ONDISK_DAMAGED && g->backup != SP_ONDISK_DAMAGED))
+		goto out;
+	damaged = true;
+	sp_gpt_describe_damage(g, f->gpt_damage, sizeof(f->gpt_damage));
+	f->gpt_both_damaged = !sp_gpt_one_copy_damaged(g);
+	snprintf(f->label, sizeof(f->label), "gpt");
+	f->sector_bytes = sector;
+	f->disk_bytes = ctx->facts ? ctx->facts->size_bytes : ctx->plan->device.size_bytes;
+	if (f->gpt_both_damaged)
+		goto out;
+	for (size_t i = 0; i < g->n_parts; i++) {
+		f->n_partitions++;
+		if (g->parts[i].number != PARTITION_NUMBER)
+			continue;
+		f->has_first = f->first_is_primary = true;
+		f->start_bytes = g->parts[i].first_lba * sector;
+		f->size_bytes = (g->parts[i].last_lba - g->parts[i].first_lba + 1) * sector;
+	}
+out:
+	free(g);
+	return damaged;
+}
+
 /* Reads the label into f; returns <0 (res failed) only when it cannot look. */
 static int read_label(const struct sp_ctx *ctx, struct sp_found_partition *f,
 		      struct sp_step_result *res)
@@ -304,7 +341,11 @@ static int read_label(const struct sp_ctx *ctx, struct sp_found_partition *f,
 	PedDisk *disk = NULL;
 	const PedDiskType *type;
 	struct ped_said said;
-	int r = parted_open(path, &dev, &said, res);
+	int r;
+
+	if (read_gpt_copies(ctx, f))
+		return 0;
+	r = parted_open(path, &dev, &said, res);
 
 	if (r < 0)
 		return r;
@@ -349,7 +390,8 @@ static int partition_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 	r = read_label(ctx, f, res);
 	if (r < 0)
 		return r;
-	if (f->label[0] && strcmp(f->label, "loop") && !f->label_unreadable)
+	if (f->label[0] && strcmp(f->label, "loop") && !f->label_unreadable &&
+	    !f->gpt_both_damaged)
 		read_kernel(ctx, f);
 	ctx->have_found_partition = true;
 	sp_judge_partition(ctx->plan, f, &res->findings);
@@ -912,10 +954,42 @@ static bool label_is_the_plans(struct sp_ctx *ctx)
  * superblocks at the end.  The partition's own range is the filesystem
  * step's to probe.
  */
+/*
+ * A GPT copy that is damaged or missing is someone's label, however
+ * intact the other: refused, with the repair, even when the intact copy
+ * is exactly the plan's layout.  Rewriting it then is what parted asks
+ * leave to ("Fix?"), and that answer is the user's to give (sgdisk -e,
+ * sfdisk), not ours: the handler never answers Fix either.
+ */
+static bool gpt_copy_refused(struct sp_ctx *ctx, char *what, size_t len)
+{
+	struct sp_found_partition *f = calloc(1, sizeof(*f));
+	const char *disk = sp_ctx_disk_path(ctx);
+	bool refused = false;
+
+	if (f && read_gpt_copies(ctx, f)) {
+		refused = true;
+		if (f->gpt_both_damaged)
+			snprintf(what, len, "a gpt partition table whose copies are both damaged "
+				 "(%s); gdisk's recovery menu or testdisk rebuild it", f->gpt_damage);
+		else
+			snprintf(what, len, "a gpt partition table: %s%s; repair it with sgdisk -e "
+				 "%s (or sfdisk -d %s >table && sfdisk %s <table), then run apply "
+				 "again", f->gpt_damage, found_is_the_plans(ctx->plan, f) ?
+				 " and holds exactly the plan's partition" : "", disk, disk, disk);
+	}
+	free(f);
+	return refused;
+}
+
 static int partition_probe_existing(struct sp_ctx *ctx, char *what, size_t len)
 {
 	const char *disk = sp_ctx_disk_path(ctx);
-	int r = sp_step_probe_range(ctx, 0, 0, what, len);
+	int r;
+
+	if (gpt_copy_refused(ctx, what, len))
+		return 1;
+	r = sp_step_probe_range(ctx, 0, 0, what, len);
 
 	/* describe() says "partition table" only when no superblock was found:
 	 * a label alone, and if it is the plan's, the re-run may rewrite it */

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "clock.h"
+#include "ondisk-scan.h"
 #include "result.h"
 #include "stripeplan.h"
 #include "sysfs.h"
@@ -128,6 +129,25 @@ int sp_step_probe_signature(const char *path, char *what, size_t len);
  * where a partition will be, whether or not a table points at it. */
 int sp_step_probe_range(const struct sp_ctx *ctx, uint64_t offset, uint64_t size, char *what,
 			size_t len);
+/*
+ * What the on-disk readers find where apply writes: a filesystem, intact
+ * or damaged (its primary failed a check or is gone and a secondary or
+ * backup copy is there), starting anywhere one plausibly starts below
+ * end_bytes of the run's disk: byte 0, the plan's start, every start
+ * either GPT copy or an msdos label points at, sector 63, sector 2048
+ * and 1 MiB multiples up to the plan's start.  An unfinished mkfs.xfs
+ * counts as nothing.  1 with ret and the node to repair it on (the
+ * kernel's partition starting there, the disk at 0, else a sentence),
+ * 0 when nothing is there, -errno when the disk cannot be read.
+ */
+int sp_step_scan_filesystems(const struct sp_ctx *ctx, uint64_t end_bytes, struct sp_fs_trace *ret,
+			     char *node, size_t node_len);
+/* Both GPT copies of the run's disk, each judged alone.  0 or -errno. */
+int sp_step_read_gpt(const struct sp_ctx *ctx, struct sp_gpt_state *ret);
+/* "a damaged xfs filesystem at 1 MiB (its primary superblock: ...);
+ * repair: xfs_repair /dev/sdb1" */
+void sp_step_describe_trace(const struct sp_fs_trace *t, const char *node, char *buf, size_t len);
+
 /*
  * Erases every signature libblkid finds on path, as `wipefs -a` does,
  * adding one line per signature to res.  Opens with O_EXCL, so a mounted
