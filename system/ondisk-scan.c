@@ -10,9 +10,13 @@
  * intact primary was found: up to 8 reads for the AG size AG 0's headers
  * give (one per block size), up to 4 x 6 + 1 for mkfs.xfs's and
  * xfs_repair's geometries of the region sizes, and 28 ext backup
- * candidates: 63 reads of at most 4 KiB.  Measured on a 100 TiB sparse
- * loop image with nothing on it (tests/device/damaged.sh prints it):
- * see the commit that added this file.
+ * candidates: 63 reads of at most 4 KiB.  The disk-wide scan
+ * (sp_step_scan_filesystems) judges at most 160 starts, so 10,000 reads
+ * is the worst case.  Measured: apply --dry-run of an XFS plan on a
+ * blank 100 TiB sparse loop image (an XFS-hosted file) makes 108 preads
+ * and takes 0.14-0.28 s against 6 and 0.05-0.07 s without the scan
+ * (strace -c; /usr/bin/time, three runs each, 2 cores shared with other
+ * test runs).
  */
 #include <assert.h>
 #include <errno.h>
