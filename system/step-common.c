@@ -421,7 +421,7 @@ static int scan_fd(const struct sp_ctx *ctx, bool *ret_owned, uint64_t *ret_byte
 
 int sp_step_read_gpt(const struct sp_ctx *ctx, struct sp_gpt_state *ret)
 {
-	uint64_t bytes;
+	uint64_t bytes = 0;
 	bool owned;
 	int fd = scan_fd(ctx, &owned, &bytes), r;
 

@@ -117,7 +117,7 @@ static void test_xfs_real(void **state)
 	/* no magic, too short */
 	memset(b, 0, 512);
 	assert_int_equal(sp_xfs_sb_read(b, 512, &sb, why, sizeof(why)), SP_ONDISK_ABSENT);
-	n = load("xfs-v5.sb", b);
+	assert_int_equal(load("xfs-v5.sb", b), 512);
 	assert_int_equal(sp_xfs_sb_read(b, 100, &sb, why, sizeof(why)), SP_ONDISK_ABSENT);
 }
 
