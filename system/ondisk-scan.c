@@ -8,15 +8,15 @@
  * Cost, per start judged: one 64 KiB read (XFS primary and AG 0's AGF
  * and AGI at every sector size, the ext primary), then only when no
  * intact primary was found: up to 8 reads for the AG size AG 0's headers
- * give (one per block size), up to 4 x 6 + 1 for mkfs.xfs's and
- * xfs_repair's geometries of the region sizes, and 28 ext backup
- * candidates: 63 reads of at most 4 KiB.  The disk-wide scan
- * (sp_step_scan_filesystems) judges at most 160 starts, so 10,000 reads
- * is the worst case.  Measured: apply --dry-run of an XFS plan on a
- * blank 100 TiB sparse loop image (an XFS-hosted file) makes 108 preads
- * and takes 0.14-0.28 s against 6 and 0.05-0.07 s without the scan
- * (strace -c; /usr/bin/time, three runs each, 2 cores shared with other
- * test runs).
+ * give (one per block size), up to 3 x 6 + 1 for mkfs.xfs's and
+ * xfs_repair's geometries of the region sizes, 2 x 31 for -d agcount=2..32
+ * of the (at most two) exact sizes, and 28 ext backup candidates: 117
+ * reads of at most 4 KiB.  The disk-wide scan (sp_step_scan_filesystems)
+ * judges at most 160 starts, so about 19,000 reads is the worst case.
+ * Measured: apply --dry-run of an XFS plan on a blank 100 TiB sparse
+ * loop image (an XFS-hosted file) makes 139 preads and takes 0.16-0.44 s
+ * against 6 and 0.05-0.07 s without the scan (strace -c; /usr/bin/time,
+ * three runs each, 2 cores shared with other test runs).
  */
 #include <assert.h>
 #include <errno.h>
@@ -54,6 +54,7 @@ static_assert(offsetof(struct ext2_super_block, s_checksum) == 0x3fc, "ext s_che
 #define MAX_SECTOR_LOG 15U
 #define MIN_BLOCK_LOG 9U
 #define MAX_BLOCK_LOG 16U
+#define EXACT_AGCOUNT_MAX 32U
 
 /* Bytes read at off, short at the end of the device; -errno. */
 static ssize_t read_at(int fd, void *buf, size_t len, uint64_t off, uint64_t end)
@@ -135,6 +136,14 @@ static size_t xfs_ag_candidates(const uint8_t *head, size_t head_len, uint64_t s
 			add_ag(ags, &n, max,
 			       sp_xfs_mkfs_agsize_bytes(h->region_bytes[r], h->su_bytes, h->sw));
 	}
+	/* mkfs.xfs -d agcount=k: AGs of ceil(blocks / k) */
+	for (size_t r = 0; r < h->n_exact && r < h->n_regions; r++)
+		for (uint64_t k = 2; k <= EXACT_AGCOUNT_MAX; k++) {
+			uint64_t blocks = h->region_bytes[r] / 4096, ag = (blocks + k - 1) / k;
+
+			if (ag * 4096 >= 16 * SP_MIB)
+				add_ag(ags, &n, max, ag * 4096);
+		}
 	return n;
 }
 
@@ -142,7 +151,7 @@ static size_t xfs_ag_candidates(const uint8_t *head, size_t head_len, uint64_t s
 static bool xfs_find_secondary(int fd, const uint8_t *head, size_t head_len, uint64_t start,
 			       const struct sp_scan_hints *h, struct sp_fs_trace *t)
 {
-	uint64_t ags[8 + 1 + 3 * 6];
+	uint64_t ags[8 + 1 + 3 * 6 + 2 * (EXACT_AGCOUNT_MAX - 1)];
 	size_t n = xfs_ag_candidates(head, head_len, start, h, ags, sizeof(ags) / sizeof(ags[0]));
 	struct sp_xfs_sb sb;
 	char uuid[40];

@@ -37,16 +37,18 @@ struct sp_scan_hints {
 	uint64_t agsize_start_bytes;
 	size_t n_regions;
 	uint64_t region_bytes[6];   /* sizes the filesystem may have had */
+	size_t n_exact;             /* the first n_exact are a label's or the plan's
+				     * exact size: mkfs.xfs -d agcount=2..32 is tried too */
 };
 
 /*
  * Everything the readers find of a filesystem starting at byte start of
  * fd: its primary superblock (XFS at +0, ext at +1024), and when that
  * is not intact, XFS secondaries where AG 0's own AGF/AGI, mkfs.xfs's
- * defaults (xfs_repair's first guesses) or the hints put AG 1, and ext
- * backups of groups 1, 3, 5, 7, 9, 25, 27 for 1, 2, 4 and 64 KiB blocks.
- * At most 1 read of 64 KiB and 63 of 4 KiB.  0, or -errno when fd cannot
- * be read at start.
+ * defaults (xfs_repair's first guesses), -d agcount=2..32 of an exact
+ * size or the hints put AG 1, and ext backups of groups 1, 3, 5, 7, 9,
+ * 25, 27 for 1, 2, 4 and 64 KiB blocks.  At most 1 read of 64 KiB and
+ * 117 of 4 KiB.  0, or -errno when fd cannot be read at start.
  */
 int sp_scan_fs_at(int fd, uint64_t start, const struct sp_scan_hints *hints,
 		  struct sp_fs_trace *ret);

@@ -386,8 +386,9 @@ static void region_hints(const struct sp_ctx *ctx, const struct scan_start *s, u
 						   plan->xfs_ag.mkfs_agsize_bytes) : 0;
 	if (s->label_bytes)
 		h->region_bytes[h->n_regions++] = s->label_bytes;
-	if (s->start_bytes == plan->start_bytes)
+	if (s->start_bytes == plan->start_bytes && plan->size_bytes != s->label_bytes)
 		h->region_bytes[h->n_regions++] = plan->size_bytes;
+	h->n_exact = h->n_regions;
 	h->region_bytes[h->n_regions++] = disk_bytes - s->start_bytes;
 	gpt_end = disk_bytes > tail ? disk_bytes - tail : 0;
 	if (gpt_end > s->start_bytes) {

@@ -354,6 +354,7 @@ static void judge_on_disk(const struct sp_plan *plan, const char *path, struct s
 							  plan->xfs_agsize_bytes :
 							  plan->xfs_ag.mkfs_agsize_bytes) : 0;
 		h.region_bytes[h.n_regions++] = bytes;
+		h.n_exact = 1; /* the node is the filesystem's own extent */
 		if (sp_scan_fs_at(fd, 0, &h, &t) == 0 && t.verdict == SP_ONDISK_DAMAGED) {
 			f->damaged = true;
 			f->blank = false;

@@ -122,9 +122,11 @@ expect_ok "check after --force" sp check "${EXT[@]}" --device "$dev6"
 dev7=$(sp_loop_create 1G) || exit 1
 KILLS=${FAULTS_KILLS:-12}
 for i in $(seq "$KILLS"); do
-	wipefs -q -a "$dev7" 2>/dev/null || true
 	delpart "$dev7" 1 2>/dev/null || true
-	dd if=/dev/zero of="$dev7" bs=1M count=8 conv=fsync status=none
+	# a blank disk, all of it: the last round's filesystem with only its
+	# first MiBs zeroed would still be a damaged filesystem (its secondary
+	# superblocks), which apply rightly refuses without --force
+	blkdiscard -f "$dev7"
 	# its own process group, so mkfs dies with it, as on a power cut
 	setsid "$STRIPEPLAN" apply "${P400[@]}" --device "$dev7" --root "$SP_TEST_ROOT" \
 		>"$WORK/killed.out" 2>&1 &
