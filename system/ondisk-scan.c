@@ -229,6 +229,7 @@ static int judge_xfs_primary(int fd, const uint8_t *head, size_t n, uint64_t sta
 	snprintf(t->repair, sizeof(t->repair), "xfs_repair");
 	memcpy(t->uuid, sb.uuid, sizeof(t->uuid));
 	t->verdict = v;
+	t->primary = true;
 	if (v == SP_ONDISK_INTACT)
 		return 1;
 	primary_words(t, why);
@@ -252,6 +253,7 @@ static int judge_ext_primary(int fd, const uint8_t *head, size_t n, uint64_t sta
 	snprintf(t->repair, sizeof(t->repair), "e2fsck -f");
 	memcpy(t->uuid, sb.uuid, sizeof(t->uuid));
 	t->verdict = v;
+	t->primary = true;
 	if (v == SP_ONDISK_INTACT)
 		return 1;
 	primary_words(t, why);

@@ -21,6 +21,7 @@ struct sp_fs_trace {
 	char type[8];                   /* "xfs", "ext4", ... */
 	uint64_t start_bytes;
 	uint8_t uuid[16];
+	bool primary;                   /* a primary superblock is there (intact or not) */
 	bool from_backup;               /* the primary is gone or damaged, a copy was found */
 	char what[SP_MSG_MAX / 2];      /* "its primary superblock: sb_agcount is 0" */
 	char repair[SP_NAME_MAX];       /* the command before the node: "xfs_repair",

@@ -671,7 +671,11 @@ static int filesystem_probe_existing(struct sp_ctx *ctx, char *what, size_t len)
 	r = sp_step_probe_range(ctx, plan->start_bytes, plan->size_bytes, found, sizeof(found));
 	s = sp_step_scan_filesystems(ctx, plan->start_bytes + plan->size_bytes, &t, node,
 				     sizeof(node));
-	if (s > 0 && (t.verdict == SP_ONDISK_DAMAGED || r <= 0)) {
+	/* what libblkid sees at the start is what is there now (swap made over
+	 * an old xfs): the readers' words only for what libblkid missed, or
+	 * for the damaged primary it saw */
+	if (s > 0 && (r <= 0 || (t.verdict == SP_ONDISK_DAMAGED && t.primary &&
+				 t.start_bytes == plan->start_bytes))) {
 		sp_step_describe_trace(&t, node, what, len);
 		return 1;
 	}
