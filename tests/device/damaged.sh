@@ -18,11 +18,11 @@ part="${dev}p1"
 mnt="$SP_LOOP_TMPDIR/mnt"
 
 # filled FS: a fresh FS of the plan (--force over the last case's) holding
-# 4 MiB of random bytes; its digest in $sum
+# 1 MiB of random bytes; its digest in $sum
 filled() {
 	expect_ok "apply --force $1" sp apply "${P400[@]}" --fs "$1" --device "$dev" --force
 	sp_loop_mount "$part" "$mnt"
-	head -c 4M /dev/urandom >"$mnt/data"
+	head -c 1M /dev/urandom >"$mnt/data"
 	sum=$(sha256sum <"$mnt/data")
 	umount "$mnt"
 }
