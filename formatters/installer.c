@@ -70,7 +70,7 @@ static bool snippet_values_ok(const struct sp_plan *p, const char *apply_command
 	const char *const values[] = { p->controller, p->device.path, p->device.kernel_name,
 				       p->mountpoint, apply_command };
 
-	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(values); i++)
 		if (sp_has_control_chars(values[i]))
 			return false;
 	/* a kickstart line that starts with '%' opens or closes a section */

@@ -231,7 +231,7 @@ static json_object *profile_json(const struct sp_profile *pr)
 	json_object_object_add(o, "description", json_object_new_string(pr->description));
 	json_object_object_add(o, "driver", json_object_new_string(pr->driver));
 	json_object_object_add(o, "device_naming", json_object_new_string(pr->device_naming));
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
 		if (pr->levels_mask & sp_level_bit(all[i]))
 			json_object_array_add(levels, json_object_new_int((int)all[i]));
 	json_object_object_add(o, "levels", levels);

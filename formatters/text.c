@@ -421,7 +421,7 @@ char *sp_format_profiles_text(const struct sp_profile_set *set)
 		sp_format_size_short(pr->chunk_max_bytes, hi, sizeof(hi));
 		fprintf(f, "%s\n  %s\n  driver %s; levels", pr->name, pr->description,
 			pr->driver[0] ? pr->driver : "(any)");
-		for (size_t l = 0, n = 0; l < sizeof(all) / sizeof(all[0]); l++)
+		for (size_t l = 0, n = 0; l < ARRAY_SIZE(all); l++)
 			if (pr->levels_mask & sp_level_bit(all[l]))
 				fprintf(f, "%s%u", n++ ? "," : " ", (unsigned)all[l]);
 		fprintf(f, "; chunk %s..%s; %s write cache\n", lo, hi,

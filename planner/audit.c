@@ -18,17 +18,12 @@
 #define MSDOS_MAX_SECTORS (1ULL << 32)
 #define SYSFS_SECTOR_BYTES 512U
 
-const char *sp_severity_name(enum sp_severity s)
-{
-	switch (s) {
-	case SP_SEVERITY_COSTLY:
-		return "costly";
-	case SP_SEVERITY_SUBOPTIMAL:
-		return "suboptimal";
-	default:
-		return "differs";
-	}
-}
+static const char *const sp_severity_table[] = {
+	[SP_SEVERITY_DIFFERS] = "differs",
+	[SP_SEVERITY_SUBOPTIMAL] = "suboptimal",
+	[SP_SEVERITY_COSTLY] = "costly",
+};
+SP_STRING_TABLE(sp_severity, enum sp_severity, "differs")
 
 void sp_findings_add(struct sp_findings *fs, enum sp_severity severity, const char *code,
 		     const char *fmt, ...)
@@ -325,7 +320,7 @@ static uint64_t want_log_su(const struct sp_plan *plan)
 	if (plan->fs == SP_FS_XFS && plan->xfs_log_su_bytes)
 		return plan->xfs_log_su_bytes;
 	/* what plan_xfs() sets: one block */
-	return plan->block_bytes ? plan->block_bytes : 4096;
+	return plan->block_bytes ? plan->block_bytes : SP_FS_BLOCK_BYTES;
 }
 
 static void judge_xfs_stripe(const struct sp_plan *plan, const struct sp_found_fs *f,
@@ -490,7 +485,7 @@ static void judge_xfs(const struct sp_plan *plan, const struct sp_found_fs *f,
 static void judge_ext(const struct sp_plan *plan, const struct sp_found_fs *f,
 		      struct sp_findings *out)
 {
-	unsigned block = f->block_bytes ? f->block_bytes : 4096;
+	unsigned block = f->block_bytes ? f->block_bytes : SP_FS_BLOCK_BYTES;
 	uint64_t want_stride = plan->chunk_bytes / block;
 	uint64_t want_width = want_stride * plan->data_disks;
 	char a[32];
@@ -676,7 +671,7 @@ void sp_judge_mount_options(const struct sp_plan *plan, const char *fstype, cons
 		static const char *const gone[] = { "nobarrier", "barrier" };
 		enum sp_xfs_barrier_opts barrier = sp_kernel_xfs_barrier_opts(&k);
 
-		for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(gone); i++) {
 			if (!has_option(options, gone[i], NULL))
 				continue;
 			if (barrier == SP_XFS_BARRIER_REJECTED)
@@ -867,7 +862,7 @@ static bool is_costed(const struct sp_finding *f)
 
 	if (f->severity != SP_SEVERITY_COSTLY)
 		return false;
-	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(codes); i++)
 		if (!strcmp(f->code, codes[i]))
 			return true;
 	return false;

@@ -31,7 +31,7 @@ enum sp_severity {
 	SP_SEVERITY_COSTLY,
 };
 
-const char *sp_severity_name(enum sp_severity s); /* "costly" */
+SP_STRING_TABLE_DECLARE(sp_severity, enum sp_severity); /* "costly" */
 
 /*
  * What a layout costs, from the array model: member I/O of writes of one

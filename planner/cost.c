@@ -20,7 +20,6 @@
 
 /* Offsets costed per direction; past this the period is sampled evenly. */
 #define COST_MAX_SAMPLES 4096U
-#define DEFAULT_BLOCK_BYTES 4096U
 
 static uint64_t write_alignment(const struct sp_layout *l)
 {
@@ -28,14 +27,14 @@ static uint64_t write_alignment(const struct sp_layout *l)
 		return l->fs_su_bytes * l->fs_sw;
 	if (l->fs_su_bytes)
 		return l->fs_su_bytes;
-	return l->fs_block_bytes ? l->fs_block_bytes : DEFAULT_BLOCK_BYTES;
+	return l->fs_block_bytes ? l->fs_block_bytes : SP_FS_BLOCK_BYTES;
 }
 
 static uint64_t read_alignment(const struct sp_layout *l)
 {
 	if (l->fs_su_bytes)
 		return l->fs_su_bytes;
-	return l->fs_block_bytes ? l->fs_block_bytes : DEFAULT_BLOCK_BYTES;
+	return l->fs_block_bytes ? l->fs_block_bytes : SP_FS_BLOCK_BYTES;
 }
 
 /*

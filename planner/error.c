@@ -20,7 +20,7 @@ int sp_error_exit_code(const struct sp_error *err)
 		[SP_ERR_REFUSED] = SP_EXIT_REFUSED,
 	};
 
-	if (!err || (unsigned)err->kind >= sizeof(codes) / sizeof(codes[0]))
+	if (!err || (unsigned)err->kind >= ARRAY_SIZE(codes))
 		return SP_EXIT_FAILED;
 	return codes[err->kind];
 }

@@ -70,7 +70,7 @@ static const struct facts_field *facts_field_find(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(facts_fields) / sizeof(facts_fields[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(facts_fields); i++)
 		if (!strcmp(facts_fields[i].name, name))
 			return &facts_fields[i];
 	return NULL;
@@ -154,7 +154,7 @@ static int set_string_field(const char *file, const struct facts_field *fd,
 static int set_schedulers(const char *file, struct json_object *v, struct sp_facts *f,
 			  struct sp_error *err)
 {
-	size_t n, max = sizeof(f->schedulers) / sizeof(f->schedulers[0]);
+	size_t n, max = ARRAY_SIZE(f->schedulers);
 
 	if (!json_object_is_type(v, json_type_array) || (n = json_object_array_length(v)) > max)
 		return fail(err, EINVAL, SP_ERR_INVALID,
@@ -278,7 +278,7 @@ static int facts_from_object(const char *file, struct json_object *obj, struct s
 			return fail(err, EINVAL, SP_ERR_INVALID,
 				    "unknown field '%s' in '%s'", key, file);
 	}
-	for (i = 0; i < sizeof(facts_fields) / sizeof(facts_fields[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(facts_fields); i++) {
 		fd = &facts_fields[i];
 		/* null is "not known", as the plan's device object writes it */
 		if (!json_object_object_get_ex(obj, fd->name, &v) || !v) {

@@ -146,7 +146,7 @@ static void tag_of(const char *source, struct entry *e)
 	e->tag[0] = e->tag_value[0] = '\0';
 	if (!eq || source[0] == '/')
 		return;
-	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(tags); i++) {
 		if (strlen(tags[i]) != (size_t)(eq - source) || strncmp(source, tags[i], strlen(tags[i])))
 			continue;
 		v = eq + 1;

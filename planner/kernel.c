@@ -181,7 +181,7 @@ static const struct scheduler_names schedulers[] = {
 	{ "kyber", "kyber" },
 };
 
-#define N_SCHEDULERS (sizeof(schedulers) / sizeof(schedulers[0]))
+#define N_SCHEDULERS (ARRAY_SIZE(schedulers))
 
 const char *sp_kernel_scheduler_name(const struct sp_kernel *k, const char *wanted)
 {

@@ -24,7 +24,7 @@ int sp_md_level(const struct sp_md_facts *md, const char *array, enum sp_level *
 		{ "raid6", SP_LEVEL_6 }, { "raid10", SP_LEVEL_10 },
 	};
 
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(known); i++) {
 		if (!strcmp(md->level, known[i].name)) {
 			*ret = known[i].level;
 			return 0;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mount.h>
 
+#include "base.h"
 #include "mount-options.h"
 
 struct vfs_option {
@@ -36,10 +37,10 @@ static bool userspace_only(const char *opt, size_t len)
 					     "nouser", "users", "owner", "group", "_netdev" };
 	static const char *const prefixes[] = { "x-", "X-", "comment=", "uhelper=", "helper=" };
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (strlen(names[i]) == len && !memcmp(opt, names[i], len))
 			return true;
-	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++)
 		if (len >= strlen(prefixes[i]) && !memcmp(opt, prefixes[i], strlen(prefixes[i])))
 			return true;
 	return false;
@@ -62,7 +63,7 @@ int sp_mount_options_split(const char *options, unsigned long *ret_flags, char *
 
 		if (len == 0)
 			return -EINVAL;
-		for (size_t i = 0; i < sizeof(vfs_options) / sizeof(vfs_options[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(vfs_options); i++) {
 			if (strlen(vfs_options[i].name) == len && !memcmp(p, vfs_options[i].name, len)) {
 				flags = (flags & ~vfs_options[i].clear) | vfs_options[i].set;
 				known = true;

@@ -52,10 +52,10 @@ int sp_path_normalize(const char *in, char *out, size_t len)
 
 const char *sp_mountpoint_system_use(const char *normalized)
 {
-	for (size_t i = 0; i < sizeof(system_dirs) / sizeof(system_dirs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(system_dirs); i++)
 		if (!strcmp(normalized, system_dirs[i]))
 			return "holds the operating system";
-	for (size_t i = 0; i < sizeof(virtual_dirs) / sizeof(virtual_dirs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(virtual_dirs); i++)
 		if (!strncmp(normalized, virtual_dirs[i], strlen(virtual_dirs[i])))
 			return "is below a kernel filesystem";
 	return NULL;

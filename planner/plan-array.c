@@ -14,7 +14,6 @@
 
 #include "plan-internal.h"
 
-#define FS_BLOCK_BYTES 4096U
 
 struct diffs {
 	size_t n;
@@ -200,7 +199,7 @@ static int check_chunk(const struct sp_profile *profile, struct sp_plan *plan,
 	if (!sp_is_power_of_two(plan->chunk_bytes))
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "chunk: %s is not a power of two (controllers stripe in 2^n sizes)", a);
-	if (plan->chunk_bytes < FS_BLOCK_BYTES)
+	if (plan->chunk_bytes < SP_FS_BLOCK_BYTES)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "chunk: %s is smaller than the 4K filesystem block; "
 				    "the filesystem cannot align to it",

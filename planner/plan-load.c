@@ -98,10 +98,10 @@ static void load_sources(struct loader *l, json_object *o, struct sp_plan *p)
 					&p->members_source, &p->table_source };
 	char text[16];
 
-	for (size_t i = 0; o && i < sizeof(keys) / sizeof(keys[0]) && l->r == 0; i++) {
+	for (size_t i = 0; o && i < ARRAY_SIZE(keys) && l->r == 0; i++) {
 		text[0] = '\0';
 		get_str(l, o, "array.source", keys[i], false, text, sizeof(text));
-		if (l->r == 0 && text[0] && sp_parse_source(text, dst[i]) < 0)
+		if (l->r == 0 && text[0] && sp_source_from_name(text, dst[i]) < 0)
 			l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID,
 					    "plan: array.source.%s '%s' is not declared, kernel, default "
 					    "or none", keys[i], text);
@@ -267,7 +267,7 @@ static void load_tuning(struct loader *l, json_object *root, struct sp_plan *p)
 		get_str(l, t, "tuning", "value", true, out->value, sizeof(out->value));
 		get_str(l, t, "tuning", "kind", true, kind, sizeof(kind));
 		get_str(l, t, "tuning", "why", false, out->why, sizeof(out->why));
-		if (l->r == 0 && sp_parse_tuning_kind(kind, &out->kind) < 0)
+		if (l->r == 0 && sp_tuning_kind_from_name(kind, &out->kind) < 0)
 			l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID,
 					    "plan: tuning[%zu].kind '%s' is not \"sysfs\" or \"module\"",
 					    i, kind);

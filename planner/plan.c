@@ -13,7 +13,6 @@
 
 #include "plan-internal.h"
 
-#define FS_BLOCK_BYTES 4096U
 #define EXT3_MAX_BLOCKS ((1ULL << 32) - 1)      /* no 64bit feature: mke2fs's MAX_32_NUM */
 #define GPT_ENTRIES_BYTES 16384U                /* 128 entries x 128 bytes */
 #define MSDOS_MAX_SECTORS (1ULL << 32)
@@ -101,7 +100,7 @@ static int check_facts(const struct sp_facts *f, struct sp_error *err)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "sector-size: physical sector %u must be a power of two >= the logical %u",
 				    f->physical_sector_bytes, f->logical_sector_bytes);
-	if (f->logical_sector_bytes > FS_BLOCK_BYTES)
+	if (f->logical_sector_bytes > SP_FS_BLOCK_BYTES)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "sector-size: %u-byte sectors are larger than the 4 KiB filesystem block",
 				    f->logical_sector_bytes);
@@ -502,7 +501,7 @@ static int plan_filesystem(const struct sp_spec *spec, struct sp_plan *plan,
 
 	plan->fs = spec->fs;
 	plan->workload = spec->workload;
-	plan->block_bytes = FS_BLOCK_BYTES;
+	plan->block_bytes = SP_FS_BLOCK_BYTES;
 	snprintf(plan->label, sizeof(plan->label), "%s", spec->label);
 	if (strlen(spec->label) > label_max)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,

@@ -150,7 +150,7 @@ static int parse_knob(struct parse_ctx *ctx, json_object *e, struct sp_profile_k
 		knob->target = SP_TARGET_MEMBERS;
 	else
 		return bad(ctx, "target", "must be \"device\" or \"members\"");
-	for (size_t i = 0; i < sizeof(knob_rules) / sizeof(knob_rules[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(knob_rules); i++)
 		if (!strcmp(knob->knob, knob_rules[i].knob))
 			rule = &knob_rules[i];
 	if (!rule)

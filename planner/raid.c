@@ -8,24 +8,30 @@
 
 #include "stripeplan.h"
 
+/* indexed by the level's number (sparse) */
+static const char *const sp_level_table[] = {
+	[SP_LEVEL_0] = "raid0",   [SP_LEVEL_1] = "raid1",   [SP_LEVEL_5] = "raid5",
+	[SP_LEVEL_6] = "raid6",   [SP_LEVEL_10] = "raid10", [SP_LEVEL_50] = "raid50",
+	[SP_LEVEL_60] = "raid60",
+};
+SP_STRING_TABLE(sp_level, enum sp_level, "unknown")
+
 struct level_info {
 	enum sp_level level;
-	const char *name;
 	unsigned min_disks;      /* whole array (per span for 50/60) */
 	unsigned parity_disks;   /* per span */
 	bool spans;
 };
 
 static const struct level_info levels[] = {
-	{ SP_LEVEL_0, "raid0", 2, 0, false },  { SP_LEVEL_1, "raid1", 2, 0, false },
-	{ SP_LEVEL_5, "raid5", 3, 1, false },  { SP_LEVEL_6, "raid6", 4, 2, false },
-	{ SP_LEVEL_10, "raid10", 4, 0, false }, { SP_LEVEL_50, "raid50", 3, 1, true },
-	{ SP_LEVEL_60, "raid60", 4, 2, true },
+	{ SP_LEVEL_0, 2, 0, false },  { SP_LEVEL_1, 2, 0, false },  { SP_LEVEL_5, 3, 1, false },
+	{ SP_LEVEL_6, 4, 2, false },  { SP_LEVEL_10, 4, 0, false }, { SP_LEVEL_50, 3, 1, true },
+	{ SP_LEVEL_60, 4, 2, true },
 };
 
 static const struct level_info *level_info(enum sp_level level)
 {
-	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(levels); i++)
 		if (levels[i].level == level)
 			return &levels[i];
 	return NULL;
@@ -33,34 +39,38 @@ static const struct level_info *level_info(enum sp_level level)
 
 unsigned sp_level_bit(enum sp_level level)
 {
-	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(levels); i++)
 		if (levels[i].level == level)
 			return 1U << i;
 	return 0;
 }
 
+/* "0, 1, 5, 6, 10, 50, 60": the names without "raid", as people type them */
+static const char *level_numbers(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sp_level_names.n && used < len; i++)
+		if (sp_level_names.names[i])
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+						 sp_level_names.names[i] + strlen("raid"));
+	return buf;
+}
+
+/* "10", "raid10", "RAID10" */
 int sp_parse_level(const char *text, enum sp_level *ret_level, struct sp_error *err)
 {
 	const char *p = text ? text : "";
+	char name[16], known[64];
 
 	if (!strncasecmp(p, "raid", 4))
 		p += 4;
-	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
-		if (!strcmp(p, levels[i].name + 4)) {
-			*ret_level = levels[i].level;
-			return 0;
-		}
-	}
-	return sp_error_set(err, EINVAL, SP_ERR_INVALID,
-			    "level: unknown RAID level '%s' (known: 0, 1, 5, 6, 10, 50, 60)",
-			    text ? text : "");
-}
-
-const char *sp_level_name(enum sp_level level)
-{
-	const struct level_info *li = level_info(level);
-
-	return li ? li->name : "unknown";
+	snprintf(name, sizeof(name), "raid%s", p);
+	if (*p && strlen(p) < 3 && sp_level_from_name(name, ret_level) == 0)
+		return 0;
+	return sp_error_set(err, EINVAL, SP_ERR_INVALID, "level: unknown RAID level '%s' (known: %s)",
+			    text ? text : "", level_numbers(known, sizeof(known)));
 }
 
 bool sp_level_has_spans(enum sp_level level)
@@ -83,17 +93,17 @@ static int check_spans(const struct level_info *li, unsigned disks, unsigned spa
 	if (spans == 0)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "spans: %s needs --spans (the number of %s sets striped together)",
-				    li->name, li->level == SP_LEVEL_50 ? "RAID5" : "RAID6");
+				    sp_level_name(li->level), li->level == SP_LEVEL_50 ? "RAID5" : "RAID6");
 	if (spans < 2)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
-				    "spans: %s needs at least 2 spans, not %u", li->name, spans);
+				    "spans: %s needs at least 2 spans, not %u", sp_level_name(li->level), spans);
 	if (disks % spans)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "disks: %u disks cannot be split into %u equal spans", disks, spans);
 	if (disks / spans < li->min_disks)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "disks: each %s span needs at least %u disks, %u disks in %u spans gives %u",
-				    li->name, li->min_disks, disks, spans, disks / spans);
+				    sp_level_name(li->level), li->min_disks, disks, spans, disks / spans);
 	return 0;
 }
 
@@ -115,7 +125,7 @@ static const struct sp_level_rule default_rules[] = {
 
 const struct sp_level_rule *sp_level_default_rule(enum sp_level level)
 {
-	for (size_t i = 0; i < sizeof(default_rules) / sizeof(default_rules[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(default_rules); i++)
 		if (default_rules[i].level == level)
 			return &default_rules[i];
 	return NULL;
@@ -231,14 +241,14 @@ int sp_raid_data_disks_rule(const struct sp_level_rule *rule, enum sp_level leve
 	if (spans > 1)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "spans: %s has no spans (spans apply to RAID50 and RAID60)",
-				    li->name);
+				    sp_level_name(li->level));
 	if (disks < rule->min_disks)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
-				    "disks: %s needs at least %u disk%s, not %u", li->name,
+				    "disks: %s needs at least %u disk%s, not %u", sp_level_name(li->level),
 				    rule->min_disks, rule->min_disks == 1 ? "" : "s", disks);
 	if (rule->even_disks && disks % 2)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
-				    "disks: %s needs an even number of disks, not %u", li->name, disks);
+				    "disks: %s needs an even number of disks, not %u", sp_level_name(li->level), disks);
 	if (rule->n_layouts) {
 		l = layout && layout->near_copies ? *layout : rule->layouts[0];
 		r = check_layout(rule, disks, &l, err);

@@ -40,29 +40,21 @@ void sp_step_take_findings(struct sp_step_result *res)
 	res->status = res->findings.n ? SP_STEP_DRIFT : SP_STEP_UNCHANGED;
 }
 
-const char *sp_outcome_name(enum sp_outcome o)
-{
-	static const char *const names[] = {
-		[SP_OUTCOME_DONE] = "done",       [SP_OUTCOME_UNCHANGED] = "unchanged",
-		[SP_OUTCOME_DRY_RUN] = "dry-run", [SP_OUTCOME_MATCH] = "match",
-		[SP_OUTCOME_DRIFT] = "drift",     [SP_OUTCOME_REFUSED] = "refused",
-		[SP_OUTCOME_FAILED] = "failed",   [SP_OUTCOME_HARMLESS] = "differs",
-	};
+static const char *const sp_outcome_table[] = {
+	[SP_OUTCOME_DONE] = "done",       [SP_OUTCOME_UNCHANGED] = "unchanged",
+	[SP_OUTCOME_DRY_RUN] = "dry-run", [SP_OUTCOME_MATCH] = "match",
+	[SP_OUTCOME_DRIFT] = "drift",     [SP_OUTCOME_REFUSED] = "refused",
+	[SP_OUTCOME_FAILED] = "failed",   [SP_OUTCOME_HARMLESS] = "differs",
+};
+SP_STRING_TABLE(sp_outcome, enum sp_outcome, "unknown")
 
-	return (size_t)o < sizeof(names) / sizeof(names[0]) ? names[o] : "unknown";
-}
-
-const char *sp_step_status_name(enum sp_step_status s)
-{
-	static const char *const names[] = {
-		[SP_STEP_PENDING] = "pending",     [SP_STEP_DONE] = "done",
-		[SP_STEP_UNCHANGED] = "unchanged", [SP_STEP_DRIFT] = "drift",
-		[SP_STEP_FAILED] = "failed",       [SP_STEP_SKIPPED] = "skipped",
-		[SP_STEP_DRY_RUN] = "dry-run",
-	};
-
-	return (size_t)s < sizeof(names) / sizeof(names[0]) ? names[s] : "unknown";
-}
+static const char *const sp_step_status_table[] = {
+	[SP_STEP_PENDING] = "pending",     [SP_STEP_DONE] = "done",
+	[SP_STEP_UNCHANGED] = "unchanged", [SP_STEP_DRIFT] = "drift",
+	[SP_STEP_FAILED] = "failed",       [SP_STEP_SKIPPED] = "skipped",
+	[SP_STEP_DRY_RUN] = "dry-run",
+};
+SP_STRING_TABLE(sp_step_status, enum sp_step_status, "unknown")
 
 void sp_report_free(struct sp_report *r)
 {

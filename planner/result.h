@@ -71,7 +71,7 @@ void sp_step_result_clear(struct sp_step_result *res);
  * ..."), status DRIFT when there is any, else UNCHANGED. */
 void sp_step_take_findings(struct sp_step_result *res);
 void sp_report_free(struct sp_report *report);
-const char *sp_outcome_name(enum sp_outcome o);
-const char *sp_step_status_name(enum sp_step_status s);
+SP_STRING_TABLE_DECLARE(sp_outcome, enum sp_outcome);
+SP_STRING_TABLE_DECLARE(sp_step_status, enum sp_step_status);
 
 #endif

@@ -16,10 +16,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base.h"
+
 #define SP_KIB 1024ULL
 #define SP_MIB (1024ULL * 1024ULL)
 #define SP_GIB (1024ULL * 1024ULL * 1024ULL)
 #define SP_TIB (1024ULL * SP_GIB)
+
+/* The filesystem block every plan uses (mkfs.xfs's and mke2fs's default
+ * on large filesystems, the page size of the machines stripeplan runs
+ * on): strides, stripe units and AG sizes are whole blocks of it. */
+#define SP_FS_BLOCK_BYTES 4096U
 
 #define SP_NAME_MAX 64
 #define SP_PATH_MAX 4096
@@ -31,7 +38,7 @@
 #define SP_MAX_ARGV 24U
 #define SP_MAX_OPTIONS 16U
 
-/* Exit codes shared by every command (see DESIGN.md). */
+/* Exit codes shared by every command (stripeplan(8), EXIT STATUS). */
 enum sp_exit {
 	SP_EXIT_OK = 0,
 	SP_EXIT_DRIFT = 1,
@@ -104,8 +111,9 @@ enum sp_level {
 	SP_LEVEL_60 = 60,
 };
 
+/* "raid10"; sp_parse_level also takes "10" and "RAID10" */
+SP_STRING_TABLE_DECLARE(sp_level, enum sp_level);
 int sp_parse_level(const char *text, enum sp_level *ret_level, struct sp_error *err);
-const char *sp_level_name(enum sp_level level); /* "raid10" */
 bool sp_level_has_spans(enum sp_level level);
 /* Validates disks/spans for the level and returns the data disks. */
 int sp_raid_data_disks(enum sp_level level, unsigned disks, unsigned spans,
@@ -256,8 +264,8 @@ enum sp_tuning_recipe {
 	SP_TUNING_FIELD_REPORT, /* the seed report's whole recipe, as measured then */
 };
 
+SP_STRING_TABLE_DECLARE(sp_tuning_recipe, enum sp_tuning_recipe); /* "default", "field-report" */
 int sp_parse_tuning_recipe(const char *text, enum sp_tuning_recipe *ret, struct sp_error *err);
-const char *sp_tuning_recipe_name(enum sp_tuning_recipe r); /* "default", "field-report" */
 
 /* What the filesystem mostly does: one default cannot serve all (XFS's
  * log buffers and stripe unit, bench/run --parts log) */
@@ -267,8 +275,8 @@ enum sp_workload {
 	SP_WORKLOAD_SMALL_SYNC,  /* many small files, each fsynced: no XFS stripe unit */
 };
 
+SP_STRING_TABLE_DECLARE(sp_workload, enum sp_workload); /* "general", "metadata", "small-sync" */
 int sp_parse_workload(const char *text, enum sp_workload *ret, struct sp_error *err);
-const char *sp_workload_name(enum sp_workload w); /* "general", "metadata", "small-sync" */
 /* whether XFS gets the array's stripe unit under this workload: only
  * general; the small-file workloads pay for it and gain nothing */
 bool sp_workload_xfs_stripe(enum sp_workload w);
@@ -471,14 +479,15 @@ enum sp_barriers {
 	SP_BARRIERS_OFF,         /* asked for; granted only when safe and accepted */
 };
 
+SP_STRING_TABLE_DECLARE(sp_fs, enum sp_fs);
 int sp_parse_fs(const char *text, enum sp_fs *ret, struct sp_error *err);
-const char *sp_fs_name(enum sp_fs fs);
 /* The one program that makes fs: "mkfs.xfs", "mke2fs".  A plan's mkfs argv
  * must start with it (the planner writes it, the loader and the
  * filesystem step refuse anything else). */
 const char *sp_mkfs_tool(enum sp_fs fs);
+SP_STRING_TABLE_DECLARE(sp_table, enum sp_table);
+/* also "dos" and "mbr", as sfdisk and fdisk users say */
 int sp_parse_table(const char *text, enum sp_table *ret, struct sp_error *err);
-const char *sp_table_name(enum sp_table t);
 
 /* The parts of a spec the user may leave out (struct sp_spec.omitted). */
 enum sp_spec_field {
@@ -496,8 +505,7 @@ enum sp_source {
 	SP_SOURCE_NONE,         /* does not apply (a mirror's chunk) */
 };
 
-const char *sp_source_name(enum sp_source s); /* "declared", "kernel", ... */
-int sp_parse_source(const char *text, enum sp_source *ret);
+SP_STRING_TABLE_DECLARE(sp_source, enum sp_source); /* "declared", "kernel", ... */
 
 /* What the user asked for, bounded but not yet reasoned about. */
 struct sp_spec {

@@ -64,27 +64,11 @@ static bool value_ok(const char *v)
 	return true;
 }
 
-const char *sp_tuning_kind_name(enum sp_tuning_kind kind)
-{
-	switch (kind) {
-	case SP_TUNING_SYSFS:
-		return "sysfs";
-	case SP_TUNING_MODULE:
-		return "module";
-	}
-	return NULL;
-}
-
-int sp_parse_tuning_kind(const char *text, enum sp_tuning_kind *ret)
-{
-	if (!strcmp(text, "sysfs"))
-		*ret = SP_TUNING_SYSFS;
-	else if (!strcmp(text, "module"))
-		*ret = SP_TUNING_MODULE;
-	else
-		return -EINVAL;
-	return 0;
-}
+static const char *const sp_tuning_kind_table[] = {
+	[SP_TUNING_SYSFS] = "sysfs",
+	[SP_TUNING_MODULE] = "module",
+};
+SP_STRING_TABLE(sp_tuning_kind, enum sp_tuning_kind, NULL)
 
 int sp_tuning_path(const struct sp_tuning *t, char *buf, size_t len)
 {

@@ -32,8 +32,7 @@ char *sp_format_modprobe_conf(const struct sp_plan *plan);
 int sp_udev_rule_name(const struct sp_plan *plan, char *buf, size_t len);
 int sp_tune_script_name(const struct sp_plan *plan, char *buf, size_t len);
 /* "sysfs", "module" (the plan file's "kind"); NULL for no kind. */
-const char *sp_tuning_kind_name(enum sp_tuning_kind kind);
-int sp_parse_tuning_kind(const char *text, enum sp_tuning_kind *ret);
+SP_STRING_TABLE_DECLARE(sp_tuning_kind, enum sp_tuning_kind);
 /* The knob's file: "/sys/block/sdb/queue/read_ahead_kb",
  * "/sys/module/megaraid_mbox/parameters/max_sectors".  0 or -ENAMETOOLONG. */
 int sp_tuning_path(const struct sp_tuning *t, char *buf, size_t len);

@@ -86,7 +86,7 @@ int sp_parse_size(const char *text, const char *field, uint64_t *ret_bytes,
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "%s: '%s' has a fraction; give a whole number of a smaller unit",
 				    field, text);
-	for (i = 0; i < sizeof(decimal_suffixes) / sizeof(decimal_suffixes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(decimal_suffixes); i++) {
 		if (!strcasecmp(p, decimal_suffixes[i])) {
 			char unit = (char)toupper((unsigned char)p[0]);
 
@@ -97,7 +97,7 @@ int sp_parse_size(const char *text, const char *field, uint64_t *ret_bytes,
 					    (int)(p - text), text, unit);
 		}
 	}
-	for (i = 0; i < sizeof(binary_suffixes) / sizeof(binary_suffixes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(binary_suffixes); i++) {
 		if (!strcasecmp(p, binary_suffixes[i].text)) {
 			unsigned shift = binary_suffixes[i].shift;
 
@@ -166,7 +166,7 @@ void sp_format_size_human(uint64_t bytes, char *buf, size_t len)
 	unsigned i = 0;
 	uint64_t whole = bytes, rem = 0, div = 1;
 
-	while (whole >= 1024 && i + 1 < sizeof(units) / sizeof(units[0])) {
+	while (whole >= 1024 && i + 1 < ARRAY_SIZE(units)) {
 		div *= 1024;
 		whole = bytes / div;
 		i++;

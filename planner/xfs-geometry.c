@@ -24,9 +24,8 @@
 
 #include "stripeplan.h"
 
-#define BLOCK_BYTES 4096ULL
 #define AG_MIN_BYTES (16 * SP_MIB)
-#define AG_MAX_BYTES (SP_TIB - BLOCK_BYTES)
+#define AG_MAX_BYTES (SP_TIB - SP_FS_BLOCK_BYTES)
 #define LOG_AG_MIN_BYTES (68 * SP_MIB)
 #define SEARCH_STEPS 4096U
 
@@ -41,8 +40,8 @@ static unsigned multidisk_agcount(uint64_t fs_bytes)
  * then align_ag_geometry(). */
 uint64_t sp_xfs_mkfs_agsize_bytes(uint64_t fs_bytes, uint64_t su_bytes, unsigned sw)
 {
-	uint64_t blocks = fs_bytes / BLOCK_BYTES, su = su_bytes / BLOCK_BYTES;
-	uint64_t max = AG_MAX_BYTES / BLOCK_BYTES, ag;
+	uint64_t blocks = fs_bytes / SP_FS_BLOCK_BYTES, su = su_bytes / SP_FS_BLOCK_BYTES;
+	uint64_t max = AG_MAX_BYTES / SP_FS_BLOCK_BYTES, ag;
 
 	if (fs_bytes >= 32 * SP_TIB || (!su && fs_bytes >= 4 * SP_TIB))
 		ag = max;
@@ -57,10 +56,10 @@ uint64_t sp_xfs_mkfs_agsize_bytes(uint64_t fs_bytes, uint64_t su_bytes, unsigned
 	}
 	if (su && sw > 1 && ag % (su * sw) == 0 && blocks > ag) {
 		ag -= su;
-		if (ag < AG_MIN_BYTES / BLOCK_BYTES)
+		if (ag < AG_MIN_BYTES / SP_FS_BLOCK_BYTES)
 			ag += 2 * su;
 	}
-	return ag * BLOCK_BYTES;
+	return ag * SP_FS_BLOCK_BYTES;
 }
 
 static bool holds_log(uint64_t fs_bytes, uint64_t ag_bytes)
@@ -137,7 +136,7 @@ int sp_xfs_plan_ag(uint64_t fs_bytes, uint64_t su_bytes, unsigned sw, uint64_t s
 	}
 	/* parity RAID: whole stripes, for swalloc; otherwise stripe units,
 	 * avoiding multiples of the width as mkfs.xfs does */
-	granule = rotation_period ? stripe_bytes : su_bytes ? su_bytes : BLOCK_BYTES;
+	granule = rotation_period ? stripe_bytes : su_bytes ? su_bytes : SP_FS_BLOCK_BYTES;
 	avoid = rotation_period ? rotation_period : sw;
 	n = fs_bytes / granule;
 	target = fs_bytes >= 32 * SP_TIB ? AG_MAX_BYTES :

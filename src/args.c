@@ -54,7 +54,7 @@ static const struct opt_info opt_table[] = {
 	{ { "help", no_argument, NULL, 'h' }, 0 },
 };
 
-#define N_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
+#define N_OPTS (ARRAY_SIZE(opt_table))
 
 static int copy_arg(char *dst, size_t len, const char *src, const char *field,
 		    struct sp_error *err)
@@ -107,7 +107,7 @@ static int parse_format(const char *arg, struct sp_cli_args *a, struct sp_error 
 		[SP_FORMAT_UDEV] = "udev",
 	};
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		if (!strcmp(arg, names[i])) {
 			a->format = (enum sp_output_format)i;
 			return 0;
@@ -252,7 +252,7 @@ static int check_required(const struct sp_cli_args *a, unsigned allowed, struct 
 	/* check finds the filesystem on the device when --fs is not given */
 	const bool have[] = { a->have_controller, a->have_fs || (allowed & SP_OPT_CHECK) };
 
-	for (size_t i = 0; i < sizeof(have) / sizeof(have[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(have); i++)
 		if (!have[i])
 			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "%s: required (see 'stripeplan plan --help')", names[i] + 2);

@@ -120,7 +120,7 @@ int main(int argc, char **argv)
 		printf("stripeplan %s\n", STRIPEPLAN_VERSION);
 		return SP_EXIT_OK;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
 	return sp_cli_usage_error("unknown command '%s'", argv[1]);

@@ -49,7 +49,7 @@ static const struct sp_step *const steps[] = {
 	&sp_step_tuning,
 };
 
-#define N_STEPS (sizeof(steps) / sizeof(steps[0]))
+#define N_STEPS (ARRAY_SIZE(steps))
 
 static void note(struct sp_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -617,7 +617,7 @@ static void add_costs(const struct sp_ctx *ctx, struct sp_report *r)
 {
 	static const char *const costed[] = { "partition", "filesystem" };
 
-	for (size_t i = 0; i < sizeof(costed) / sizeof(costed[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(costed); i++) {
 		struct sp_step_result *res = step_named(r, costed[i]);
 
 		if (!res || res->status != SP_STEP_DRIFT)

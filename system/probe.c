@@ -233,7 +233,7 @@ static void read_schedulers(const char *sys_disk, struct sp_facts *f)
 	    read_attr(path, text, sizeof(text)) < 0)
 		return;
 	f->n_schedulers = sp_parse_scheduler_list(text, f->schedulers,
-						  sizeof(f->schedulers) / sizeof(f->schedulers[0]));
+						  ARRAY_SIZE(f->schedulers));
 }
 
 /* ------------------------------------------------------------------ md */

@@ -196,7 +196,7 @@ static void read_xfs_headers(int fd, uint64_t base, const struct xfs_dsb *sb,
 	if (agblklog + inopblog >= 64 || agblklog >= 64)
 		return; /* not a superblock mkfs.xfs writes; the kernel's own checks say so */
 	for (uint32_t ag = 0; ag < agcount && ag < XFS_AGS_CHECKED_MAX; ag++) {
-		for (size_t h = 0; h < sizeof(hdr) / sizeof(hdr[0]); h++) {
+		for (size_t h = 0; h < ARRAY_SIZE(hdr); h++) {
 			off = ag * ag_bytes + hdr[h].sector * sect;
 			if (!read_be(fd, base + off, 4, &v) || v != hdr[h].magic) {
 				xfs_missing(f, off, "the %s of allocation group %u", hdr[h].name, ag);
@@ -514,7 +514,7 @@ static bool reads_like_error(const char *line, size_t len, const char *tool)
 	if (len > tn && !strncmp(line, tool, tn) && line[tn] == ':')
 		return true;
 	snprintf(copy, sizeof(copy), "%.*s", (int)len, line);
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(words); i++)
 		if (strcasestr(copy, words[i]))
 			return true;
 	return false;

@@ -25,6 +25,8 @@
 
 #include <json-c/json.h>
 
+#include "base.h"
+
 #define MAX_ARRAYS 16
 #define MAX_LAYOUTS 16
 #define LINE_MAX_BYTES 65536
@@ -76,7 +78,6 @@ static const char *const sweep_workloads[] = { "smallfiles", "seqwrite", "stripe
 					       "metadata" };
 static const char *const peers[] = { "parted-default", "mkfs-topology" };
 
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static int die(const char *what, const char *arg)
 {
@@ -352,7 +353,7 @@ static void case_row(FILE *f, json_object *k)
 		!strcmp(str(k, "direction"), "read") ? " (read)" : "", str(k, "layout"),
 		*str(k, "profile") ? str(k, "profile") : "—",
 		pct(num(k, "full_stripe_write_fraction"), buf, sizeof(buf)));
-	for (size_t i = 0; i < N_OF(cols); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		fprintf(f, " %s |", f2(num(k, cols[i]), buf, sizeof(buf)));
 	fprintf(f, " %s |\n", pct(num(k, "chunk_crossing_fraction"), buf, sizeof(buf)));
 }
@@ -414,7 +415,7 @@ static void efficiency_tables(FILE *f, const struct opts *o, const struct cases 
 		      "| chunk crossings |\n"
 		      "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
 		      f);
-		for (size_t k = 0; k < N_OF(report_workloads); k++)
+		for (size_t k = 0; k < ARRAY_SIZE(report_workloads); k++)
 			each_layout_case(f, o, c, name, report_workloads[k]);
 	}
 }
@@ -441,8 +442,8 @@ static void rule_table(FILE *f, const struct opts *o, const struct cases *c)
 	      "|---|---|---|---|---:|---:|---:|---:|---|\n",
 	      f);
 	for (size_t i = 0; i < o->n_arrays; i++) {
-		for (size_t w = 0; w < N_OF(report_workloads); w++) {
-			for (size_t k = 0; k < N_OF(keys); k++) {
+		for (size_t w = 0; w < ARRAY_SIZE(report_workloads); w++) {
+			for (size_t k = 0; k < ARRAY_SIZE(keys); k++) {
 				struct spread s = planned_spread(c, o->arrays[i].name,
 								 report_workloads[w], keys[k]);
 				char verdict[96] = "";
@@ -455,7 +456,7 @@ static void rule_table(FILE *f, const struct opts *o, const struct cases *c)
 					k ? "bytes" : "I/Os",
 					f2(s.mean, a, sizeof(a)),
 					s.runs > 1 ? pct(s.noise, b, sizeof(b)) : "(one run)");
-				for (size_t p = 0; p < N_OF(peers); p++) {
+				for (size_t p = 0; p < ARRAY_SIZE(peers); p++) {
 					struct spread q = layout_spread(c, o->arrays[i].name, peers[p],
 									report_workloads[w], keys[k]);
 					double noise = s.runs > 1 ? s.noise : 0;
@@ -491,7 +492,7 @@ static void trade_table(FILE *f, const struct opts *o, const struct cases *c)
 	bool any = false;
 
 	for (size_t i = 0; i < o->n_arrays && !any; i++)
-		for (size_t w = 0; w < N_OF(report_workloads) && !any; w++)
+		for (size_t w = 0; w < ARRAY_SIZE(report_workloads) && !any; w++)
 			any = find_case(c, o->arrays[i].name, informational_layout, report_workloads[w]);
 	if (!any)
 		return;
@@ -506,19 +507,19 @@ static void trade_table(FILE *f, const struct opts *o, const struct cases *c)
 	for (size_t i = 0; i < o->n_arrays; i++) {
 		const char *name = o->arrays[i].name;
 
-		for (size_t w = 0; w < N_OF(report_workloads); w++) {
+		for (size_t w = 0; w < ARRAY_SIZE(report_workloads); w++) {
 			json_object *g = find_case(c, name, informational_layout, report_workloads[w]);
 
 			if (!g)
 				continue;
-			for (size_t k = 0; k < N_OF(keys); k++) {
+			for (size_t k = 0; k < ARRAY_SIZE(keys); k++) {
 				struct spread s = planned_spread(c, name, report_workloads[w], keys[k]);
 
 				fprintf(f, "| %s | %s | %s | %s | %s | %s |", name, report_workloads[w],
 					k ? "bytes" : "I/Os", f2(num(g, keys[k]), a, sizeof(a)),
 					f2(s.mean, b, sizeof(b)),
 					planned_profile(c, name, report_workloads[w]));
-				for (size_t p = 0; p < N_OF(peers); p++) {
+				for (size_t p = 0; p < ARRAY_SIZE(peers); p++) {
 					struct spread q = layout_spread(c, name, peers[p],
 									report_workloads[w], keys[k]);
 
@@ -561,7 +562,7 @@ static void sweep_table(FILE *f, const struct opts *o, const struct cases *c)
 			if (!first)
 				continue;
 			fprintf(f, "| %s | `%s` |", name, variant);
-			for (size_t w = 0; w < N_OF(sweep_workloads); w++) {
+			for (size_t w = 0; w < ARRAY_SIZE(sweep_workloads); w++) {
 				json_object *q = find_case(c, name, variant, sweep_workloads[w]);
 
 				fprintf(f, " %s |", f2(q ? num(q, "member_ios_per_mib") : NAN, a, sizeof(a)));
@@ -677,7 +678,7 @@ static int plot_data(const struct opts *o, const struct cases *c)
 {
 	char path[4096];
 
-	for (size_t w = 0; w < N_OF(report_workloads); w++) {
+	for (size_t w = 0; w < ARRAY_SIZE(report_workloads); w++) {
 		FILE *f;
 
 		snprintf(path, sizeof(path), "%s/logs/plot.%s.dat", o->dir, report_workloads[w]);

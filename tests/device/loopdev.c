@@ -25,7 +25,7 @@
 /* Restored in this order: a new scheduler resets nr_requests. */
 static const char *const queue_knobs[] = { "scheduler", "nr_requests", "max_sectors_kb",
 					   "read_ahead_kb" };
-#define N_KNOBS (sizeof(queue_knobs) / sizeof(queue_knobs[0]))
+#define N_KNOBS (ARRAY_SIZE(queue_knobs))
 
 struct loop {
 	char dev[64];             /* /dev/loopN, "" until attached */

@@ -46,7 +46,7 @@ static void test_trees_match_facts(void **state)
 
 	(void)state;
 	assert_non_null(fixtures);
-	for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(arrays); i++) {
 		struct sp_md_facts *probed = calloc(1, sizeof(*probed));
 		struct sp_facts *want = calloc(1, sizeof(*want));
 		struct sp_error err = { 0 };

@@ -161,7 +161,7 @@ static void run_golden(const struct golden_case *c)
 static void test_golden(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
 		run_golden(&cases[i]);
 }
 
@@ -521,7 +521,7 @@ static struct step_fixture *fixture(const char *name)
 	f->plan.fs = SP_FS_XFS;
 	snprintf(f->plan.partition_path, sizeof(f->plan.partition_path), "/dev/loop99p1");
 	snprintf(f->plan.mountpoint, sizeof(f->plan.mountpoint), "/data");
-	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
 		snprintf(f->plan.mount_options[f->plan.n_mount_options++], SP_NAME_MAX, "%s",
 			 opts[i]);
 	snprintf(f->plan.fstab_line, sizeof(f->plan.fstab_line), "UUID=%s /data xfs %s 0 0",

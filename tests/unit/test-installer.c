@@ -45,7 +45,7 @@ static void test_quoted_words_round_trip_through_sh(void **state)
 	FILE *p;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
 		char got[256] = "";
 
 		assert_int_equal(sp_shell_quote(words[i], quoted, sizeof(quoted)), 0);

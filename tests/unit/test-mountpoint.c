@@ -65,11 +65,11 @@ static void test_check(void **state)
 	char out[SP_PATH_MAX];
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(refused); i++) {
 		assert_true(check(refused[i], false, out) < 0);
 		assert_true(check(refused[i], true, out) < 0); /* --force does not help */
 	}
-	for (size_t i = 0; i < sizeof(system) / sizeof(system[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(system); i++) {
 		assert_true(check(system[i], false, out) < 0);
 		assert_int_equal(check(system[i], true, out), 0);
 	}

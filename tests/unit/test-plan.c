@@ -262,8 +262,8 @@ static void test_workload_small_sync(void **state)
 	struct sp_error err = { 0 };
 
 	(void)state;
-	for (size_t a = 0; a < sizeof(arrays) / sizeof(arrays[0]); a++) {
-		for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+	for (size_t a = 0; a < ARRAY_SIZE(arrays); a++) {
+		for (size_t z = 0; z < ARRAY_SIZE(sizes); z++) {
 			struct req q = arrays[a];
 
 			q.size = sizes[z];
@@ -522,9 +522,9 @@ static void test_xfs_ag_rotation_grid(void **state)
 	unsigned planned = 0;
 
 	(void)state;
-	for (size_t a = 0; a < sizeof(arrays) / sizeof(arrays[0]); a++)
-		for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++)
-			for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+	for (size_t a = 0; a < ARRAY_SIZE(arrays); a++)
+		for (size_t c = 0; c < ARRAY_SIZE(chunks); c++)
+			for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
 				struct req q = { .controller = "generic", .level = arrays[a].level,
 						 .disks = arrays[a].disks, .spans = arrays[a].spans,
 						 .chunk = chunks[c], .size = sizes[s], .fs = SP_FS_XFS };

@@ -173,7 +173,7 @@ static void test_kernel_families(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct sp_kernel k = kernel(cases[i].release);
 		const char *kyber = sp_kernel_scheduler_name(&k, "kyber");
 

@@ -488,7 +488,7 @@ static void test_bad_entries_are_refused(void **state)
 
 	(void)state;
 	use_tree("md");
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct sp_tuning *t;
 
 		make_plan(&md_two, &plan);

@@ -1,0 +1,121 @@
+/* The shared helpers: enum <-> name tables and the messages made from them. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "result.h"
+#include "stripeplan.h"
+#include "tuning.h"
+
+/* Every name maps back to its value, and nothing else maps. */
+static void check_round_trip(const struct sp_names *t)
+{
+	char unknown[] = "no-such-name";
+
+	for (size_t i = 0; i < t->n; i++) {
+		if (!t->names[i])
+			continue;
+		assert_int_equal(sp_names_lookup(t, t->names[i]), (int)i);
+		assert_ptr_equal(sp_names_get(t, (long)i), t->names[i]);
+	}
+	assert_int_equal(sp_names_lookup(t, unknown), -EINVAL);
+	assert_int_equal(sp_names_lookup(t, NULL), -EINVAL);
+	assert_null(sp_names_get(t, -1));
+	assert_null(sp_names_get(t, (long)t->n));
+}
+
+static void test_tables_round_trip(void **state)
+{
+	(void)state;
+	check_round_trip(&sp_fs_names);
+	check_round_trip(&sp_table_names);
+	check_round_trip(&sp_source_names);
+	check_round_trip(&sp_workload_names);
+	check_round_trip(&sp_tuning_recipe_names);
+	check_round_trip(&sp_tuning_kind_names);
+	check_round_trip(&sp_level_names);
+	check_round_trip(&sp_outcome_names);
+	check_round_trip(&sp_step_status_names);
+}
+
+/* A sparse enum: RAID levels are indexed by their number. */
+static void test_sparse_levels(void **state)
+{
+	enum sp_level level = SP_LEVEL_0;
+
+	(void)state;
+	assert_string_equal(sp_level_name(SP_LEVEL_60), "raid60");
+	assert_string_equal(sp_level_name((enum sp_level)7), "unknown");
+	assert_int_equal(sp_level_from_name("raid50", &level), 0);
+	assert_int_equal(level, SP_LEVEL_50);
+	assert_int_equal(sp_level_from_name("raid7", &level), -EINVAL);
+	assert_int_equal(level, SP_LEVEL_50); /* untouched on failure */
+	assert_string_equal(SP_NAMES_JOINED(&sp_level_names),
+			    "raid0, raid1, raid5, raid6, raid10, raid50, raid60");
+}
+
+/* The "known" list of a message is the table, so a new name shows up. */
+static void test_known_lists(void **state)
+{
+	struct sp_error err = { 0 };
+	enum sp_workload w;
+	enum sp_table t;
+	enum sp_level l;
+	enum sp_fs fs;
+
+	(void)state;
+	assert_int_equal(sp_parse_fs("btrfs", &fs, &err), -EINVAL);
+	assert_string_equal(err.message, "fs: unknown filesystem 'btrfs' (known: xfs, ext3, ext4)");
+	assert_int_equal(sp_parse_workload("oltp", &w, &err), -EINVAL);
+	assert_string_equal(err.message, "workload: unknown workload 'oltp' (known: general, "
+					 "metadata, small-sync)");
+	assert_int_equal(sp_parse_table("bsd", &t, &err), -EINVAL);
+	assert_string_equal(err.message, "table: unknown partition table 'bsd' (known: gpt, msdos, none)");
+	assert_int_equal(sp_parse_level("7", &l, &err), -EINVAL);
+	assert_string_equal(err.message, "level: unknown RAID level '7' (known: 0, 1, 5, 6, 10, 50, 60)");
+	/* the aliases people type still parse */
+	assert_int_equal(sp_parse_table("mbr", &t, &err), 0);
+	assert_int_equal(t, SP_TABLE_MSDOS);
+	assert_int_equal(sp_parse_level("RAID10", &l, &err), 0);
+	assert_int_equal(l, SP_LEVEL_10);
+}
+
+/* The fallback of each table, for a value no name has. */
+static void test_fallbacks(void **state)
+{
+	(void)state;
+	assert_string_equal(sp_fs_name((enum sp_fs)9), "unknown");
+	assert_null(sp_tuning_kind_name((enum sp_tuning_kind)9));
+	assert_string_equal(sp_workload_name((enum sp_workload)9), "general");
+	assert_string_equal(sp_outcome_name(SP_OUTCOME_HARMLESS), "differs");
+}
+
+static void test_array_size(void **state)
+{
+	static const int a[7] = { 0 };
+	char b[3][5];
+
+	(void)state;
+	(void)b;
+	assert_int_equal(ARRAY_SIZE(a), 7);
+	assert_int_equal(ARRAY_SIZE(b), 3);
+	assert_int_equal(ARRAY_SIZE(b[0]), 5);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tables_round_trip),
+		cmocka_unit_test(test_sparse_levels),
+		cmocka_unit_test(test_known_lists),
+		cmocka_unit_test(test_fallbacks),
+		cmocka_unit_test(test_array_size),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
