@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Reads a reviewed plan back (apply --plan FILE).  A plan file is input
- * from a person's editor, so every field is checked for type and bounds;
- * apply re-derives nothing from it except what it verifies against the disk.
+ * The plan file: its field tables (read by apply --plan FILE, written by
+ * plan --format json, compared by the replan check), and what holds
+ * between its fields.  A plan file is input from a person's editor, so
+ * every field is checked for type and bounds; apply re-derives nothing
+ * from it except what it verifies against the disk, and executes the plan
+ * made again from the file's request (plan-replan.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,411 +16,408 @@
 
 #include <json-c/json.h>
 
-#include "stripeplan.h"
+#include "schema.h"
 #include "textfile.h"
 #include "tuning.h"
 
-struct loader {
-	struct sp_error *err;
+/* ------------------------------------------------------------ custom */
+
+static struct json_object *u64_json(uint64_t v)
+{
+	return json_object_new_int64((int64_t)v);
+}
+
+/* "format": the version of this layout, read only when it is this one */
+static int format_read(const struct sp_field *f, struct json_object *v, struct json_object *parent,
+		       void *base, const struct sp_where *w, struct sp_error *err)
+{
+	(void)f;
+	(void)parent;
+	(void)base;
+	if (!json_object_is_type(v, json_type_int))
+		return sp_where_error(err, w, NULL, EINVAL, " must be an integer");
+	if (json_object_get_int64(v) != SP_PLAN_FORMAT_VERSION)
+		return sp_where_error(err, w, NULL, EINVAL,
+				      ": this stripeplan reads format %d, not format %s",
+				      SP_PLAN_FORMAT_VERSION, json_object_get_string(v));
+	return 0;
+}
+
+static struct json_object *format_write(const struct sp_field *f, const void *base)
+{
+	(void)f;
+	(void)base;
+	return json_object_new_int(SP_PLAN_FORMAT_VERSION);
+}
+
+static const struct sp_custom format_custom = { .read = format_read, .write = format_write };
+
+/* "layout": md RAID10's "n2", "f3", "o2"; null for every other array */
+static int layout_read(const struct sp_field *f, struct json_object *v, struct json_object *parent,
+		       void *base, const struct sp_where *w, struct sp_error *err)
+{
+	struct sp_md_layout *l = (struct sp_md_layout *)((char *)base + f->offset);
+	struct sp_error why = { 0 };
+
+	(void)parent;
+	if (!json_object_is_type(v, json_type_string))
+		return sp_where_error(err, w, NULL, EINVAL, " must be a string");
+	if (sp_parse_md_layout(json_object_get_string(v), l, &why) < 0)
+		return sp_where_error(err, w, NULL, -why.code, ": %s", why.message);
+	return 0;
+}
+
+static struct json_object *layout_write(const struct sp_field *f, const void *base)
+{
+	const struct sp_md_layout *l = (const struct sp_md_layout *)((const char *)base + f->offset);
+	char name[SP_MD_LAYOUT_NAME_MAX];
+
+	if (!l->near_copies)
+		return NULL;
+	sp_md_layout_name(l, name, sizeof(name));
+	return json_object_new_string(name);
+}
+
+static const struct sp_custom layout_custom = { .read = layout_read, .write = layout_write };
+
+static bool has_layout(const void *plan)
+{
+	return ((const struct sp_plan *)plan)->layout.near_copies != 0;
+}
+
+static bool is_xfs(const void *plan)
+{
+	return ((const struct sp_plan *)plan)->fs == SP_FS_XFS;
+}
+
+static bool is_ext(const void *plan)
+{
+	return !is_xfs(plan);
+}
+
+/*
+ * "start_sector", "size_sectors": the partition in the device's logical
+ * sectors, for people and sfdisk; computed from the bytes when written.
+ * Read as nothing: the bytes are the plan, and the replan check names an
+ * edited start_bytes as itself.
+ */
+static uint64_t sectors(const struct sp_field *f, const struct sp_plan *p)
+{
+	uint64_t bytes = !strcmp(f->name, "start_sector") ? p->start_bytes : p->size_bytes;
+
+	return p->device.logical_sector_bytes ? bytes / p->device.logical_sector_bytes : 0;
+}
+
+static int sectors_read(const struct sp_field *f, struct json_object *v, struct json_object *parent,
+			void *base, const struct sp_where *w, struct sp_error *err)
+{
+	(void)f;
+	(void)parent;
+	(void)base;
+	if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
+		return sp_where_error(err, w, NULL, EINVAL, " must be a number of sectors");
+	return 0;
+}
+
+static struct json_object *sectors_write(const struct sp_field *f, const void *base)
+{
+	return u64_json(sectors(f, base));
+}
+
+static const struct sp_custom sectors_custom = { .read = sectors_read, .write = sectors_write };
+
+/* The tuning entry's "path", from its kind, device and attribute: the one
+ * form sp_tuning_path() writes, and it must stay inside sysfs. */
+static int tuning_path_read(const struct sp_field *f, struct json_object *v,
+			    struct json_object *parent, void *base, const struct sp_where *w,
+			    struct sp_error *err)
+{
+	struct sp_tuning *t = base;
+	struct json_object *kind_json = NULL;
+	char path[SP_PATH_MAX];
 	int r;
+
+	r = json_object_is_type(v, json_type_string) ? 0 :
+		sp_where_error(err, w, NULL, EINVAL, " must be a string");
+	if (r == 0 && (size_t)json_object_get_string_len(v) >= sizeof(path))
+		r = sp_where_error(err, w, NULL, ENAMETOOLONG, " is too long");
+	if (r < 0)
+		return r;
+	snprintf(path, sizeof(path), "%s", json_object_get_string(v));
+	/* the kind says which of the two forms; its own row reports a bad one */
+	if (!json_object_object_get_ex(parent, "kind", &kind_json) || !kind_json ||
+	    sp_tuning_kind_from_name(json_object_get_string(kind_json), &t->kind) < 0)
+		return 0;
+	(void)f;
+	if (strstr(path, "/../") || sp_tuning_from_path(t->kind, path, t) < 0)
+		return sp_where_error(err, w, NULL, EINVAL, ": '%s' is not a sysfs path", path);
+	return 0;
+}
+
+static struct json_object *tuning_path_write(const struct sp_field *f, const void *base)
+{
+	char path[SP_PATH_MAX];
+
+	(void)f;
+	sp_tuning_path(base, path, sizeof(path));
+	return json_object_new_string(path);
+}
+
+static bool tuning_path_equal(const struct sp_field *f, const void *a, const void *b)
+{
+	const struct sp_tuning *x = a, *y = b;
+
+	(void)f;
+	return !strcmp(x->device, y->device) && !strcmp(x->attribute, y->attribute);
+}
+
+/* the path is two fields: say which differs ("tuning[1] device is ...") */
+static int tuning_path_differ(const struct sp_field *f, const void *have, const void *want,
+			      const struct sp_where *w, struct sp_error *err)
+{
+	const struct sp_tuning *x = have, *y = want;
+	bool device = strcmp(x->device, y->device) != 0;
+
+	(void)f;
+	return sp_where_error(err, w->up, NULL, EINVAL,
+			      " %s is '%s', but stripeplan plans '%s' from the file's own fields",
+			      device ? "device" : "attribute", device ? x->device : x->attribute,
+			      device ? y->device : y->attribute);
+}
+
+static const struct sp_custom tuning_path_custom = {
+	.read = tuning_path_read,
+	.write = tuning_path_write,
+	.equal = tuning_path_equal,
+	.differ = tuning_path_differ,
 };
 
-static json_object *member(struct loader *l, json_object *obj, const char *section,
-			   const char *key, json_type type, bool required)
-{
-	json_object *v = NULL;
+/* ------------------------------------------------------------ tables */
 
-	if (l->r < 0)
-		return NULL;
-	if (!obj || !json_object_object_get_ex(obj, key, &v) || json_object_is_type(v, json_type_null)) {
-		if (required)
-			l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID,
-					    "plan: %s.%s is missing", section, key);
-		return NULL;
-	}
-	if (!json_object_is_type(v, type)) {
-		l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID,
-				    "plan: %s.%s has the wrong type (expected %s)", section, key,
-				    json_type_to_name(type));
-		return NULL;
-	}
-	return v;
-}
+/* a row that stands for no member of its own */
+#define SP_VIRTUAL(N, CUSTOM, ...) { .name = (N), .type = SP_FIELD_CUSTOM, .custom = (CUSTOM), __VA_ARGS__ }
 
-static void get_u64(struct loader *l, json_object *obj, const char *section, const char *key,
-		    uint64_t max, uint64_t *out)
-{
-	json_object *v = member(l, obj, section, key, json_type_int, true);
-	int64_t n;
+static const struct sp_field string_elem_name = SP_ELEM_STRING(SP_NAME_MAX);
+static const struct sp_field string_elem_msg = SP_ELEM_STRING(SP_MSG_MAX);
+static const struct sp_field argv_elem = SP_ELEM_STRING(sizeof(((struct sp_plan *)0)->mkfs_argv[0]));
 
-	if (!v)
-		return;
-	n = json_object_get_int64(v);
-	if (n < 0 || (uint64_t)n > max) {
-		l->r = sp_error_set(l->err, ERANGE, SP_ERR_INVALID,
-				    "plan: %s.%s = %" PRId64 " is out of range", section, key, n);
-		return;
-	}
-	*out = (uint64_t)n;
-}
+/* how each value of the request was given: a replan declares every one */
+static const struct sp_field source_fields[] = {
+	SP_ENUM(sp_plan, level_source, "level", &sp_source_names, .compare = SP_CMP_NOTE),
+	SP_ENUM(sp_plan, disks_source, "disks", &sp_source_names, .compare = SP_CMP_NOTE),
+	SP_ENUM(sp_plan, chunk_source, "chunk", &sp_source_names, .compare = SP_CMP_NOTE),
+	SP_ENUM(sp_plan, layout_source, "layout", &sp_source_names, .compare = SP_CMP_NOTE,
+		.present = has_layout, .null_when_absent = true),
+	SP_ENUM(sp_plan, members_source, "members", &sp_source_names, .compare = SP_CMP_NOTE),
+	SP_ENUM(sp_plan, table_source, "table", &sp_source_names, .compare = SP_CMP_NOTE),
+};
+static const struct sp_schema source_schema = SP_SCHEMA(sp_plan, source_fields);
 
-static void get_uint(struct loader *l, json_object *obj, const char *section, const char *key,
-		     unsigned max, unsigned *out)
-{
-	uint64_t v = 0;
+static const struct sp_field array_fields[] = {
+	SP_STRING(sp_plan, controller, "controller", .flags = SP_FF_REQUIRED,
+		  .compare = SP_CMP_REQUEST),
+	SP_ENUM(sp_plan, level, "level", &sp_level_names, .flags = SP_FF_REQUIRED,
+		.compare = SP_CMP_REQUEST),
+	SP_UINT(sp_plan, disks, "disks", 0, SP_MAX_DISKS, .flags = SP_FF_REQUIRED,
+		.compare = SP_CMP_REQUEST),
+	SP_UINT(sp_plan, spans, "spans", 0, SP_MAX_DISKS, .flags = SP_FF_REQUIRED,
+		.compare = SP_CMP_REQUEST),
+	SP_UINT(sp_plan, data_disks, "data_disks", 0, SP_MAX_DISKS, .flags = SP_FF_REQUIRED,
+		.compare = SP_CMP_GEOMETRY),
+	SP_U64(sp_plan, chunk_bytes, "chunk_bytes", 0, SP_CHUNK_MAX_BYTES, .flags = SP_FF_REQUIRED,
+	       .compare = SP_CMP_REQUEST),
+	SP_U64(sp_plan, stripe_width_bytes, "stripe_width_bytes", 0,
+	       SP_CHUNK_MAX_BYTES * SP_MAX_DISKS, .flags = SP_FF_REQUIRED,
+	       .compare = SP_CMP_GEOMETRY),
+	SP_CUSTOM(sp_plan, layout, "layout", &layout_custom, .compare = SP_CMP_REQUEST),
+	SP_LIST(sp_plan, members, n_members, "members", &string_elem_name,
+		.compare = SP_CMP_REQUEST),
+	SP_INLINE("source", &source_schema, .compare = SP_CMP_NOTE),
+};
+static const struct sp_schema array_schema = SP_SCHEMA(sp_plan, array_fields);
 
-	get_u64(l, obj, section, key, max, &v);
-	if (l->r == 0)
-		*out = (unsigned)v;
-}
+static const struct sp_field partition_fields[] = {
+	SP_ENUM(sp_plan, table, "table", &sp_table_names, .flags = SP_FF_REQUIRED,
+		.compare = SP_CMP_REQUEST),
+	SP_STRING(sp_plan, partition_path, "path", .flags = SP_FF_REQUIRED,
+		  .compare = SP_CMP_GEOMETRY),
+	SP_U64(sp_plan, start_bytes, "start_bytes", 0, SP_JSON_U64_MAX, .flags = SP_FF_REQUIRED,
+	       .compare = SP_CMP_GEOMETRY),
+	SP_U64(sp_plan, size_bytes, "size_bytes", 0, SP_JSON_U64_MAX, .flags = SP_FF_REQUIRED,
+	       .compare = SP_CMP_GEOMETRY),
+	SP_VIRTUAL("start_sector", &sectors_custom,
+		   .compare = SP_CMP_DERIVED),
+	SP_VIRTUAL("size_sectors", &sectors_custom,
+		   .compare = SP_CMP_DERIVED),
+	SP_U64(sp_plan, align_bytes, "align_bytes", 0, SP_JSON_U64_MAX, .flags = SP_FF_REQUIRED,
+	       .compare = SP_CMP_GEOMETRY),
+	SP_U64(sp_plan, reserved_tail_bytes, "reserved_tail_bytes", 0, SP_JSON_U64_MAX,
+	       .flags = SP_FF_REQUIRED, .compare = SP_CMP_GEOMETRY),
+};
+static const struct sp_schema partition_schema = SP_SCHEMA(sp_plan, partition_fields);
 
-static void get_str(struct loader *l, json_object *obj, const char *section, const char *key,
-		    bool required, char *out, size_t len)
-{
-	json_object *v = member(l, obj, section, key, json_type_string, required);
+static const struct sp_field xfs_fields[] = {
+	/* the stripe unit is the chunk */
+	SP_U64(sp_plan, xfs_su_bytes, "su_bytes", 0, SP_CHUNK_MAX_BYTES, .flags = SP_FF_REQUIRED,
+	       .compare = SP_CMP_GEOMETRY),
+	SP_UINT(sp_plan, xfs_sw, "sw", 0, SP_MAX_DISKS, .flags = SP_FF_REQUIRED,
+		.compare = SP_CMP_GEOMETRY),
+	/* mkfs.xfs takes no log stripe unit above 256 KiB (XLOG_MAX_RECORD_BSIZE) */
+	SP_U64(sp_plan, xfs_log_su_bytes, "log_su_bytes", 0, 256 * SP_KIB, .flags = SP_FF_REQUIRED,
+	       .compare = SP_CMP_GEOMETRY),
+	/* an AG holds at most 1 TiB (XFS_AG_MAX_BYTES) */
+	SP_U64(sp_plan, xfs_agsize_bytes, "agsize_bytes", 0, SP_TIB, .flags = SP_FF_NULL_EMPTY,
+	       .compare = SP_CMP_GEOMETRY),
+};
+static const struct sp_schema xfs_schema = SP_SCHEMA(sp_plan, xfs_fields);
 
-	if (!v)
-		return;
-	if ((size_t)json_object_get_string_len(v) >= len) {
-		l->r = sp_error_set(l->err, ENAMETOOLONG, SP_ERR_INVALID,
-				    "plan: %s.%s is too long", section, key);
-		return;
-	}
-	snprintf(out, len, "%s", json_object_get_string(v));
-}
+static const struct sp_field ext_fields[] = {
+	/* s_raid_stride is 16 bits on disk, s_raid_stripe_width 32 */
+	SP_UINT(sp_plan, ext_stride_blocks, "stride_blocks", 0, UINT16_MAX,
+		.flags = SP_FF_REQUIRED, .compare = SP_CMP_GEOMETRY),
+	SP_UINT(sp_plan, ext_stripe_width_blocks, "stripe_width_blocks", 0, UINT32_MAX,
+		.flags = SP_FF_REQUIRED, .compare = SP_CMP_GEOMETRY),
+};
+static const struct sp_schema ext_schema = SP_SCHEMA(sp_plan, ext_fields);
 
-static void load_strings(struct loader *l, json_object *arr, const char *section, size_t max,
-			 size_t width, char *out, size_t *count);
+static const struct sp_field filesystem_fields[] = {
+	SP_ENUM(sp_plan, fs, "type", &sp_fs_names, .flags = SP_FF_REQUIRED,
+		.compare = SP_CMP_REQUEST),
+	SP_STRING(sp_plan, label, "label", .flags = SP_FF_NULL_EMPTY, .compare = SP_CMP_REQUEST),
+	SP_UINT(sp_plan, block_bytes, "block_bytes", 0, 65536, .flags = SP_FF_REQUIRED,
+		.compare = SP_CMP_GEOMETRY),
+	SP_LIST(sp_plan, mkfs_argv, n_mkfs_argv, "mkfs_argv", &argv_elem, .flags = SP_FF_REQUIRED),
+	SP_INLINE("xfs", &xfs_schema, .flags = SP_FF_REQUIRED, .present = is_xfs),
+	SP_INLINE("ext", &ext_schema, .flags = SP_FF_REQUIRED, .present = is_ext),
+};
+static const struct sp_schema filesystem_schema = SP_SCHEMA(sp_plan, filesystem_fields);
 
-/* Where each value came from; plans written before it was recorded say nothing. */
-static void load_sources(struct loader *l, json_object *o, struct sp_plan *p)
-{
-	static const char *const keys[] = { "level", "disks", "chunk", "layout", "members", "table" };
-	enum sp_source *const dst[] = { &p->level_source,  &p->disks_source,
-					&p->chunk_source,  &p->layout_source,
-					&p->members_source, &p->table_source };
-	char text[16];
+static const struct sp_field mount_fields[] = {
+	SP_STRING(sp_plan, mountpoint, "mountpoint", .flags = SP_FF_NULL_EMPTY,
+		  .compare = SP_CMP_REQUEST),
+	SP_LIST(sp_plan, mount_options, n_mount_options, "options", &string_elem_name,
+		.flags = SP_FF_REQUIRED),
+	SP_STRING(sp_plan, fstab_line, "fstab", .flags = SP_FF_NULL_EMPTY),
+};
+static const struct sp_schema mount_schema = SP_SCHEMA(sp_plan, mount_fields);
 
-	for (size_t i = 0; o && i < ARRAY_SIZE(keys) && l->r == 0; i++) {
-		text[0] = '\0';
-		get_str(l, o, "array.source", keys[i], false, text, sizeof(text));
-		if (l->r == 0 && text[0] && sp_source_from_name(text, dst[i]) < 0)
-			l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID,
-					    "plan: array.source.%s '%s' is not declared, kernel, default "
-					    "or none", keys[i], text);
-	}
-}
+/* device and attribute, which "path" spells together */
+#define TUNING_PATH_ROW                                                                    	{ .name = "path", .type = SP_FIELD_CUSTOM, .custom = &tuning_path_custom,          	  .offset = offsetof(struct sp_tuning, device),                                    	  .size = offsetof(struct sp_tuning, attribute) +                                  		  sizeof(((struct sp_tuning *)0)->attribute) -                             		  offsetof(struct sp_tuning, device),                                      	  .align = 1, .flags = SP_FF_REQUIRED }
 
-static void load_array(struct loader *l, json_object *root, struct sp_plan *p)
-{
-	json_object *a = member(l, root, "plan", "array", json_type_object, true);
-	char level[16] = "", layout[SP_MD_LAYOUT_NAME_MAX] = "";
+static const struct sp_field tuning_fields[] = {
+	TUNING_PATH_ROW,
+	SP_STRING(sp_tuning, value, "value", .flags = SP_FF_REQUIRED),
+	SP_ENUM(sp_tuning, kind, "kind", &sp_tuning_kind_names, .flags = SP_FF_REQUIRED),
+	/* it lands in the tune script and udev rule as a comment */
+	SP_STRING(sp_tuning, why, "why"),
+};
+static const struct sp_schema tuning_schema = SP_SCHEMA(sp_tuning, tuning_fields);
+static const struct sp_field tuning_elem = SP_ELEM_OBJECT(&tuning_schema);
 
-	get_str(l, a, "array", "controller", true, p->controller, sizeof(p->controller));
-	get_str(l, a, "array", "level", true, level, sizeof(level));
-	if (l->r == 0)
-		l->r = sp_parse_level(level, &p->level, l->err);
-	get_uint(l, a, "array", "disks", SP_MAX_DISKS, &p->disks);
-	get_uint(l, a, "array", "spans", SP_MAX_DISKS, &p->spans);
-	get_uint(l, a, "array", "data_disks", SP_MAX_DISKS, &p->data_disks);
-	get_u64(l, a, "array", "chunk_bytes", UINT32_MAX, &p->chunk_bytes);
-	get_u64(l, a, "array", "stripe_width_bytes", INT64_MAX, &p->stripe_width_bytes);
-	get_str(l, a, "array", "layout", false, layout, sizeof(layout));
-	if (l->r == 0 && layout[0])
-		l->r = sp_parse_md_layout(layout, &p->layout, l->err);
-	load_strings(l, member(l, a, "array", "members", json_type_array, false), "array.members",
-		     SP_MAX_MEMBERS, SP_NAME_MAX, &p->members[0][0], &p->n_members);
-	load_sources(l, member(l, a, "array", "source", json_type_object, false), p);
-}
+static const struct sp_field left_out_fields[] = {
+	SP_STRING(sp_left_out, what, "what", .flags = SP_FF_REQUIRED),
+	SP_STRING(sp_left_out, why, "why", .flags = SP_FF_REQUIRED),
+	SP_STRING(sp_left_out, reason, "reason", .flags = SP_FF_REQUIRED),
+};
+static const struct sp_schema left_out_schema = SP_SCHEMA(sp_left_out, left_out_fields);
+static const struct sp_field left_out_elem = SP_ELEM_OBJECT(&left_out_schema);
 
-static void load_device(struct loader *l, json_object *root, struct sp_facts *d)
-{
-	json_object *o = member(l, root, "plan", "device", json_type_object, true), *v;
-	int64_t off;
+static const struct sp_field warning_fields[] = {
+	SP_STRING(sp_warning, code, "code", .flags = SP_FF_REQUIRED),
+	SP_STRING(sp_warning, message, "message", .flags = SP_FF_REQUIRED),
+};
+static const struct sp_schema warning_schema = SP_SCHEMA(sp_warning, warning_fields);
+static const struct sp_field warning_elem = SP_ELEM_OBJECT(&warning_schema);
 
-	get_str(l, o, "device", "path", true, d->path, sizeof(d->path));
-	get_str(l, o, "device", "kernel_name", true, d->kernel_name, sizeof(d->kernel_name));
-	get_u64(l, o, "device", "size_bytes", INT64_MAX, &d->size_bytes);
-	get_uint(l, o, "device", "logical_sector_bytes", 65536, &d->logical_sector_bytes);
-	get_uint(l, o, "device", "physical_sector_bytes", 65536, &d->physical_sector_bytes);
-	get_u64(l, o, "device", "min_io_bytes", INT64_MAX, &d->min_io_bytes);
-	get_u64(l, o, "device", "optimal_io_bytes", INT64_MAX, &d->optimal_io_bytes);
-	get_str(l, o, "device", "wwn", false, d->wwn, sizeof(d->wwn));
-	get_str(l, o, "device", "serial", false, d->serial, sizeof(d->serial));
-	if ((v = member(l, o, "device", "offline", json_type_boolean, true)))
-		d->offline = json_object_get_boolean(v);
-	if ((v = member(l, o, "device", "diskseq", json_type_int, false)))
-		d->diskseq = (uint64_t)json_object_get_int64(v);
-	if ((v = member(l, o, "device", "alignment_offset_bytes", json_type_int, false))) {
-		off = json_object_get_int64(v);
-		d->alignment_offset_bytes = off;
-	}
-	if ((v = member(l, o, "device", "md", json_type_object, false)) && l->r == 0)
-		l->r = sp_md_facts_from_json(v, "the plan", &d->md, l->err);
-	d->rotational = -1;
-	d->read_only = -1;
-}
+static int plan_check(void *obj, const struct sp_where *w, struct sp_error *err);
 
-static void load_partition(struct loader *l, json_object *root, struct sp_plan *p)
-{
-	json_object *o = member(l, root, "plan", "partition", json_type_object, true);
-	char table[16] = "";
-
-	get_str(l, o, "partition", "table", true, table, sizeof(table));
-	if (l->r == 0)
-		l->r = sp_parse_table(table, &p->table, l->err);
-	get_str(l, o, "partition", "path", true, p->partition_path, sizeof(p->partition_path));
-	get_u64(l, o, "partition", "start_bytes", INT64_MAX, &p->start_bytes);
-	get_u64(l, o, "partition", "size_bytes", INT64_MAX, &p->size_bytes);
-	get_u64(l, o, "partition", "align_bytes", INT64_MAX, &p->align_bytes);
-	get_u64(l, o, "partition", "reserved_tail_bytes", INT64_MAX, &p->reserved_tail_bytes);
-}
-
-static void load_strings(struct loader *l, json_object *arr, const char *section, size_t max,
-			 size_t width, char *out, size_t *count)
-{
-	size_t n;
-
-	if (!arr || l->r < 0)
-		return;
-	n = json_object_array_length(arr);
-	if (n > max) {
-		l->r = sp_error_set(l->err, E2BIG, SP_ERR_INVALID,
-				    "plan: %s has more than %zu entries", section, max);
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(arr, i);
-
-		if (!json_object_is_type(e, json_type_string) ||
-		    (size_t)json_object_get_string_len(e) >= width) {
-			l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID,
-					    "plan: %s[%zu] must be a string shorter than %zu", section,
-					    i, width);
-			return;
-		}
-		snprintf(out + i * width, width, "%s", json_object_get_string(e));
-	}
-	*count = n;
-}
-
-static void load_filesystem(struct loader *l, json_object *root, struct sp_plan *p)
-{
-	json_object *o = member(l, root, "plan", "filesystem", json_type_object, true), *sub;
-	char type[16] = "";
-	uint64_t v = 0;
-	json_object *v_obj = NULL;
-
-	get_str(l, o, "filesystem", "type", true, type, sizeof(type));
-	get_str(l, o, "filesystem", "label", false, p->label, sizeof(p->label));
-	if (l->r == 0)
-		l->r = sp_parse_fs(type, &p->fs, l->err);
-	get_uint(l, o, "filesystem", "block_bytes", 65536, &p->block_bytes);
-	load_strings(l, member(l, o, "filesystem", "mkfs_argv", json_type_array, true),
-		     "filesystem.mkfs_argv", SP_MAX_ARGV, sizeof(p->mkfs_argv[0]),
-		     &p->mkfs_argv[0][0], &p->n_mkfs_argv);
-	if (l->r < 0)
-		return;
-	if (p->fs == SP_FS_XFS) {
-		sub = member(l, o, "filesystem", "xfs", json_type_object, true);
-		get_u64(l, sub, "filesystem.xfs", "su_bytes", UINT32_MAX, &p->xfs_su_bytes);
-		get_uint(l, sub, "filesystem.xfs", "sw", SP_MAX_DISKS, &p->xfs_sw);
-		get_u64(l, sub, "filesystem.xfs", "log_su_bytes", UINT32_MAX, &p->xfs_log_su_bytes);
-		if ((v_obj = member(l, sub, "filesystem.xfs", "agsize_bytes", json_type_int, false)))
-			p->xfs_agsize_bytes = (uint64_t)json_object_get_int64(v_obj);
-	} else {
-		sub = member(l, o, "filesystem", "ext", json_type_object, true);
-		get_uint(l, sub, "filesystem.ext", "stride_blocks", UINT16_MAX, &p->ext_stride_blocks);
-		get_u64(l, sub, "filesystem.ext", "stripe_width_blocks", UINT32_MAX, &v);
-		p->ext_stripe_width_blocks = (unsigned)v;
-	}
-}
-
-static void load_mount(struct loader *l, json_object *root, struct sp_plan *p)
-{
-	json_object *o = member(l, root, "plan", "mount", json_type_object, true);
-
-	get_str(l, o, "mount", "mountpoint", false, p->mountpoint, sizeof(p->mountpoint));
-	load_strings(l, member(l, o, "mount", "options", json_type_array, true), "mount.options",
-		     SP_MAX_OPTIONS, SP_NAME_MAX, &p->mount_options[0][0], &p->n_mount_options);
-	get_str(l, o, "mount", "fstab", false, p->fstab_line, sizeof(p->fstab_line));
-}
-
-static void load_tuning(struct loader *l, json_object *root, struct sp_plan *p)
-{
-	json_object *a = member(l, root, "plan", "tuning", json_type_array, true);
-	size_t n = a ? json_object_array_length(a) : 0;
-
-	if (n > SP_MAX_TUNING) {
-		l->r = sp_error_set(l->err, E2BIG, SP_ERR_INVALID,
-				    "plan: tuning has more than %u entries", SP_MAX_TUNING);
-		return;
-	}
-	for (size_t i = 0; i < n && l->r == 0; i++) {
-		json_object *t = json_object_array_get_idx(a, i);
-		struct sp_tuning *out = &p->tuning[i];
-		char path[256], kind[16];
-
-		if (!json_object_is_type(t, json_type_object)) {
-			l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID,
-					    "plan: tuning[%zu] must be an object", i);
-			return;
-		}
-		get_str(l, t, "tuning", "path", true, path, sizeof(path));
-		get_str(l, t, "tuning", "value", true, out->value, sizeof(out->value));
-		get_str(l, t, "tuning", "kind", true, kind, sizeof(kind));
-		get_str(l, t, "tuning", "why", false, out->why, sizeof(out->why));
-		if (l->r == 0 && sp_tuning_kind_from_name(kind, &out->kind) < 0)
-			l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID,
-					    "plan: tuning[%zu].kind '%s' is not \"sysfs\" or \"module\"",
-					    i, kind);
-		/* these paths are written to as root: keep them inside sysfs */
-		if (l->r == 0 && (strstr(path, "/../") ||
-				  sp_tuning_from_path(out->kind, path, out) < 0))
-			l->r = sp_error_set(l->err, EINVAL, SP_ERR_INVALID,
-					    "plan: tuning[%zu].path '%s' is not a sysfs path", i,
-					    path);
-		if (l->r == 0)
-			p->n_tuning = i + 1;
-	}
-}
-
-static void load_warnings(struct loader *l, json_object *root, struct sp_plan *p)
-{
-	json_object *a = member(l, root, "plan", "warnings", json_type_array, false);
-	size_t n = a ? json_object_array_length(a) : 0;
-
-	for (size_t i = 0; i < n && i < SP_MAX_WARNINGS && l->r == 0; i++) {
-		json_object *w = json_object_array_get_idx(a, i);
-
-		get_str(l, w, "warnings", "code", true, p->warnings[i].code, sizeof(p->warnings[i].code));
-		get_str(l, w, "warnings", "message", true, p->warnings[i].message,
-			sizeof(p->warnings[i].message));
-		if (l->r == 0)
-			p->n_warnings = i + 1;
-	}
-}
-
-/* What the plan left out of its tuning: for the reader, never executed. */
-static void load_left_out(struct loader *l, json_object *root, struct sp_plan *p)
-{
-	json_object *a = member(l, root, "plan", "left_out", json_type_array, false);
-	size_t n = a ? json_object_array_length(a) : 0;
-	char recipe[32] = "", workload[32] = "";
-
-	for (size_t i = 0; i < n && i < SP_MAX_LEFT_OUT && l->r == 0; i++) {
-		json_object *w = json_object_array_get_idx(a, i);
-		struct sp_left_out *o = &p->left_out[i];
-
-		get_str(l, w, "left_out", "what", true, o->what, sizeof(o->what));
-		get_str(l, w, "left_out", "why", true, o->why, sizeof(o->why));
-		get_str(l, w, "left_out", "reason", true, o->reason, sizeof(o->reason));
-		if (l->r == 0)
-			p->n_left_out = i + 1;
-	}
-	get_str(l, root, "plan", "tuning_recipe", false, recipe, sizeof(recipe));
-	if (l->r == 0 && recipe[0])
-		l->r = sp_parse_tuning_recipe(recipe, &p->tuning_recipe, l->err);
+static const struct sp_field plan_fields[] = {
+	SP_VIRTUAL("format", &format_custom, .flags = SP_FF_REQUIRED, .compare = SP_CMP_DERIVED),
+	SP_STRING(sp_plan, kernel_release, "kernel", .flags = SP_FF_REQUIRED,
+		  .compare = SP_CMP_REQUEST),
+	SP_INLINE("array", &array_schema, .flags = SP_FF_REQUIRED),
+	SP_OBJECT(sp_plan, device, "device", &sp_facts_schema, .flags = SP_FF_REQUIRED,
+		  .compare = SP_CMP_FACT),
+	SP_INLINE("partition", &partition_schema, .flags = SP_FF_REQUIRED),
+	SP_INLINE("filesystem", &filesystem_schema, .flags = SP_FF_REQUIRED),
+	SP_INLINE("mount", &mount_schema, .flags = SP_FF_REQUIRED),
+	SP_LIST(sp_plan, tuning, n_tuning, "tuning", &tuning_elem, .flags = SP_FF_REQUIRED),
+	/* entries x 4 KiB pages x member disks, at most the kernel's 32768 entries */
+	SP_U64(sp_plan, md_stripe_cache_bytes, "md_stripe_cache_bytes", 0,
+	       32768ULL * 4096 * SP_MAX_DISKS, .compare = SP_CMP_GEOMETRY),
+	SP_ENUM(sp_plan, tuning_recipe, "tuning_recipe", &sp_tuning_recipe_names,
+		.compare = SP_CMP_REQUEST),
 	/* absent in plans made before --workload: general, what they planned */
-	get_str(l, root, "plan", "workload", false, workload, sizeof(workload));
-	if (l->r == 0 && workload[0])
-		l->r = sp_parse_workload(workload, &p->workload, l->err);
-}
+	SP_ENUM(sp_plan, workload, "workload", &sp_workload_names, .compare = SP_CMP_REQUEST),
+	/* 0 in plans made before --memory-budget: the default */
+	SP_U64(sp_plan, memory_budget_bytes, "memory_budget_bytes", 0, SP_MEMORY_BUDGET_MAX,
+	       .compare = SP_CMP_REQUEST),
+	SP_LIST(sp_plan, left_out, n_left_out, "left_out", &left_out_elem,
+		.compare = SP_CMP_NOTE),
+	SP_LIST(sp_plan, advice, n_advice, "controller_advice", &string_elem_msg,
+		.compare = SP_CMP_NOTE),
+	SP_LIST(sp_plan, warnings, n_warnings, "warnings", &warning_elem, .compare = SP_CMP_NOTE),
+};
+const struct sp_schema sp_plan_schema = SP_SCHEMA(sp_plan, plan_fields, .check = plan_check);
 
 /*
  * A plan file is executed as root: its mkfs command must be the plan's own
  * mkfs on the plan's own partition, and the geometry must be whole sectors.
  */
-static int check_consistency(const struct sp_plan *p, struct sp_error *err)
+static int plan_check(void *obj, const struct sp_where *w, struct sp_error *err)
 {
+	const struct sp_plan *p = obj;
 	char part[SP_PATH_MAX];
 	const char *tool = sp_mkfs_tool(p->fs);
 	uint64_t sector = p->device.logical_sector_bytes;
-	bool mirror = sp_level_is_mirror(p->level);
 
-	if (sector < 512 || !sp_is_power_of_two(sector) || (p->stripe_width_bytes == 0) != mirror)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
-				    "plan: device.logical_sector_bytes must be set, and "
-				    "array.stripe_width_bytes too unless the array is a mirror");
+	if ((p->stripe_width_bytes == 0) != sp_level_is_mirror(p->level))
+		return sp_where_error(err, w, "array.stripe_width_bytes", EINVAL,
+				      " is 0 for a mirror (it has no stripe), and only for a mirror");
 	if (p->start_bytes % sector || p->size_bytes % sector || p->size_bytes == 0)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
-				    "plan: the partition is not whole %" PRIu64 "-byte sectors", sector);
+		return sp_where_error(err, w, "partition", EINVAL,
+				      " is not whole %" PRIu64 "-byte sectors", sector);
 	if (p->table == SP_TABLE_NONE) {
 		if (strcmp(p->partition_path, p->device.path) != 0 || p->start_bytes != 0)
-			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
-					    "plan: with table none, partition.path must be the device "
-					    "'%s' and start at 0", p->device.path);
+			return sp_where_error(err, w, "partition", EINVAL,
+					      ": with table none, the path must be the device "
+					      "'%s' and start at 0",
+					      p->device.path);
 	} else if (sp_partition_path(p->device.path, 1, part, sizeof(part)) < 0 ||
 		   strcmp(part, p->partition_path) != 0) {
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
-				    "plan: partition.path '%s' is not partition 1 of '%s'",
-				    p->partition_path, p->device.path);
+		return sp_where_error(err, w, "partition.path", EINVAL,
+				      ": '%s' is not partition 1 of '%s'", p->partition_path,
+				      p->device.path);
 	}
 	if (p->n_mkfs_argv < 2 || strcmp(p->mkfs_argv[0], tool) != 0 ||
 	    strcmp(p->mkfs_argv[p->n_mkfs_argv - 1], p->partition_path) != 0)
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
-				    "plan: filesystem.mkfs_argv must run %s on '%s'", tool,
-				    p->partition_path);
+		return sp_where_error(err, w, "filesystem.mkfs_argv", EINVAL,
+				      " must run %s on '%s'", tool, p->partition_path);
 	return 0;
 }
 
 int sp_plan_from_json(const char *text, struct sp_plan *ret, struct sp_error *err)
 {
-	struct loader l = { err, 0 };
+	const struct sp_where root = { .name = "plan", .view = SP_VIEW_PLAN };
 	struct sp_plan *p = calloc(1, sizeof(*p));
-	json_tokener *tok = json_tokener_new();
-	json_object *root = NULL, *v;
+	struct json_object *obj = NULL;
+	int r;
 
-	if (!p || !tok) {
-		l.r = sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
-		goto out;
-	}
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-	root = json_tokener_parse_ex(tok, text, (int)strlen(text));
-	if (!root || json_tokener_get_error(tok) != json_tokener_success ||
-	    !json_object_is_type(root, json_type_object)) {
-		enum json_tokener_error jerr = json_tokener_get_error(tok);
-
-		/* "continue" is json-c's word for input that stopped early */
-		if (jerr == json_tokener_continue)
-			l.r = sp_error_set(err, EINVAL, SP_ERR_INVALID,
-					   "plan: the JSON ends early (an empty or truncated file?)");
-		else
-			l.r = sp_error_set(err, EINVAL, SP_ERR_INVALID,
-					   "plan: not a stripeplan plan (JSON error: %s)",
-					   jerr == json_tokener_success ?
-						   "the top level is not an object" :
-						   json_tokener_error_desc(jerr));
-		goto out;
-	}
-	if ((v = member(&l, root, "plan", "format", json_type_int, true)) &&
-	    json_object_get_int(v) != SP_PLAN_FORMAT_VERSION)
-		l.r = sp_error_set(err, EINVAL, SP_ERR_INVALID,
-				   "plan: format %d is not the %d this stripeplan reads",
-				   json_object_get_int(v), SP_PLAN_FORMAT_VERSION);
-	get_str(&l, root, "plan", "kernel", true, p->kernel_release, sizeof(p->kernel_release));
-	load_array(&l, root, p);
-	load_device(&l, root, &p->device);
-	load_partition(&l, root, p);
-	load_filesystem(&l, root, p);
-	load_mount(&l, root, p);
-	load_tuning(&l, root, p);
-	load_warnings(&l, root, p);
-	if ((v = member(&l, root, "plan", "md_stripe_cache_bytes", json_type_int, false)))
-		p->md_stripe_cache_bytes = (uint64_t)json_object_get_int64(v);
-	if ((v = member(&l, root, "plan", "memory_budget_bytes", json_type_int, false)))
-		p->memory_budget_bytes = (uint64_t)json_object_get_int64(v);
-	load_left_out(&l, root, p);
-	if (l.r == 0)
-		l.r = check_consistency(p, err);
-	if (l.r == 0)
+	if (!p)
+		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
+	r = sp_json_parse_object(text, "plan", "plan", &obj, err);
+	if (r == 0)
+		r = sp_schema_read(&sp_plan_schema, obj, p, &root, err);
+	if (r == 0)
 		*ret = *p;
-out:
-	json_object_put(root);
-	if (tok)
-		json_tokener_free(tok);
+	json_object_put(obj);
 	free(p);
-	return l.r;
+	return r;
+}
+
+struct json_object *sp_plan_to_json(const struct sp_plan *plan)
+{
+	return sp_schema_write(&sp_plan_schema, plan, SP_VIEW_PLAN);
 }
 
 int sp_plan_load_file(const char *path, struct sp_plan *ret, struct sp_error *err)

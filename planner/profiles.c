@@ -16,7 +16,7 @@
 
 #include "embedded.h"
 #include "textfile.h"
-#include "stripeplan.h"
+#include "schema.h"
 
 #define MAX_PROFILES 64U
 
@@ -41,248 +41,304 @@ static const struct knob_rule knob_rules[] = {
 	{ "md/sync_speed_max", 1, 100000000 },
 };
 
-struct parse_ctx {
-	const char *origin;
-	struct sp_error *err;
+static const char *const sp_knob_target_table[] = {
+	[SP_TARGET_DEVICE] = "device",
+	[SP_TARGET_MEMBERS] = "members",
 };
+SP_STRING_TABLE(sp_knob_target, enum sp_knob_target, "device")
 
-static int bad(struct parse_ctx *ctx, const char *key, const char *why)
+static const char *const sp_stripe_rule_table[] = {
+	[SP_STRIPE_PAIRS] = "pairs",
+	[SP_STRIPE_NEAR_COPIES] = "near-copies",
+};
+SP_STRING_TABLE(sp_stripe_rule, enum sp_stripe_rule, "pairs")
+
+/* ------------------------------------------------------------ custom */
+
+/* "levels": [0, 1, 5]: RAID level numbers, as a mask of sp_level_bit() */
+static int levels_read(const struct sp_field *f, struct json_object *v, struct json_object *parent,
+		       void *base, const struct sp_where *w, struct sp_error *err)
 {
-	return sp_error_set(ctx->err, EINVAL, SP_ERR_INVALID,
-			    "profile %s: '%s' %s", ctx->origin, key, why);
-}
+	unsigned *mask = (unsigned *)((char *)base + f->offset);
 
-static int get_string(struct parse_ctx *ctx, json_object *obj, const char *key, bool required,
-		      char *out, size_t len)
-{
-	json_object *v;
-	const char *s;
-
-	if (!json_object_object_get_ex(obj, key, &v)) {
-		if (required)
-			return bad(ctx, key, "is missing");
-		return 0;
-	}
-	if (!json_object_is_type(v, json_type_string))
-		return bad(ctx, key, "must be a string");
-	s = json_object_get_string(v);
-	if (strlen(s) >= len)
-		return bad(ctx, key, "is too long");
-	memcpy(out, s, strlen(s) + 1);
-	return 0;
-}
-
-static int get_bool(struct parse_ctx *ctx, json_object *obj, const char *key, bool *out)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(obj, key, &v))
-		return 0;
-	if (!json_object_is_type(v, json_type_boolean))
-		return bad(ctx, key, "must be true or false");
-	*out = json_object_get_boolean(v);
-	return 0;
-}
-
-static int get_levels(struct parse_ctx *ctx, json_object *obj, const char *key, unsigned *mask)
-{
-	json_object *v;
-
+	(void)parent;
 	*mask = 0;
-	if (!json_object_object_get_ex(obj, key, &v))
-		return 0;
 	if (!json_object_is_type(v, json_type_array) || json_object_array_length(v) == 0)
-		return bad(ctx, key, "must be a non-empty list of RAID levels");
+		return sp_where_error(err, w, NULL, EINVAL, " must be a non-empty list of RAID levels");
 	for (size_t i = 0; i < json_object_array_length(v); i++) {
 		json_object *e = json_object_array_get_idx(v, i);
 		enum sp_level level;
-		char text[16];
+		char text[32];
 
 		if (!json_object_is_type(e, json_type_int))
-			return bad(ctx, key, "must list levels as numbers (0, 1, 5, 6, 10, 50, 60)");
+			return sp_where_error(err, w, NULL, EINVAL,
+					      " must list levels as numbers (0, 1, 5, 6, 10, 50, 60)");
 		snprintf(text, sizeof(text), "%" PRId64, json_object_get_int64(e));
 		if (sp_parse_level(text, &level, NULL) < 0)
-			return bad(ctx, key, "lists an unknown RAID level");
+			return sp_where_error(err, w, NULL, EINVAL, " lists an unknown RAID level (%s)",
+					      text);
 		*mask |= sp_level_bit(level);
 	}
 	return 0;
 }
 
-static int check_keys(struct parse_ctx *ctx, json_object *obj, const char *const *allowed)
-{
-	json_object_object_foreach(obj, key, val)
-	{
-		bool ok = false;
+static const struct sp_custom levels_custom = { .read = levels_read };
 
-		(void)val;
-		for (size_t i = 0; allowed[i]; i++)
-			ok = ok || !strcmp(key, allowed[i]);
-		if (!ok)
-			return bad(ctx, key, "is not a profile key (a typo?)");
-	}
+/* "chunk_min": "4K": a size as people write it, a power of two */
+static int size_read(const struct sp_field *f, struct json_object *v, struct json_object *parent,
+		     void *base, const struct sp_where *w, struct sp_error *err)
+{
+	uint64_t *bytes = (uint64_t *)((char *)base + f->offset);
+	struct sp_error why = { 0 };
+	uint64_t x;
+
+	(void)parent;
+	if (!json_object_is_type(v, json_type_string))
+		return sp_where_error(err, w, NULL, EINVAL, " must be a size such as \"64K\"");
+	if (sp_parse_size(json_object_get_string(v), f->name, &x, &why) < 0)
+		return sp_where_error(err, w, NULL, -why.code, ": %s", why.message);
+	if (!sp_is_power_of_two(x) || x > f->max)
+		return sp_where_error(err, w, NULL, ERANGE,
+				      ": %s is not a power of two up to %" PRIu64 " bytes",
+				      json_object_get_string(v), f->max);
+	*bytes = x;
 	return 0;
 }
 
-static int parse_knob(struct parse_ctx *ctx, json_object *e, struct sp_profile_knob *knob)
-{
-	static const char *const keys[] = { "target", "knob", "value", "why", "levels", "holds",
-					    "default", NULL };
-	const struct knob_rule *rule = NULL;
-	char target[16] = "";
-	uint64_t value;
-	int r;
+static const struct sp_custom size_custom = { .read = size_read };
 
-	knob->on_by_default = true;
-	if (!json_object_is_type(e, json_type_object))
-		return bad(ctx, "tuning", "entries must be objects");
-	if ((r = check_keys(ctx, e, keys)) < 0 ||
-	    (r = get_string(ctx, e, "target", true, target, sizeof(target))) < 0 ||
-	    (r = get_string(ctx, e, "knob", true, knob->knob, sizeof(knob->knob))) < 0 ||
-	    (r = get_string(ctx, e, "value", true, knob->value, sizeof(knob->value))) < 0 ||
-	    (r = get_string(ctx, e, "why", true, knob->why, sizeof(knob->why))) < 0 ||
-	    (r = get_levels(ctx, e, "levels", &knob->levels_mask)) < 0 ||
-	    (r = get_string(ctx, e, "holds", false, knob->holds, sizeof(knob->holds))) < 0 ||
-	    (r = get_bool(ctx, e, "default", &knob->on_by_default)) < 0)
-		return r;
-	if (!strcmp(target, "device"))
-		knob->target = SP_TARGET_DEVICE;
-	else if (!strcmp(target, "members"))
-		knob->target = SP_TARGET_MEMBERS;
-	else
-		return bad(ctx, "target", "must be \"device\" or \"members\"");
-	for (size_t i = 0; i < ARRAY_SIZE(knob_rules); i++)
-		if (!strcmp(knob->knob, knob_rules[i].knob))
-			rule = &knob_rules[i];
-	if (!rule)
-		return bad(ctx, knob->knob,
-			   "is not a knob stripeplan sets (queue/read_ahead_kb, queue/max_sectors_kb, "
-			   "queue/nr_requests, device/queue_depth, md/stripe_cache_size, "
-			   "md/sync_speed_min, md/sync_speed_max; the scheduler has its own key)");
-	/* the planner sizes md's stripe cache from the array and a memory budget */
-	if (!strcmp(knob->value, "auto"))
-		return strcmp(knob->knob, "md/stripe_cache_size") ? bad(ctx, knob->knob, "cannot be \"auto\"") : 0;
-	if (sp_parse_count(knob->value, knob->knob, rule->min, rule->max, &value, ctx->err) < 0)
-		return bad(ctx, knob->knob, "has a value out of the kernel's range");
+/*
+ * A level rule's "level" comes first: the rule starts as the hardware
+ * rule of that level, and the keys that are there change it ("Unset keys
+ * keep the hardware rule's values").
+ */
+static int rule_level_read(const struct sp_field *f, struct json_object *v,
+			   struct json_object *parent, void *base, const struct sp_where *w,
+			   struct sp_error *err)
+{
+	struct sp_level_rule *rule = base;
+	enum sp_level level;
+	char text[32];
+
+	(void)f;
+	(void)parent;
+	if (!json_object_is_type(v, json_type_int))
+		return sp_where_error(err, w, NULL, EINVAL, " must be a RAID level number");
+	snprintf(text, sizeof(text), "%" PRId64, json_object_get_int64(v));
+	if (sp_parse_level(text, &level, NULL) < 0)
+		return sp_where_error(err, w, NULL, EINVAL, ": %s is an unknown RAID level", text);
+	*rule = *sp_level_default_rule(level);
 	return 0;
 }
 
-static int parse_module_option(struct parse_ctx *ctx, json_object *e,
-			       struct sp_profile_module_option *opt)
+static const struct sp_custom rule_level_custom = { .read = rule_level_read };
+
+/* "layouts": ["n2", "f2"]: md RAID10's layouts, the first the default */
+static int layouts_read(const struct sp_field *f, struct json_object *v, struct json_object *parent,
+			void *base, const struct sp_where *w, struct sp_error *err)
 {
-	static const char *const keys[] = { "module", "param", "value", "why", "holds",
-					    "driver_default", NULL };
-	int r;
+	struct sp_level_rule *rule = base;
 
-	if (!json_object_is_type(e, json_type_object))
-		return bad(ctx, "module_options", "entries must be objects");
-	if ((r = check_keys(ctx, e, keys)) < 0 ||
-	    (r = get_string(ctx, e, "module", true, opt->module, sizeof(opt->module))) < 0 ||
-	    (r = get_string(ctx, e, "param", true, opt->param, sizeof(opt->param))) < 0 ||
-	    (r = get_string(ctx, e, "value", true, opt->value, sizeof(opt->value))) < 0 ||
-	    (r = get_string(ctx, e, "why", true, opt->why, sizeof(opt->why))) < 0 ||
-	    (r = get_string(ctx, e, "holds", false, opt->holds, sizeof(opt->holds))) < 0 ||
-	    (r = get_string(ctx, e, "driver_default", false, opt->driver_default,
-			    sizeof(opt->driver_default))) < 0)
-		return r;
-	/* these end up in modprobe.d and a shell script: keep them to safe characters */
-	for (const char *p = opt->module; *p; p++)
-		if (!(*p == '_' || *p == '-' || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
-			return bad(ctx, "module", "must be a module name ([a-z0-9_-])");
-	for (const char *p = opt->param; *p; p++)
-		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
-			return bad(ctx, "param", "must be a parameter name ([a-z0-9_])");
-	for (const char *p = opt->value; *p; p++)
-		if (!(*p == ',' || (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z')))
-			return bad(ctx, "value", "must be [a-z0-9,]");
-	return 0;
-}
-
-static int parse_warning(struct parse_ctx *ctx, json_object *e, struct sp_profile_warning *w)
-{
-	static const char *const keys[] = { "code", "levels", "message", NULL };
-	int r;
-
-	if (!json_object_is_type(e, json_type_object))
-		return bad(ctx, "warnings", "entries must be objects");
-	if ((r = check_keys(ctx, e, keys)) < 0 ||
-	    (r = get_string(ctx, e, "code", true, w->code, sizeof(w->code))) < 0 ||
-	    (r = get_string(ctx, e, "message", true, w->message, sizeof(w->message))) < 0 ||
-	    (r = get_levels(ctx, e, "levels", &w->levels_mask)) < 0)
-		return r;
-	return 0;
-}
-
-static int parse_layouts(struct parse_ctx *ctx, json_object *e, struct sp_level_rule *rule)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(e, "layouts", &v))
-		return 0;
-	if (rule->level != SP_LEVEL_10)
-		return bad(ctx, "layouts", "apply to raid10 only");
+	(void)f;
+	(void)parent;
 	if (!json_object_is_type(v, json_type_array) || json_object_array_length(v) == 0 ||
 	    json_object_array_length(v) > SP_PROFILE_MAX_LAYOUTS)
-		return bad(ctx, "layouts", "must be a list of 1 to 8 md layouts (\"n2\", \"f2\" ...)");
+		return sp_where_error(err, w, NULL, EINVAL,
+				      " must be a list of 1 to %u md layouts (\"n2\", \"f2\" ...)",
+				      SP_PROFILE_MAX_LAYOUTS);
 	for (size_t i = 0; i < json_object_array_length(v); i++) {
 		json_object *l = json_object_array_get_idx(v, i);
 
 		if (!json_object_is_type(l, json_type_string) ||
 		    sp_parse_md_layout(json_object_get_string(l), &rule->layouts[i], NULL) < 0)
-			return bad(ctx, "layouts", "lists an unknown layout (n2, n3, f2, f3, o2, o3)");
-		rule->n_layouts = i + 1;
+			return sp_where_error(err, w, NULL, EINVAL,
+					      " lists an unknown layout (n2, n3, f2, f3, o2, o3)");
 	}
+	rule->n_layouts = json_object_array_length(v);
 	return 0;
 }
+
+static const struct sp_custom layouts_custom = { .read = layouts_read };
+
+/* ------------------------------------------------------------ checks */
+
+static const struct knob_rule *knob_rule(const char *knob)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(knob_rules); i++)
+		if (!strcmp(knob, knob_rules[i].knob))
+			return &knob_rules[i];
+	return NULL;
+}
+
+static void knob_init(void *obj)
+{
+	((struct sp_profile_knob *)obj)->on_by_default = true;
+}
+
+static int knob_check(void *obj, const struct sp_where *w, struct sp_error *err)
+{
+	struct sp_profile_knob *knob = obj;
+	const struct knob_rule *rule = knob_rule(knob->knob);
+	uint64_t value;
+
+	if (!rule)
+		return sp_where_error(err, w, "knob", EINVAL,
+				      ": '%s' is not a knob stripeplan sets (queue/read_ahead_kb, "
+				      "queue/max_sectors_kb, queue/nr_requests, device/queue_depth, "
+				      "md/stripe_cache_size, md/sync_speed_min, md/sync_speed_max; the "
+				      "scheduler has its own key)",
+				      knob->knob);
+	/* the planner sizes md's stripe cache from the array and a memory budget */
+	if (!strcmp(knob->value, "auto"))
+		return strcmp(knob->knob, "md/stripe_cache_size") ?
+			       sp_where_error(err, w, "value", EINVAL,
+					      ": %s cannot be \"auto\"", knob->knob) : 0;
+	if (sp_parse_count(knob->value, knob->knob, rule->min, rule->max, &value, NULL) < 0)
+		return sp_where_error(err, w, "value", ERANGE,
+				      ": '%s' is out of the kernel's range for %s (%" PRIu64
+				      "..%" PRIu64 ")",
+				      knob->value, knob->knob, rule->min, rule->max);
+	return 0;
+}
+
+static int scheduler_check(void *obj, const struct sp_where *w, struct sp_error *err)
+{
+	const struct sp_profile *p = obj;
+
+	if (!sp_kernel_scheduler_alias(p->scheduler))
+		return sp_where_error(err, w, "name", EINVAL, ": '%s' is an unknown I/O scheduler",
+				      p->scheduler);
+	return 0;
+}
+
+static int rule_check(void *obj, const struct sp_where *w, struct sp_error *err)
+{
+	const struct sp_level_rule *rule = obj;
+
+	if (rule->n_layouts && rule->level != SP_LEVEL_10)
+		return sp_where_error(err, w, "layouts", EINVAL, " apply to raid10 only");
+	if (rule->stripe != SP_STRIPE_PAIRS && rule->level != SP_LEVEL_10)
+		return sp_where_error(err, w, "stripe", EINVAL, " applies to raid10 only");
+	if (rule->stripe == SP_STRIPE_NEAR_COPIES && !rule->n_layouts)
+		return sp_where_error(err, w, "stripe", EINVAL,
+				      ": \"near-copies\" needs the layouts the level takes");
+	return 0;
+}
+
+static int profile_check(void *obj, const struct sp_where *w, struct sp_error *err)
+{
+	const struct sp_profile *p = obj;
+
+	if (p->chunk_min_bytes > p->chunk_max_bytes)
+		return sp_where_error(err, w, "chunk_min", EINVAL, " is larger than chunk_max");
+	if (p->member_scheduler[0] && !sp_kernel_scheduler_alias(p->member_scheduler))
+		return sp_where_error(err, w, "member_scheduler", EINVAL,
+				      ": '%s' is an unknown I/O scheduler", p->member_scheduler);
+	return 0;
+}
+
+/* ------------------------------------------------------------ tables */
+
+#define LOWER_DIGITS "abcdefghijklmnopqrstuvwxyz0123456789"
+
+static const struct sp_field knob_fields[] = {
+	SP_ENUM(sp_profile_knob, target, "target", &sp_knob_target_names,
+		.flags = SP_FF_REQUIRED),
+	/* a relative sysfs path; knob_check() allows only the ones stripeplan sets */
+	SP_STRING(sp_profile_knob, knob, "knob", .flags = SP_FF_REQUIRED),
+	SP_STRING(sp_profile_knob, value, "value", .flags = SP_FF_REQUIRED),
+	SP_STRING(sp_profile_knob, why, "why", .flags = SP_FF_REQUIRED),
+	SP_CUSTOM(sp_profile_knob, levels_mask, "levels", &levels_custom),
+	SP_STRING(sp_profile_knob, holds, "holds"),
+	SP_BOOL(sp_profile_knob, on_by_default, "default"),
+};
+static const struct sp_schema knob_schema =
+	SP_SCHEMA(sp_profile_knob, knob_fields, .init = knob_init, .check = knob_check);
+static const struct sp_field knob_elem = SP_ELEM_OBJECT(&knob_schema);
+
+/* these end up in modprobe.d and a shell script: safe characters only */
+static const struct sp_field module_option_fields[] = {
+	SP_STRING(sp_profile_module_option, module, "module", .flags = SP_FF_REQUIRED,
+		  .charset = LOWER_DIGITS "_-", .charset_says = "a module name ([a-z0-9_-])"),
+	SP_STRING(sp_profile_module_option, param, "param", .flags = SP_FF_REQUIRED,
+		  .charset = LOWER_DIGITS "_", .charset_says = "a parameter name ([a-z0-9_])"),
+	SP_STRING(sp_profile_module_option, value, "value", .flags = SP_FF_REQUIRED,
+		  .charset = LOWER_DIGITS ",", .charset_says = "[a-z0-9,]"),
+	SP_STRING(sp_profile_module_option, why, "why", .flags = SP_FF_REQUIRED),
+	SP_STRING(sp_profile_module_option, holds, "holds"),
+	/* "" unknown; equal to value: nothing to write */
+	SP_STRING(sp_profile_module_option, driver_default, "driver_default"),
+};
+static const struct sp_schema module_option_schema =
+	SP_SCHEMA(sp_profile_module_option, module_option_fields);
+static const struct sp_field module_option_elem = SP_ELEM_OBJECT(&module_option_schema);
+
+static const struct sp_field warning_fields[] = {
+	SP_STRING(sp_profile_warning, code, "code", .flags = SP_FF_REQUIRED),
+	SP_CUSTOM(sp_profile_warning, levels_mask, "levels", &levels_custom),
+	SP_STRING(sp_profile_warning, message, "message", .flags = SP_FF_REQUIRED),
+};
+static const struct sp_schema warning_schema = SP_SCHEMA(sp_profile_warning, warning_fields);
+static const struct sp_field warning_elem = SP_ELEM_OBJECT(&warning_schema);
+
+/* n_layouts and the layouts, which "layouts" spells together */
+#define LAYOUTS_ROW                                                                        \
+	{ .name = "layouts", .type = SP_FIELD_CUSTOM, .custom = &layouts_custom,           \
+	  .offset = offsetof(struct sp_level_rule, n_layouts),                             \
+	  .size = sizeof(struct sp_level_rule) - offsetof(struct sp_level_rule, n_layouts), \
+	  .align = __alignof__(size_t) }
 
 /*
  * { "level": 10, "min_disks": 2, "layouts": ["n2", ...], "stripe": "near-copies" }:
  * what the controller allows for one level (md's rules differ from a
- * hardware controller's).  Unset keys keep the hardware rule's values.
+ * hardware controller's).
  */
-static int parse_level_rule(struct parse_ctx *ctx, json_object *e, struct sp_level_rule *rule)
-{
-	static const char *const keys[] = { "level", "min_disks", "even_disks", "layouts",
-					    "stripe", NULL };
-	json_object *v;
-	char text[16] = "";
-	enum sp_level level;
-	int r;
+static const struct sp_field rule_fields[] = {
+	SP_CUSTOM(sp_level_rule, level, "level", &rule_level_custom, .flags = SP_FF_REQUIRED),
+	SP_UINT(sp_level_rule, min_disks, "min_disks", 1, SP_MAX_DISKS),
+	SP_BOOL(sp_level_rule, even_disks, "even_disks"),
+	LAYOUTS_ROW,
+	SP_ENUM(sp_level_rule, stripe, "stripe", &sp_stripe_rule_names),
+};
+static const struct sp_schema rule_schema =
+	SP_SCHEMA(sp_level_rule, rule_fields, .check = rule_check);
+static const struct sp_field rule_elem = SP_ELEM_OBJECT(&rule_schema);
 
-	if (!json_object_is_type(e, json_type_object))
-		return bad(ctx, "level_rules", "entries must be objects");
-	if ((r = check_keys(ctx, e, keys)) < 0)
-		return r;
-	if (!json_object_object_get_ex(e, "level", &v) || !json_object_is_type(v, json_type_int))
-		return bad(ctx, "level", "must be a RAID level number");
-	snprintf(text, sizeof(text), "%" PRId64, json_object_get_int64(v));
-	if (sp_parse_level(text, &level, NULL) < 0)
-		return bad(ctx, "level", "is an unknown RAID level");
-	*rule = *sp_level_default_rule(level);
-	if (json_object_object_get_ex(e, "min_disks", &v)) {
-		int64_t n = json_object_get_int64(v);
+static const struct sp_field scheduler_fields[] = {
+	SP_STRING(sp_profile, scheduler, "name", .flags = SP_FF_REQUIRED),
+	SP_STRING(sp_profile, scheduler_why, "why", .flags = SP_FF_REQUIRED),
+};
+static const struct sp_schema scheduler_schema =
+	SP_SCHEMA(sp_profile, scheduler_fields, .check = scheduler_check);
 
-		if (!json_object_is_type(v, json_type_int) || n < 1 || n > SP_MAX_DISKS)
-			return bad(ctx, "min_disks", "must be a number from 1 to 1024");
-		rule->min_disks = (unsigned)n;
-	}
-	if ((r = get_bool(ctx, e, "even_disks", &rule->even_disks)) < 0 ||
-	    (r = parse_layouts(ctx, e, rule)) < 0 ||
-	    (r = get_string(ctx, e, "stripe", false, text, sizeof(text))) < 0)
-		return r;
-	if (json_object_object_get_ex(e, "stripe", NULL)) {
-		if (!strcmp(text, "near-copies"))
-			rule->stripe = SP_STRIPE_NEAR_COPIES;
-		else if (!strcmp(text, "pairs"))
-			rule->stripe = SP_STRIPE_PAIRS;
-		else
-			return bad(ctx, "stripe", "must be \"pairs\" or \"near-copies\"");
-		if (rule->level != SP_LEVEL_10)
-			return bad(ctx, "stripe", "applies to raid10 only");
-	}
-	if (rule->stripe == SP_STRIPE_NEAR_COPIES && !rule->n_layouts)
-		return bad(ctx, "stripe", "\"near-copies\" needs the layouts the level takes");
-	return 0;
-}
+static const struct sp_field advice_elem = SP_ELEM_STRING(SP_MSG_MAX);
+
+static const struct sp_field profile_fields[] = {
+	SP_STRING(sp_profile, name, "name", .flags = SP_FF_REQUIRED | SP_FF_NONEMPTY,
+		  .charset = LOWER_DIGITS "-", .charset_says = "lowercase letters, digits and '-'"),
+	SP_STRING(sp_profile, description, "description", .flags = SP_FF_REQUIRED),
+	SP_STRING(sp_profile, driver, "driver"),
+	SP_STRING(sp_profile, device_naming, "device_naming"),
+	SP_STRING(sp_profile, source, "source"),
+	SP_CUSTOM(sp_profile, levels_mask, "levels", &levels_custom, .flags = SP_FF_REQUIRED),
+	SP_CUSTOM(sp_profile, chunk_min_bytes, "chunk_min", &size_custom, .flags = SP_FF_REQUIRED,
+		  .max = SP_CHUNK_MAX_BYTES),
+	SP_CUSTOM(sp_profile, chunk_max_bytes, "chunk_max", &size_custom, .flags = SP_FF_REQUIRED,
+		  .max = SP_CHUNK_MAX_BYTES),
+	SP_UINT(sp_profile, max_disks, "max_disks", 2, SP_MAX_DISKS),
+	SP_BOOL(sp_profile, protected_write_cache, "protected_write_cache"),
+	SP_BOOL(sp_profile, is_md, "md"),
+	SP_INLINE("scheduler", &scheduler_schema),
+	SP_STRING(sp_profile, member_scheduler, "member_scheduler"),
+	SP_LIST(sp_profile, knobs, n_knobs, "tuning", &knob_elem),
+	SP_LIST(sp_profile, module_options, n_module_options, "module_options",
+		&module_option_elem),
+	SP_LIST(sp_profile, warnings, n_warnings, "warnings", &warning_elem),
+	SP_LIST(sp_profile, advice, n_advice, "advice", &advice_elem),
+	SP_LIST(sp_profile, level_rules, n_level_rules, "level_rules", &rule_elem),
+};
+const struct sp_schema sp_profile_schema =
+	SP_SCHEMA(sp_profile, profile_fields, .check = profile_check);
 
 const struct sp_level_rule *sp_profile_level_rule(const struct sp_profile *profile,
 						  enum sp_level level)
@@ -293,161 +349,26 @@ const struct sp_level_rule *sp_profile_level_rule(const struct sp_profile *profi
 	return sp_level_default_rule(level);
 }
 
-/* Calls parse(ctx, element, &items[i]) for each element of array `key`. */
-#define PARSE_LIST(ctx, obj, key, items, count, max, parse)                                \
-	({                                                                                  \
-		json_object *list_;                                                         \
-		int r_ = 0;                                                                 \
-		if (json_object_object_get_ex(obj, key, &list_)) {                         \
-			if (!json_object_is_type(list_, json_type_array))                   \
-				r_ = bad(ctx, key, "must be a list");                       \
-			else if (json_object_array_length(list_) > (max))                   \
-				r_ = bad(ctx, key, "has too many entries");                 \
-			for (size_t i_ = 0; r_ == 0 && i_ < json_object_array_length(list_); \
-			     i_++) {                                                        \
-				r_ = parse(ctx, json_object_array_get_idx(list_, i_),       \
-					   &(items)[i_]);                                   \
-				if (r_ == 0)                                                \
-					(count)++;                                          \
-			}                                                                   \
-		}                                                                           \
-		r_;                                                                         \
-	})
-
-static int parse_advice(struct parse_ctx *ctx, json_object *e, char (*out)[SP_MSG_MAX])
-{
-	if (!json_object_is_type(e, json_type_string) ||
-	    strlen(json_object_get_string(e)) >= SP_MSG_MAX)
-		return bad(ctx, "advice", "entries must be strings");
-	snprintf(*out, SP_MSG_MAX, "%s", json_object_get_string(e));
-	return 0;
-}
-
-static int parse_scheduler(struct parse_ctx *ctx, json_object *obj, struct sp_profile *p)
-{
-	static const char *const keys[] = { "name", "why", NULL };
-	json_object *v;
-	int r;
-
-	if (!json_object_object_get_ex(obj, "scheduler", &v))
-		return 0;
-	if (!json_object_is_type(v, json_type_object))
-		return bad(ctx, "scheduler", "must be an object with name and why");
-	if ((r = check_keys(ctx, v, keys)) < 0 ||
-	    (r = get_string(ctx, v, "name", true, p->scheduler, sizeof(p->scheduler))) < 0 ||
-	    (r = get_string(ctx, v, "why", true, p->scheduler_why, sizeof(p->scheduler_why))) < 0)
-		return r;
-	if (!sp_kernel_scheduler_alias(p->scheduler))
-		return bad(ctx, "scheduler", "names an unknown I/O scheduler");
-	return 0;
-}
-
-static int parse_chunks(struct parse_ctx *ctx, json_object *obj, struct sp_profile *p)
-{
-	char text[32] = "";
-	int r;
-
-	if ((r = get_string(ctx, obj, "chunk_min", true, text, sizeof(text))) < 0 ||
-	    (r = sp_parse_size(text, "chunk_min", &p->chunk_min_bytes, ctx->err)) < 0 ||
-	    (r = get_string(ctx, obj, "chunk_max", true, text, sizeof(text))) < 0 ||
-	    (r = sp_parse_size(text, "chunk_max", &p->chunk_max_bytes, ctx->err)) < 0)
-		return r;
-	if (!sp_is_power_of_two(p->chunk_min_bytes) || !sp_is_power_of_two(p->chunk_max_bytes) ||
-	    p->chunk_min_bytes > p->chunk_max_bytes)
-		return bad(ctx, "chunk_min", "and chunk_max must be powers of two, min <= max");
-	return 0;
-}
-
 int sp_profile_parse(const char *json_text, const char *origin, struct sp_profile *ret,
 		     struct sp_error *err)
 {
-	static const char *const keys[] = {
-		"name", "description", "driver", "device_naming", "source", "levels",
-		"chunk_min", "chunk_max", "max_disks", "protected_write_cache", "md",
-		"scheduler", "member_scheduler", "tuning", "module_options",
-		"warnings", "advice", "level_rules", NULL,
-	};
-	struct parse_ctx ctx = { origin, err };
 	struct sp_profile *p = calloc(1, sizeof(*p));
-	json_tokener *tok = json_tokener_new();
-	json_object *obj = NULL, *v;
-	int r = -ENOMEM;
+	char prefix[SP_PATH_MAX + 16];
+	struct json_object *obj = NULL;
+	struct sp_where root;
+	int r;
 
-	if (!p || !tok)
-		goto out;
-	obj = json_tokener_parse_ex(tok, json_text, (int)strlen(json_text));
-	if (!obj || json_tokener_get_error(tok) != json_tokener_success) {
-		r = sp_error_set(err, EINVAL, SP_ERR_INVALID, "profile %s: not JSON: %s",
-				 origin, json_tokener_error_desc(json_tokener_get_error(tok)));
-		goto out;
-	}
-	if (!json_object_is_type(obj, json_type_object)) {
-		r = bad(&ctx, "(top level)", "must be an object");
-		goto out;
-	}
-	if ((r = check_keys(&ctx, obj, keys)) < 0 ||
-	    (r = get_string(&ctx, obj, "name", true, p->name, sizeof(p->name))) < 0 ||
-	    (r = get_string(&ctx, obj, "description", true, p->description,
-			    sizeof(p->description))) < 0 ||
-	    (r = get_string(&ctx, obj, "driver", false, p->driver, sizeof(p->driver))) < 0 ||
-	    (r = get_string(&ctx, obj, "device_naming", false, p->device_naming,
-			    sizeof(p->device_naming))) < 0 ||
-	    (r = get_string(&ctx, obj, "source", false, p->source, sizeof(p->source))) < 0 ||
-	    (r = get_levels(&ctx, obj, "levels", &p->levels_mask)) < 0 ||
-	    (r = parse_chunks(&ctx, obj, p)) < 0 ||
-	    (r = get_bool(&ctx, obj, "protected_write_cache", &p->protected_write_cache)) < 0 ||
-	    (r = get_bool(&ctx, obj, "md", &p->is_md)) < 0 ||
-	    (r = parse_scheduler(&ctx, obj, p)) < 0 ||
-	    (r = get_string(&ctx, obj, "member_scheduler", false, p->member_scheduler,
-			    sizeof(p->member_scheduler))) < 0)
-		goto out;
-	if (p->member_scheduler[0] && !sp_kernel_scheduler_alias(p->member_scheduler)) {
-		r = bad(&ctx, "member_scheduler", "names an unknown I/O scheduler");
-		goto out;
-	}
-	if (p->levels_mask == 0) {
-		r = bad(&ctx, "levels", "is missing");
-		goto out;
-	}
-	if (json_object_object_get_ex(obj, "max_disks", &v)) {
-		int64_t n = json_object_get_int64(v);
-
-		if (!json_object_is_type(v, json_type_int) || n < 2 || n > SP_MAX_DISKS) {
-			r = bad(&ctx, "max_disks", "must be a number from 2 to 1024");
-			goto out;
-		}
-		p->max_disks = (unsigned)n;
-	}
-	if (!p->name[0]) {
-		r = bad(&ctx, "name", "must not be empty");
-		goto out;
-	}
-	for (const char *c = p->name; *c; c++) {
-		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-')) {
-			r = bad(&ctx, "name", "must be lowercase letters, digits and '-'");
-			goto out;
-		}
-	}
-	if ((r = PARSE_LIST(&ctx, obj, "tuning", p->knobs, p->n_knobs, SP_PROFILE_MAX_KNOBS,
-			    parse_knob)) < 0 ||
-	    (r = PARSE_LIST(&ctx, obj, "module_options", p->module_options, p->n_module_options,
-			    SP_PROFILE_MAX_MODOPTS, parse_module_option)) < 0 ||
-	    (r = PARSE_LIST(&ctx, obj, "warnings", p->warnings, p->n_warnings,
-			    SP_PROFILE_MAX_WARNINGS, parse_warning)) < 0 ||
-	    (r = PARSE_LIST(&ctx, obj, "advice", p->advice, p->n_advice, SP_PROFILE_MAX_ADVICE,
-			    parse_advice)) < 0 ||
-	    (r = PARSE_LIST(&ctx, obj, "level_rules", p->level_rules, p->n_level_rules,
-			    SP_PROFILE_MAX_LEVEL_RULES, parse_level_rule)) < 0)
-		goto out;
-	*ret = *p;
-	r = 0;
-out:
+	if (!p)
+		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
+	snprintf(prefix, sizeof(prefix), "profile '%s'", origin);
+	root = (struct sp_where){ .name = "", .prefix = prefix };
+	r = sp_json_parse_object(json_text, prefix, "controller profile", &obj, err);
+	if (r == 0)
+		r = sp_schema_read(&sp_profile_schema, obj, p, &root, err);
+	if (r == 0)
+		*ret = *p;
 	json_object_put(obj);
-	if (tok)
-		json_tokener_free(tok);
 	free(p);
-	if (r == -ENOMEM)
-		sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 	return r;
 }
 

@@ -32,6 +32,14 @@
 #define SP_PATH_MAX 4096
 #define SP_MSG_MAX 512
 #define SP_MAX_DISKS 1024U
+/*
+ * The largest chunk (stripe unit) stripeplan plans, wherever one is read
+ * (--chunk, a profile's chunk_max, md facts, a plan file): 1 GiB, the
+ * largest power of two that md's chunk (md/chunk_size, an int of bytes)
+ * and XFS's stripe unit (su x sw must stay below 2^31 bytes) can hold.
+ * Controllers stop far below it (1 MiB).
+ */
+#define SP_CHUNK_MAX_BYTES (1ULL << 30)
 #define SP_MAX_MEMBERS 64U
 #define SP_MAX_TUNING 128U
 #define SP_MAX_WARNINGS 48U
@@ -154,6 +162,7 @@ enum sp_stripe_rule {
 	SP_STRIPE_PAIRS = 0,     /* hardware RAID10: disks / 2 data disks */
 	SP_STRIPE_NEAR_COPIES,   /* md RAID10: disks / near copies when it divides, else disks */
 };
+SP_STRING_TABLE_DECLARE(sp_stripe_rule, enum sp_stripe_rule); /* "pairs", "near-copies" */
 
 #define SP_PROFILE_MAX_LAYOUTS 8U
 
@@ -232,6 +241,7 @@ enum sp_knob_target {
 	SP_TARGET_DEVICE = 0, /* the array's block device (LUN or md) */
 	SP_TARGET_MEMBERS,    /* each md member disk */
 };
+SP_STRING_TABLE_DECLARE(sp_knob_target, enum sp_knob_target); /* "device", "members" */
 
 /*
  * A knob carries the measurement it comes from (why), where that holds
@@ -377,11 +387,9 @@ struct sp_md_facts {
 int sp_md_level(const struct sp_md_facts *md, const char *array, enum sp_level *ret,
 		struct sp_error *err);
 
-/* The "md" object of a facts file or a plan's device, strictly checked;
- * the writer returns NULL when md->present is false. */
+/* The "md" object of a facts file or a plan's device (read by the facts
+ * table, planner/md.c): NULL when md->present is false. */
 struct json_object;
-int sp_md_facts_from_json(struct json_object *obj, const char *origin, struct sp_md_facts *ret,
-			  struct sp_error *err);
 struct json_object *sp_md_facts_to_json(const struct sp_md_facts *md);
 
 /*
@@ -420,6 +428,9 @@ struct sp_facts {
  * without root: the same field names as the plan's "device" object.
  */
 int sp_facts_load_json(const char *file, struct sp_facts *ret, struct sp_error *err);
+/* The same from the file's text; origin names it in messages. */
+int sp_facts_from_json(const char *text, const char *origin, struct sp_facts *ret,
+		       struct sp_error *err);
 
 /* Derives the kernel's name from a /dev path without touching it:
  * /dev/sdb -> sdb, /dev/cciss/c0d0 -> cciss!c0d0. */
@@ -556,6 +567,8 @@ struct sp_left_out {
 
 #define SP_MAX_LEFT_OUT 16U
 #define SP_MEMORY_BUDGET_DEFAULT (256ULL * SP_MIB)
+#define SP_MEMORY_BUDGET_MIN SP_MIB
+#define SP_MEMORY_BUDGET_MAX (64ULL * SP_GIB)
 
 struct sp_warning {
 	char code[SP_NAME_MAX];
@@ -665,6 +678,9 @@ void sp_plan_add_warning(struct sp_plan *plan, const char *code, const char *fmt
 /* Loads a plan written by sp_format_plan_json (apply --plan FILE).  The
  * loader is strict: a missing or mistyped field is an error naming it. */
 int sp_plan_from_json(const char *text, struct sp_plan *ret, struct sp_error *err);
+/* The plan as the JSON object a plan file holds (NULL: out of memory);
+ * sp_format_plan_json() prints it. */
+struct json_object *sp_plan_to_json(const struct sp_plan *plan);
 /* sp_plan_from_json() on the file at path, read as untrusted input
  * (sp_read_input_at); an empty file is refused with a hint. */
 int sp_plan_load_file(const char *path, struct sp_plan *ret, struct sp_error *err);

@@ -89,6 +89,6 @@ expect_exit 2 "'/etc/passwd' is not a block device" \
 mkdir -p "$WORK/profiles"
 printf '{"name": "x", "description": "d", "levels": [5], "chunk_min": "4K", "chunk_max": "1M", "schedular": {}}\n' \
 	>"$WORK/profiles/x.json"
-expect_exit 2 "profile $WORK/profiles/x.json: 'schedular' is not a profile key" \
+expect_exit 2 "profile '$WORK/profiles/x.json': schedular: unknown field \\(a typo\\?\\)" \
 	with --profiles "$WORK/profiles"
 finish

@@ -142,13 +142,13 @@ static void test_md_rejects(void **state)
 	(void)state;
 	expect_rejected("{\"path\":\"/dev/md0\",\"size_bytes\":4096,\"logical_sector_bytes\":512,"
 			"\"physical_sector_bytes\":512,\"md\":{\"level\":\"raid5\",\"spare\":1}}",
-			"spare", "unknown field 'md.spare'");
+			"spare", "md.spare: unknown field");
 	expect_rejected("{\"path\":\"/dev/md0\",\"size_bytes\":4096,\"logical_sector_bytes\":512,"
 			"\"physical_sector_bytes\":512,\"md\":{\"raid_disks\":3}}",
-			"level", "missing field 'md.level'");
+			"level", "md.level is missing");
 	expect_rejected("{\"path\":\"/dev/md0\",\"size_bytes\":4096,\"logical_sector_bytes\":512,"
 			"\"physical_sector_bytes\":512,\"md\":{\"level\":\"raid5\",\"raid_disks\":-1}}",
-			"raid_disks", "between 0 and");
+			"raid_disks", "md.raid_disks: -1 is below 0");
 	expect_rejected("{\"path\":\"/dev/md0\",\"size_bytes\":4096,\"logical_sector_bytes\":512,"
 			"\"physical_sector_bytes\":512,\"md\":{\"level\":\"raid5\","
 			"\"members\":[{\"name\":\"../sdb\"}]}}",
@@ -156,7 +156,7 @@ static void test_md_rejects(void **state)
 	expect_rejected("{\"path\":\"/dev/md0\",\"size_bytes\":4096,\"logical_sector_bytes\":512,"
 			"\"physical_sector_bytes\":512,\"md\":{\"level\":\"raid5\","
 			"\"members\":[{\"disk\":\"sdb\"}]}}",
-			"members", "needs a name");
+			"members", "md.members[0].name is missing");
 }
 
 static void test_perc5e_lun(void **state)
@@ -255,7 +255,7 @@ static void test_rejects_unknown_field(void **state)
 	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": 1048576,"
 			" \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512,"
 			" \"optimal_io_byte\": 65536}",
-			"optimal_io_byte", "unknown field 'optimal_io_byte'");
+			"optimal_io_byte", "optimal_io_byte: unknown field");
 }
 
 static void test_rejects_missing_size(void **state)
@@ -263,10 +263,10 @@ static void test_rejects_missing_size(void **state)
 	(void)state;
 	expect_rejected("{\"path\": \"/dev/sdb\", \"logical_sector_bytes\": 512,"
 			" \"physical_sector_bytes\": 512}",
-			"size_bytes", "missing field 'size_bytes'");
+			"size_bytes", "size_bytes is missing");
 	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": null,"
 			" \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512}",
-			"size_bytes", "missing field 'size_bytes'");
+			"size_bytes", "size_bytes is missing");
 }
 
 static void test_rejects_wrong_types(void **state)
@@ -274,17 +274,17 @@ static void test_rejects_wrong_types(void **state)
 	(void)state;
 	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": \"1T\","
 			" \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512}",
-			"size_bytes", "'size_bytes'");
+			"size_bytes", "size_bytes must be an integer");
 	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": 1048576.5,"
 			" \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512}",
 			"size_bytes", "must be an integer");
 	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": 1048576,"
 			" \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512,"
 			" \"is_scsi\": 1}",
-			"is_scsi", "'is_scsi'");
+			"is_scsi", "is_scsi must be true or false");
 	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": -512,"
 			" \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512}",
-			"size_bytes", "'size_bytes'");
+			"size_bytes", "size_bytes: -512 is below 0");
 	expect_rejected("{\"path\": 7, \"size_bytes\": 1048576,"
 			" \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512}",
 			"path", "must be a string");
@@ -295,26 +295,26 @@ static void test_rejects_bad_sectors(void **state)
 	(void)state;
 	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": 1048576,"
 			" \"logical_sector_bytes\": 520, \"physical_sector_bytes\": 4096}",
-			"logical_sector_bytes", "power of two");
+			"logical_sector_bytes", "logical_sector_bytes: 520 is not a power of two");
 	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": 1048576,"
 			" \"logical_sector_bytes\": 4096, \"physical_sector_bytes\": 512}",
-			"physical_sector_bytes", "smaller than");
+			"physical_sector_bytes", "physical_sector_bytes: 512 is smaller than logical_sector_bytes (4096)");
 	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": 1048576,"
 			" \"logical_sector_bytes\": 131072, \"physical_sector_bytes\": 131072}",
-			"logical_sector_bytes", "power of two");
+			"logical_sector_bytes", "logical_sector_bytes: 131072 is above 65536");
 	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": 1000,"
 			" \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512}",
-			"size_bytes", "multiple of 512");
+			"size_bytes", "size_bytes: 1000 is not a positive multiple of 512");
 }
 
 static void test_rejects_bad_json(void **state)
 {
 	(void)state;
-	expect_rejected("{\"path\": \"/dev/sdb\",", "facts", "cannot parse");
-	expect_rejected("[1, 2]", "facts", "JSON object");
+	expect_rejected("{\"path\": \"/dev/sdb\",", "facts", "the JSON ends early");
+	expect_rejected("[1, 2]", "facts", "(JSON error: the top level is not an object)");
 	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": 1048576,"
 			" \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512} x",
-			"facts", "after the object");
+			"facts", "(JSON error: unexpected character)");
 }
 
 static void test_missing_file(void **state)

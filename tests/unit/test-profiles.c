@@ -88,30 +88,31 @@ static void test_user_profile_strictness(void **state)
 	assert_string_equal(p->name, "areca");
 	assert_int_equal(p->n_knobs, 1);
 	free(p);
-	assert_non_null(strstr(parse_error(HEAD ", \"schedulr\": {}}"), "'schedulr' is not a profile key"));
+	assert_non_null(strstr(parse_error(HEAD ", \"schedulr\": {}}"), "profile 'x.json': schedulr: unknown field"));
 	assert_non_null(strstr(parse_error(HEAD ", \"tuning\": [{\"target\": \"device\", \"knob\": "
 					   "\"queue/rotational\", \"value\": \"0\", \"why\": \"w\"}]}"),
-			       "is not a knob stripeplan sets"));
+			       "tuning[0].knob: 'queue/rotational' is not a knob stripeplan sets"));
 	assert_non_null(strstr(parse_error(HEAD ", \"tuning\": [{\"target\": \"device\", \"knob\": "
 					   "\"md/stripe_cache_size\", \"value\": \"99999\", \"why\": \"w\"}]}"),
-			       "out of the kernel's range"));
+			       "tuning[0].value: '99999' is out of the kernel's range for md/stripe_cache_size (17..32768)"));
 	assert_non_null(strstr(parse_error(HEAD ", \"scheduler\": {\"name\": \"anticipatory\", \"why\": \"w\"}}"),
-			       "unknown I/O scheduler"));
+			       "scheduler.name: 'anticipatory' is an unknown I/O scheduler"));
 	assert_non_null(strstr(parse_error(HEAD ", \"module_options\": [{\"module\": \"x; rm -rf /\", "
 					   "\"param\": \"p\", \"value\": \"1\", \"why\": \"w\"}]}"),
-			       "must be a module name"));
+			       "module_options[0].module must be a module name ([a-z0-9_-])"));
 	assert_non_null(strstr(parse_error(HEAD ", \"level_rules\": [{\"level\": 5, \"layouts\": [\"n2\"]}]}"),
-			       "'layouts' apply to raid10 only"));
+			       "level_rules[0].layouts apply to raid10 only"));
 	assert_non_null(strstr(parse_error(HEAD ", \"level_rules\": [{\"level\": 10, \"layouts\": [\"z9\"]}]}"),
-			       "lists an unknown layout"));
+			       "level_rules[0].layouts lists an unknown layout"));
 	assert_non_null(strstr(parse_error(HEAD ", \"level_rules\": [{\"level\": 10, \"stripe\": \"near-copies\"}]}"),
-			       "needs the layouts"));
+			       "level_rules[0].stripe: \"near-copies\" needs the layouts"));
 	assert_non_null(strstr(parse_error(HEAD ", \"level_rules\": [{\"level\": 1, \"min_disks\": 0}]}"),
-			       "from 1 to 1024"));
+			       "level_rules[0].min_disks: 0 is below 1"));
 	assert_non_null(strstr(parse_error(HEAD ", \"level_rules\": [{\"level\": 1, \"mindisks\": 1}]}"),
-			       "is not a profile key"));
-	assert_non_null(strstr(parse_error("{\"name\": \"a\"}"), "'description' is missing"));
-	assert_non_null(strstr(parse_error("[1, 2"), "not JSON"));
+			       "level_rules[0].mindisks: unknown field"));
+	assert_non_null(strstr(parse_error("{\"name\": \"a\"}"), "profile 'x.json': description is missing"));
+	assert_non_null(strstr(parse_error("[1, 2"), "the JSON ends early"));
+	assert_non_null(strstr(parse_error("[1, 2]"), "not a stripeplan controller profile (JSON error: the top level is not an object)"));
 }
 
 static void test_plan_json_round_trip(void **state)
