@@ -79,7 +79,12 @@ static const struct sp_field md_fields[] = {
 	SP_STRING(sp_md_facts, uuid, "uuid", .flags = SP_FF_NAME | SP_FF_NULL_EMPTY),
 	SP_LIST(sp_md_facts, members, n_members, "members", &member_elem),
 };
-const struct sp_schema sp_md_schema = SP_SCHEMA(sp_md_facts, md_fields, .init = md_init);
+static const struct sp_unlisted md_unlisted[] = {
+	SP_UNLISTED(sp_md_facts, present, "the object itself: there (read: md_init) or null"),
+};
+const struct sp_schema sp_md_schema = SP_SCHEMA(sp_md_facts, md_fields, .init = md_init,
+						.unlisted = md_unlisted,
+						.n_unlisted = ARRAY_SIZE(md_unlisted));
 
 bool sp_md_absent(const void *md)
 {

@@ -358,7 +358,13 @@ static const struct sp_field plan_fields[] = {
 		.compare = SP_CMP_NOTE),
 	SP_LIST(sp_plan, warnings, n_warnings, "warnings", &warning_elem, .compare = SP_CMP_NOTE),
 };
-const struct sp_schema sp_plan_schema = SP_SCHEMA(sp_plan, plan_fields, .check = plan_check);
+static const struct sp_unlisted plan_unlisted[] = {
+	SP_UNLISTED(sp_plan, xfs_ag, "how the planner chose the AGs (agsize_bytes is the plan's "
+		    "choice): the text plan explains it, every replan computes it again"),
+};
+const struct sp_schema sp_plan_schema = SP_SCHEMA(sp_plan, plan_fields, .check = plan_check,
+						  .unlisted = plan_unlisted,
+						  .n_unlisted = ARRAY_SIZE(plan_unlisted));
 
 /*
  * A plan file is executed as root: its mkfs command must be the plan's own

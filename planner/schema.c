@@ -188,9 +188,12 @@ static int read_number(const struct sp_field *f, json_object *v, const struct sp
 		return sp_where_error(err, w, NULL, EINVAL, " must be an integer");
 	x = json_object_get_int64(v);
 	/* json-c saturates what int64_t cannot hold at INT64_MAX */
-	if (x == INT64_MAX || (x >= 0 && (uint64_t)x > f->max))
-		return sp_where_error(err, w, NULL, ERANGE, ": %s is above %" PRIu64,
-				      json_object_get_string(v), f->max);
+	if (x == INT64_MAX)
+		return sp_where_error(err, w, NULL, ERANGE, " is too large (at most %" PRIu64 ")",
+				      f->max);
+	if (x >= 0 && (uint64_t)x > f->max)
+		return sp_where_error(err, w, NULL, ERANGE, ": %" PRId64 " is above %" PRIu64, x,
+				      f->max);
 	if (x < f->min)
 		return sp_where_error(err, w, NULL, ERANGE, ": %" PRId64 " is below %" PRId64, x,
 				      f->min);

@@ -125,11 +125,21 @@ struct sp_field {
 	bool (*empty)(const void *field);
 };
 
+/* A member of the struct that no row holds, and why (unit/test-schema
+ * fails on a member that is in no row and not on such a list). */
+struct sp_unlisted {
+	size_t offset;
+	const char *member;
+	const char *why;
+};
+
 struct sp_schema {
 	const char *c_struct; /* "sp_plan": the struct the rows' offsets are into */
 	size_t size;
 	const struct sp_field *fields;
 	size_t n_fields;
+	const struct sp_unlisted *unlisted;
+	size_t n_unlisted;
 	/* before reading: defaults (a facts file's unknown rotational is -1) */
 	void (*init)(void *obj);
 	/* after reading every field: what holds between fields */
@@ -206,22 +216,12 @@ int sp_schema_compare(const struct sp_schema *sch, const void *have, const void 
 #define SP_SCHEMA(S, FIELDS, ...)                                                          \
 	{ .c_struct = #S, .size = sizeof(struct S), .fields = (FIELDS),                    \
 	  .n_fields = ARRAY_SIZE(FIELDS), __VA_ARGS__ }
+#define SP_UNLISTED(S, M, WHY) { offsetof(struct S, M), #M, (WHY) }
 
-/* The tables (planner/plan-load.c, facts.c, md.c, profiles.c), and the
- * members of their structs no table holds, each with why (for the test
- * that every member is in a table or on this list). */
+/* The tables: planner/plan-load.c, facts.c, md.c, profiles.c. */
 extern const struct sp_schema sp_plan_schema, sp_facts_schema, sp_md_schema,
 	sp_profile_schema;
 /* the "empty" of the md object: not an md array */
 bool sp_md_absent(const void *md);
-
-struct sp_unlisted {
-	const char *c_struct;
-	size_t offset;
-	const char *member;
-	const char *why;
-};
-extern const struct sp_unlisted sp_schema_unlisted[];
-extern const size_t sp_schema_n_unlisted;
 
 #endif

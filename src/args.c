@@ -157,7 +157,7 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 	case OPT_CHUNK:
 		a->have_chunk = true;
 		r = sp_parse_size(arg, "chunk", &s->chunk_bytes, err);
-		if (r == 0 && s->chunk_bytes > SP_GIB)
+		if (r == 0 && s->chunk_bytes > SP_CHUNK_MAX_BYTES)
 			r = sp_error_set(err, ERANGE, SP_ERR_INVALID,
 					 "chunk: '%s' is larger than any controller's chunk (1G at most)", arg);
 		return r;
@@ -210,7 +210,8 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 		return sp_parse_workload(arg, &s->workload, err);
 	case OPT_MEMORY_BUDGET:
 		r = sp_parse_size(arg, "memory-budget", &s->memory_budget_bytes, err);
-		if (r == 0 && (s->memory_budget_bytes < SP_MIB || s->memory_budget_bytes > 64 * SP_GIB))
+		if (r == 0 && (s->memory_budget_bytes < SP_MEMORY_BUDGET_MIN ||
+			       s->memory_budget_bytes > SP_MEMORY_BUDGET_MAX))
 			r = sp_error_set(err, ERANGE, SP_ERR_INVALID,
 					 "memory-budget: '%s' is outside 1M..64G", arg);
 		return r;
