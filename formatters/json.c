@@ -69,7 +69,7 @@ static json_object *profile_json(const struct sp_profile *pr)
 		json_object_object_add(k, "target",
 				       json_object_new_string(sp_knob_target_name(pr->knobs[i].target)));
 		json_object_object_add(k, "knob", json_object_new_string(pr->knobs[i].knob));
-		json_object_object_add(k, "value", json_object_new_string(pr->knobs[i].value));
+		json_object_object_add(k, "value", json_object_new_string(SP_VALUE_TEXT(&pr->knobs[i].value)));
 		json_object_object_add(k, "default", json_object_new_boolean(pr->knobs[i].on_by_default));
 		json_object_object_add(k, "holds", json_object_new_string(pr->knobs[i].holds));
 		json_object_array_add(knobs, k);
@@ -79,7 +79,7 @@ static json_object *profile_json(const struct sp_profile *pr)
 		char line[3 * SP_NAME_MAX + 16];
 
 		snprintf(line, sizeof(line), "%s %s=%s", pr->module_options[i].module,
-			 pr->module_options[i].param, pr->module_options[i].value);
+			 pr->module_options[i].param, SP_VALUE_TEXT(&pr->module_options[i].value));
 		json_object_array_add(mods, json_object_new_string(line));
 	}
 	json_object_object_add(o, "module_options", mods);

@@ -353,10 +353,10 @@ static void print_tuning(FILE *f, const struct sp_plan *p)
 
 		if (t->kind == SP_TUNING_MODULE) {
 			fprintf(f, "  options %s %s=%s  (modprobe.d; takes effect when the module loads)\n",
-				t->device, t->attribute, t->value);
+				t->device, t->attribute, SP_VALUE_TEXT(&t->value));
 		} else {
 			sp_tuning_path(t, path, sizeof(path));
-			fprintf(f, "  %s = %s\n", path, t->value);
+			fprintf(f, "  %s = %s\n", path, SP_VALUE_TEXT(&t->value));
 		}
 		fprintf(f, "      %s\n", t->why);
 	}
@@ -433,10 +433,11 @@ char *sp_format_profiles_text(const struct sp_profile_set *set)
 			for (size_t k = 0; k < pr->n_knobs; k++)
 				fprintf(f, " %s%s%s=%s", pr->knobs[k].on_by_default ? "" : "field-report:",
 					pr->knobs[k].target == SP_TARGET_MEMBERS ? "members:" : "",
-					pr->knobs[k].knob, pr->knobs[k].value);
+					pr->knobs[k].knob, SP_VALUE_TEXT(&pr->knobs[k].value));
 			for (size_t k = 0; k < pr->n_module_options; k++)
 				fprintf(f, " %s.%s=%s", pr->module_options[k].module,
-					pr->module_options[k].param, pr->module_options[k].value);
+					pr->module_options[k].param,
+					SP_VALUE_TEXT(&pr->module_options[k].value));
 			fprintf(f, "\n");
 		}
 		if (pr->source[0])

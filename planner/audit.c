@@ -784,27 +784,18 @@ static bool is_read_ahead(const char *attr)
 	return !strcmp(attr, "queue/read_ahead_kb");
 }
 
-static bool parse_kib(const char *s, unsigned long long *ret)
-{
-	char *end;
-
-	errno = 0;
-	*ret = strtoull(s, &end, 10);
-	return !errno && end != s && !*end;
-}
-
 static void judge_knob(const struct sp_found_knob *k, struct sp_findings *out)
 {
-	unsigned long long have, want;
-
 	if (k->state != SP_KNOB_DIFFERS)
 		return; /* missing knobs and kernel clamps are notes, not findings */
-	if (is_read_ahead(k->attr) && parse_kib(k->have, &have) && parse_kib(k->want, &want)) {
-		if (have < want)
+	if (is_read_ahead(k->attr) && k->have_known && k->have_value.kind == SP_VALUE_NUMBER &&
+	    k->want_value.kind == SP_VALUE_NUMBER) {
+		if (k->have_value.number < k->want_value.number)
 			sp_findings_add(out, SP_SEVERITY_SUBOPTIMAL, "read-ahead-below-plan",
-					"%s on %s is %s KiB (blockdev --setra %llu), the plan says %s "
-					"KiB; fix: echo %s > %s",
-					k->attr, k->disk, k->have, have * 2, k->want, k->want, k->file);
+					"%s on %s is %s KiB (blockdev --setra %" PRIu64 "), the plan "
+					"says %s KiB; fix: echo %s > %s",
+					k->attr, k->disk, k->have, k->have_value.number * 2, k->want,
+					k->want, k->file);
 		/* more read-ahead than planned is a choice, not a loss */
 		else
 			sp_findings_add(out, SP_SEVERITY_DIFFERS, "read-ahead-above-plan",

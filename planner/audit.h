@@ -231,8 +231,11 @@ struct sp_found_knob {
 	char disk[SP_NAME_MAX];
 	char attr[SP_NAME_MAX];
 	char file[SP_PATH_MAX];     /* the sysfs file */
-	char want[SP_NAME_MAX];
+	char want[SP_NAME_MAX];     /* the values as text, for messages */
 	char have[SP_NAME_MAX];
+	struct sp_value want_value; /* and as the step read them, to compare */
+	struct sp_value have_value;
+	bool have_known;            /* the kernel's text was a value stripeplan reads */
 	enum sp_knob_state state;
 };
 

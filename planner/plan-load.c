@@ -192,6 +192,59 @@ static const struct sp_custom tuning_path_custom = {
 	.differ = tuning_path_differ,
 };
 
+/*
+ * The tuning entry's "value": read by the rules of its knob (path comes
+ * first and says which), so a plan file's value is the number the kernel
+ * will print back, in the knob's bounds, or a scheduler's name.
+ */
+static int tuning_value_read(const struct sp_field *f, struct json_object *v,
+			     struct json_object *parent, void *base, const struct sp_where *w,
+			     struct sp_error *err)
+{
+	/* a sysfs attribute stripeplan does not set: any number, the replan refuses it */
+	static const struct sp_knob other = { "", SP_VALUE_NUMBER, "", 0, SP_JSON_U64_MAX,
+					      false, false, false };
+	struct sp_tuning *t = base;
+	const struct sp_knob *knob = NULL;
+	struct sp_error why = { 0 };
+
+	(void)f;
+	(void)parent;
+	if (!json_object_is_type(v, json_type_string))
+		return sp_where_error(err, w, NULL, EINVAL, " must be a string");
+	if (t->kind == SP_TUNING_SYSFS)
+		knob = sp_knob_find(t->attribute) ?: &other;
+	if (sp_value_parse(json_object_get_string(v), knob, &t->value, &why) < 0)
+		return sp_where_error(err, w, NULL, -why.code, ": %s", why.message);
+	return 0;
+}
+
+static struct json_object *tuning_value_write(const struct sp_field *f, const void *base)
+{
+	(void)f;
+	return json_object_new_string(SP_VALUE_TEXT(&((const struct sp_tuning *)base)->value));
+}
+
+static bool tuning_value_equal(const struct sp_field *f, const void *a, const void *b)
+{
+	(void)f;
+	return sp_value_equal(&((const struct sp_tuning *)a)->value,
+			      &((const struct sp_tuning *)b)->value);
+}
+
+static void tuning_value_format(const struct sp_field *f, const void *base, char *buf, size_t len)
+{
+	(void)f;
+	sp_value_format(&((const struct sp_tuning *)base)->value, buf, len);
+}
+
+static const struct sp_custom tuning_value_custom = {
+	.read = tuning_value_read,
+	.write = tuning_value_write,
+	.equal = tuning_value_equal,
+	.format = tuning_value_format,
+};
+
 /* ------------------------------------------------------------ tables */
 
 /* a row that stands for no member of its own */
@@ -306,7 +359,7 @@ static const struct sp_schema mount_schema = SP_SCHEMA(sp_plan, mount_fields);
 
 static const struct sp_field tuning_fields[] = {
 	TUNING_PATH_ROW,
-	SP_STRING(sp_tuning, value, "value", .flags = SP_FF_REQUIRED),
+	SP_CUSTOM(sp_tuning, value, "value", &tuning_value_custom, .flags = SP_FF_REQUIRED),
 	SP_ENUM(sp_tuning, kind, "kind", &sp_tuning_kind_names, .flags = SP_FF_REQUIRED),
 	/* it lands in the tune script and udev rule as a comment */
 	SP_STRING(sp_tuning, why, "why"),

@@ -665,7 +665,7 @@ static int plan_mount(const struct sp_spec *spec, const struct sp_profile *profi
 }
 
 static void tuning_add(struct sp_plan *plan, enum sp_tuning_kind kind, const char *disk,
-		       const char *knob, const char *value, const char *why)
+		       const char *knob, const struct sp_value *value, const char *why)
 {
 	struct sp_tuning *t;
 
@@ -675,7 +675,7 @@ static void tuning_add(struct sp_plan *plan, enum sp_tuning_kind kind, const cha
 	t->kind = kind;
 	snprintf(t->device, sizeof(t->device), "%s", disk);
 	snprintf(t->attribute, sizeof(t->attribute), "%s", knob);
-	snprintf(t->value, sizeof(t->value), "%s", value);
+	t->value = *value;
 	snprintf(t->why, sizeof(t->why), "%s", why);
 }
 
@@ -750,8 +750,8 @@ static bool knob_planned(const struct sp_spec *spec, const struct sp_profile *pr
 /* A module option equal to the driver's default changes nothing. */
 static bool module_option_planned(const struct sp_spec *spec, const struct sp_profile_module_option *o)
 {
-	return spec->tuning_recipe == SP_TUNING_FIELD_REPORT || !o->driver_default[0] ||
-	       strcmp(o->value, o->driver_default) != 0;
+	return spec->tuning_recipe == SP_TUNING_FIELD_REPORT ||
+	       !sp_value_equal(&o->value, &o->driver_default);
 }
 
 /*
@@ -761,8 +761,8 @@ static bool module_option_planned(const struct sp_spec *spec, const struct sp_pr
  * writeback, within the memory budget.  Returns false when the kernel's
  * default (256) already holds that many.
  */
-static bool md_stripe_cache_entries(const struct sp_spec *spec, struct sp_plan *plan, char *buf,
-				    size_t len)
+static bool md_stripe_cache_entries(const struct sp_spec *spec, struct sp_plan *plan,
+				    struct sp_value *ret)
 {
 	uint64_t want = 4 * (plan->chunk_bytes / PAGE_BYTES);
 	uint64_t affordable = plan->memory_budget_bytes / (PAGE_BYTES * spec->disks);
@@ -781,7 +781,7 @@ static bool md_stripe_cache_entries(const struct sp_spec *spec, struct sp_plan *
 					    size_str(plan->memory_budget_bytes, b, sizeof(b)));
 		return false;
 	}
-	snprintf(buf, len, "%" PRIu64, entries);
+	*ret = sp_value_number(entries);
 	return true;
 }
 
@@ -794,31 +794,29 @@ static void tune_disk(const struct sp_spec *spec, const struct sp_profile *profi
 	/* md devices have no queue of their own to schedule */
 	if (wanted[0] && !(profile->is_md && target == SP_TARGET_DEVICE)) {
 		const char *name = choose_scheduler(spec, plan, target == SP_TARGET_DEVICE, disk, wanted);
+		struct sp_value v = { .kind = SP_VALUE_SCHEDULER };
 
-		if (name)
-			tuning_add(plan, SP_TUNING_SYSFS, disk, "queue/scheduler", name,
+		if (name && sp_scheduler_from_name(name, &v.scheduler) == 0)
+			tuning_add(plan, SP_TUNING_SYSFS, disk, "queue/scheduler", &v,
 				   target == SP_TARGET_DEVICE ? profile->scheduler_why :
 				   "member disks of an md array: deadline keeps reads from starving behind resync and writeback");
 	}
 	for (size_t i = 0; i < profile->n_knobs; i++) {
 		const struct sp_profile_knob *k = &profile->knobs[i];
-		char value[SP_NAME_MAX];
+		struct sp_value value = k->value;
 
 		if (k->target != target || !knob_planned(spec, profile, i))
 			continue;
 		if (target == SP_TARGET_MEMBERS && sp_plan_member_lacks(&plan->device, disk, k->knob))
 			continue; /* noted once for all members by note_missing_knobs() */
 		snprintf(why, sizeof(why), "%s", k->why);
-		snprintf(value, sizeof(value), "%s", k->value);
-		if (!strcmp(k->knob, "queue/read_ahead_kb")) {
-			unsigned long long kib = strtoull(k->value, NULL, 10);
-
-			snprintf(why, sizeof(why), "%s (read_ahead_kb counts KiB: blockdev --setra %llu, in 512-byte sectors)",
-				 k->why, kib * 2);
-		}
-		if (!strcmp(k->value, "auto") && !md_stripe_cache_entries(spec, plan, value, sizeof(value)))
+		if (!strcmp(k->knob, "queue/read_ahead_kb"))
+			snprintf(why, sizeof(why), "%s (read_ahead_kb counts KiB: blockdev --setra %" PRIu64
+				 ", in 512-byte sectors)",
+				 k->why, k->value.number * 2);
+		if (value.kind == SP_VALUE_AUTO && !md_stripe_cache_entries(spec, plan, &value))
 			continue;
-		tuning_add(plan, SP_TUNING_SYSFS, disk, k->knob, value, why);
+		tuning_add(plan, SP_TUNING_SYSFS, disk, k->knob, &value, why);
 	}
 }
 
@@ -831,7 +829,7 @@ static void plan_md_memory(struct sp_plan *plan)
 
 		if (strcmp(plan->tuning[i].attribute, "md/stripe_cache_size") != 0)
 			continue;
-		entries = strtoull(plan->tuning[i].value, NULL, 10);
+		entries = plan->tuning[i].value.number;
 		plan->md_stripe_cache_bytes = entries * PAGE_BYTES * plan->disks;
 		sp_plan_add_warning(plan, "md-stripe-cache-memory",
 				    "md/stripe_cache_size %" PRIu64 " costs %" PRIu64
@@ -871,7 +869,7 @@ static void plan_left_out(const struct sp_spec *spec, const struct sp_profile *p
 		if (k->on_by_default)
 			continue; /* replaced by the field report's own value */
 		snprintf(what, sizeof(what), "%s%s = %s", k->target == SP_TARGET_MEMBERS ? "members: " : "",
-			 k->knob, k->value);
+			 k->knob, SP_VALUE_TEXT(&k->value));
 		snprintf(reason, sizeof(reason), "%s%s--tuning field-report sets it", k->holds,
 			 k->holds[0] ? "; " : "");
 		left_out_add(plan, what, k->why, reason);
@@ -881,10 +879,11 @@ static void plan_left_out(const struct sp_spec *spec, const struct sp_profile *p
 
 		if (module_option_planned(spec, o))
 			continue;
-		snprintf(what, sizeof(what), "options %s %s=%s", o->module, o->param, o->value);
+		snprintf(what, sizeof(what), "options %s %s=%s", o->module, o->param,
+			 SP_VALUE_TEXT(&o->value));
 		snprintf(reason, sizeof(reason), "the driver's default is %s already: the line would "
 			 "change nothing; --tuning field-report writes it as the report did",
-			 o->driver_default);
+			 SP_VALUE_TEXT(&o->driver_default));
 		left_out_add(plan, what, o->why, reason);
 	}
 }
@@ -955,7 +954,7 @@ static int plan_tuning(const struct sp_spec *spec, const struct sp_profile *prof
 		const struct sp_profile_module_option *o = &profile->module_options[i];
 
 		if (module_option_planned(spec, o))
-			tuning_add(plan, SP_TUNING_MODULE, o->module, o->param, o->value, o->why);
+			tuning_add(plan, SP_TUNING_MODULE, o->module, o->param, &o->value, o->why);
 	}
 	plan_md_memory(plan);
 	plan_left_out(spec, profile, plan);

@@ -25,22 +25,6 @@ struct sp_profile_set {
 	struct sp_profile profiles[MAX_PROFILES];
 };
 
-struct knob_rule {
-	const char *knob;
-	uint64_t min, max;
-};
-
-/* The knobs a profile may set, with the kernel's own bounds. */
-static const struct knob_rule knob_rules[] = {
-	{ "queue/read_ahead_kb", 0, 1048576 },
-	{ "queue/max_sectors_kb", 4, 1048576 },
-	{ "queue/nr_requests", 4, 65536 },
-	{ "device/queue_depth", 1, 65536 },
-	{ "md/stripe_cache_size", 17, 32768 },
-	{ "md/sync_speed_min", 1, 100000000 },
-	{ "md/sync_speed_max", 1, 100000000 },
-};
-
 static const char *const sp_knob_target_table[] = {
 	[SP_TARGET_DEVICE] = "device",
 	[SP_TARGET_MEMBERS] = "members",
@@ -160,15 +144,49 @@ static int layouts_read(const struct sp_field *f, struct json_object *v, struct 
 
 static const struct sp_custom layouts_custom = { .read = layouts_read };
 
-/* ------------------------------------------------------------ checks */
-
-static const struct knob_rule *knob_rule(const char *knob)
+/* A knob's "value": a number within the kernel's bounds for that knob
+ * (one spelling: no leading zeros), or "auto" where the planner sizes it. */
+static int knob_value_read(const struct sp_field *f, struct json_object *v,
+			   struct json_object *parent, void *base, const struct sp_where *w,
+			   struct sp_error *err)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(knob_rules); i++)
-		if (!strcmp(knob, knob_rules[i].knob))
-			return &knob_rules[i];
-	return NULL;
+	struct sp_profile_knob *k = base;
+	const struct sp_knob *knob = sp_knob_find(k->knob);
+	struct sp_error why = { 0 };
+
+	(void)f;
+	(void)parent;
+	if (!json_object_is_type(v, json_type_string))
+		return sp_where_error(err, w, NULL, EINVAL, " must be a string");
+	if (!knob || !knob->in_profiles)
+		return 0; /* knob_check() names the knob */
+	if (sp_value_parse(json_object_get_string(v), knob, &k->value, &why) < 0)
+		return sp_where_error(err, w, NULL, -why.code, ": %s", why.message);
+	return 0;
 }
+
+static const struct sp_custom knob_value_custom = { .read = knob_value_read };
+
+/* A module parameter's value: a number, or a word of [a-z0-9,] (they end
+ * up in modprobe.d and a shell script) */
+static int module_value_read(const struct sp_field *f, struct json_object *v,
+			     struct json_object *parent, void *base, const struct sp_where *w,
+			     struct sp_error *err)
+{
+	struct sp_error why = { 0 };
+
+	(void)parent;
+	if (!json_object_is_type(v, json_type_string))
+		return sp_where_error(err, w, NULL, EINVAL, " must be a string");
+	if (sp_value_parse(json_object_get_string(v), NULL,
+			   (struct sp_value *)((char *)base + f->offset), &why) < 0)
+		return sp_where_error(err, w, NULL, -why.code, ": %s", why.message);
+	return 0;
+}
+
+static const struct sp_custom module_value_custom = { .read = module_value_read };
+
+/* ------------------------------------------------------------ checks */
 
 static void knob_init(void *obj)
 {
@@ -177,27 +195,15 @@ static void knob_init(void *obj)
 
 static int knob_check(void *obj, const struct sp_where *w, struct sp_error *err)
 {
-	struct sp_profile_knob *knob = obj;
-	const struct knob_rule *rule = knob_rule(knob->knob);
-	uint64_t value;
+	struct sp_profile_knob *k = obj;
+	const struct sp_knob *knob = sp_knob_find(k->knob);
+	char list[SP_MSG_MAX / 2];
 
-	if (!rule)
+	if (!knob || !knob->in_profiles)
 		return sp_where_error(err, w, "knob", EINVAL,
-				      ": '%s' is not a knob stripeplan sets (queue/read_ahead_kb, "
-				      "queue/max_sectors_kb, queue/nr_requests, device/queue_depth, "
-				      "md/stripe_cache_size, md/sync_speed_min, md/sync_speed_max; the "
-				      "scheduler has its own key)",
-				      knob->knob);
-	/* the planner sizes md's stripe cache from the array and a memory budget */
-	if (!strcmp(knob->value, "auto"))
-		return strcmp(knob->knob, "md/stripe_cache_size") ?
-			       sp_where_error(err, w, "value", EINVAL,
-					      ": %s cannot be \"auto\"", knob->knob) : 0;
-	if (sp_parse_count(knob->value, knob->knob, rule->min, rule->max, &value, NULL) < 0)
-		return sp_where_error(err, w, "value", ERANGE,
-				      ": '%s' is out of the kernel's range for %s (%" PRIu64
-				      "..%" PRIu64 ")",
-				      knob->value, knob->knob, rule->min, rule->max);
+				      ": '%s' is not a knob stripeplan sets (%s; the scheduler has "
+				      "its own key)",
+				      k->knob, sp_knob_profile_list(list, sizeof(list)));
 	return 0;
 }
 
@@ -246,7 +252,7 @@ static const struct sp_field knob_fields[] = {
 		.flags = SP_FF_REQUIRED),
 	/* a relative sysfs path; knob_check() allows only the ones stripeplan sets */
 	SP_STRING(sp_profile_knob, knob, "knob", .flags = SP_FF_REQUIRED),
-	SP_STRING(sp_profile_knob, value, "value", .flags = SP_FF_REQUIRED),
+	SP_CUSTOM(sp_profile_knob, value, "value", &knob_value_custom, .flags = SP_FF_REQUIRED),
 	SP_STRING(sp_profile_knob, why, "why", .flags = SP_FF_REQUIRED),
 	SP_CUSTOM(sp_profile_knob, levels_mask, "levels", &levels_custom),
 	SP_STRING(sp_profile_knob, holds, "holds"),
@@ -262,12 +268,12 @@ static const struct sp_field module_option_fields[] = {
 		  .charset = LOWER_DIGITS "_-", .charset_says = "a module name ([a-z0-9_-])"),
 	SP_STRING(sp_profile_module_option, param, "param", .flags = SP_FF_REQUIRED,
 		  .charset = LOWER_DIGITS "_", .charset_says = "a parameter name ([a-z0-9_])"),
-	SP_STRING(sp_profile_module_option, value, "value", .flags = SP_FF_REQUIRED,
-		  .charset = LOWER_DIGITS ",", .charset_says = "[a-z0-9,]"),
+	SP_CUSTOM(sp_profile_module_option, value, "value", &module_value_custom,
+		  .flags = SP_FF_REQUIRED),
 	SP_STRING(sp_profile_module_option, why, "why", .flags = SP_FF_REQUIRED),
 	SP_STRING(sp_profile_module_option, holds, "holds"),
-	/* "" unknown; equal to value: nothing to write */
-	SP_STRING(sp_profile_module_option, driver_default, "driver_default"),
+	/* absent: unknown; equal to value: nothing to write */
+	SP_CUSTOM(sp_profile_module_option, driver_default, "driver_default", &module_value_custom),
 };
 static const struct sp_schema module_option_schema =
 	SP_SCHEMA(sp_profile_module_option, module_option_fields);

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "base.h"
+#include "knob.h"
 
 #define SP_KIB 1024ULL
 #define SP_MIB (1024ULL * 1024ULL)
@@ -253,7 +254,7 @@ SP_STRING_TABLE_DECLARE(sp_knob_target, enum sp_knob_target); /* "device", "memb
 struct sp_profile_knob {
 	enum sp_knob_target target;
 	char knob[SP_NAME_MAX]; /* relative sysfs path: "queue/read_ahead_kb" */
-	char value[SP_NAME_MAX]; /* a count, or "auto" (md/stripe_cache_size: sized by the planner) */
+	struct sp_value value;  /* a number, or auto (md/stripe_cache_size: sized by the planner) */
 	unsigned levels_mask; /* 0 = every level */
 	char why[SP_MSG_MAX];
 	char holds[SP_MSG_MAX];
@@ -263,8 +264,8 @@ struct sp_profile_knob {
 struct sp_profile_module_option {
 	char module[SP_NAME_MAX];
 	char param[SP_NAME_MAX];
-	char value[SP_NAME_MAX];
-	char driver_default[SP_NAME_MAX]; /* "" unknown; equal to value: nothing to write */
+	struct sp_value value;          /* a number, or a word of [a-z0-9,] */
+	struct sp_value driver_default; /* unset: unknown; equal to value: nothing to write */
 	char why[SP_MSG_MAX];
 	char holds[SP_MSG_MAX];
 };
@@ -554,7 +555,7 @@ struct sp_tuning {
 	enum sp_tuning_kind kind;
 	char device[SP_NAME_MAX];        /* kernel name "sdb", "cciss!c0d0"; or the module */
 	char attribute[2 * SP_NAME_MAX]; /* "queue/read_ahead_kb"; or the module parameter */
-	char value[SP_NAME_MAX];
+	struct sp_value value;           /* a number, a scheduler, or a module parameter's word */
 	char why[SP_MSG_MAX];
 };
 

@@ -54,14 +54,28 @@ static bool attr_ok(const char *attr)
 	}
 }
 
-static bool value_ok(const char *v)
+/*
+ * A value is a number, a scheduler's name (queue/scheduler) or, for a
+ * module parameter only, a word of [a-z0-9,]: text that needs no quoting
+ * in sysfs, the udev rule, the tune script or modprobe.d.
+ */
+static bool value_ok(const struct sp_tuning *t)
 {
-	if (!v[0])
-		return false;
-	for (; *v; v++)
-		if (iscntrl((unsigned char)*v))
-			return false;
-	return true;
+	const struct sp_value *v = &t->value;
+
+	switch (v->kind) {
+	case SP_VALUE_NUMBER:
+		return true;
+	case SP_VALUE_SCHEDULER:
+		return t->kind == SP_TUNING_SYSFS && !strcmp(t->attribute, "queue/scheduler");
+	case SP_VALUE_WORD:
+		return t->kind == SP_TUNING_MODULE && v->word[0] &&
+		       strspn(v->word, "abcdefghijklmnopqrstuvwxyz0123456789,") == strlen(v->word);
+	case SP_VALUE_UNSET:
+	case SP_VALUE_AUTO:
+		break;
+	}
+	return false;
 }
 
 static const char *const sp_tuning_kind_table[] = {
@@ -112,7 +126,7 @@ int sp_tuning_check(const struct sp_tuning *t)
 {
 	bool module = t->kind == SP_TUNING_MODULE;
 
-	if (!sp_tuning_kind_name(t->kind) || !value_ok(t->value))
+	if (!sp_tuning_kind_name(t->kind) || !value_ok(t))
 		return -EINVAL;
 	if (module && strchr(t->attribute, '/'))
 		return -EINVAL;
@@ -471,13 +485,10 @@ static void put_knob(FILE *f, const struct sp_tuning *t)
 	fputs("\t# ", f);
 	put_comment_text(f, t->why);
 	fputc('\n', f);
-	/* shellcheck asks whether '$x' was meant to expand: it was not */
-	if (strpbrk(t->value, "$`\\"))
-		fputs("\t# shellcheck disable=SC1003,SC2016 # a literal value\n", f);
 	fputs("\ttune ", f);
 	put_sh_quoted(f, t->attribute);
 	fputc(' ', f);
-	put_sh_quoted(f, t->value);
+	put_sh_quoted(f, SP_VALUE_TEXT(&t->value));
 	fputc('\n', f);
 }
 
@@ -697,7 +708,7 @@ static void put_disk_rule(FILE *f, const struct sp_plan *plan, const char *disk,
 	for (size_t i = 0; i < plan->n_tuning; i++) {
 		if (!same_disk(&plan->tuning[i], disk, &attr))
 			continue;
-		if (udev_ok(plan->tuning[i].value))
+		if (value_ok(&plan->tuning[i]))
 			n++;
 		else
 			fprintf(f, "# skipped ATTR{%s}: unsafe value\n", attr);
@@ -708,8 +719,8 @@ static void put_disk_rule(FILE *f, const struct sp_plan *plan, const char *disk,
 	for (size_t i = 0; i < plan->n_tuning; i++) {
 		const struct sp_tuning *t = &plan->tuning[i];
 
-		if (same_disk(t, disk, &attr) && udev_ok(t->value))
-			fprintf(f, ", ATTR{%s}=\"%s\"", attr, t->value);
+		if (same_disk(t, disk, &attr) && value_ok(t))
+			fprintf(f, ", ATTR{%s}=\"%s\"", attr, SP_VALUE_TEXT(&t->value));
 	}
 	fputc('\n', f);
 }
@@ -764,21 +775,13 @@ char *sp_format_udev_rule(const struct sp_plan *plan, char *warning, size_t len)
 
 /* ----------------------------------------------------------- modprobe */
 
-static bool modprobe_ok(const char *v)
-{
-	for (const char *p = v; *p; p++)
-		if (isspace((unsigned char)*p) || iscntrl((unsigned char)*p) || *p == '#')
-			return false;
-	return v[0] != '\0';
-}
-
 static void put_option(FILE *f, const struct sp_tuning *t)
 {
 	char path[SP_PATH_MAX];
 
-	if (!put_why(f, t, modprobe_ok(t->value), "module option", path, sizeof(path)))
+	if (!put_why(f, t, value_ok(t), "module option", path, sizeof(path)))
 		return;
-	fprintf(f, "\noptions %s %s=%s\n", t->device, t->attribute, t->value);
+	fprintf(f, "\noptions %s %s=%s\n", t->device, t->attribute, SP_VALUE_TEXT(&t->value));
 }
 
 char *sp_format_modprobe_conf(const struct sp_plan *plan)

@@ -78,7 +78,7 @@ static void say_dropped(struct run *run)
 
 /* ------------------------------------------------------------- sysfs */
 
-/* "mq-deadline [none]": the bracketed entry is the active scheduler. */
+/* "mq-deadline [none]": the bracketed entry is the active scheduler, for messages. */
 static const char *active_value(char *have)
 {
 	char *open = strchr(have, '['), *close;
@@ -87,39 +87,6 @@ static const char *active_value(char *have)
 		return have;
 	*close = '\0';
 	return open + 1;
-}
-
-/* md reports sync_speed_min as "30000 (local)": the number is the value */
-static bool value_matches(const char *want, const char *have)
-{
-	size_t n = strcspn(have, " ");
-
-	return !strcmp(want, have) || (strlen(want) == n && !strncmp(want, have, n));
-}
-
-static bool parse_number(const char *s, uint64_t *ret)
-{
-	char *end;
-
-	if (!isdigit((unsigned char)s[0]))
-		return false;
-	errno = 0;
-	*ret = strtoull(s, &end, 10);
-	return errno == 0 && (*end == '\0' || *end == ' ');
-}
-
-/* Knobs the kernel (or the SCSI driver) lowers to what the hardware takes. */
-static bool kernel_may_lower(const char *attr)
-{
-	return !strcmp(attr, "queue/nr_requests") || !strcmp(attr, "queue/max_sectors_kb") ||
-	       !strcmp(attr, "device/queue_depth");
-}
-
-static bool lowered(const char *attr, const char *want, const char *have)
-{
-	uint64_t w, h;
-
-	return kernel_may_lower(attr) && parse_number(want, &w) && parse_number(have, &h) && h < w;
 }
 
 /* ------------------------------------------------------------- knobs */
@@ -133,14 +100,26 @@ enum knob_state {
 
 struct knob {
 	const struct sp_tuning *t;
+	const struct sp_knob *rule; /* its kernel rules; NULL for a module parameter */
 	const char *disk;  /* t->device */
 	const char *attr;  /* t->attribute */
+	char want[SP_VALUE_WORD_MAX]; /* t->value as sysfs takes it */
 	char path[SP_PATH_MAX]; /* "/sys/block/sdb/queue/read_ahead_kb", for messages */
 	char file[SP_PATH_MAX];
 	char raw[KNOB_VALUE_MAX];
-	const char *have; /* inside raw */
+	const char *have; /* inside raw, for messages */
+	struct sp_value have_value; /* raw, parsed once (have_known) */
+	bool have_known;
 	enum knob_state state;
 };
+
+/* Below the plan where the kernel (or the SCSI driver) lowers the knob to
+ * what the hardware takes: the kernel's last word, not drift. */
+static bool lowered(const struct knob *k)
+{
+	return k->rule && k->rule->kernel_may_lower && k->t->value.kind == SP_VALUE_NUMBER &&
+	       k->have_value.kind == SP_VALUE_NUMBER && k->have_value.number < k->t->value.number;
+}
 
 static int knob_init(const struct sp_ctx *ctx, const struct sp_tuning *t, struct knob *k,
 		     struct sp_step_result *res)
@@ -149,11 +128,13 @@ static int knob_init(const struct sp_ctx *ctx, const struct sp_tuning *t, struct
 	k->t = t;
 	k->disk = t->device;
 	k->attr = t->attribute;
+	k->rule = t->kind == SP_TUNING_SYSFS ? sp_knob_find(t->attribute) : NULL;
+	sp_value_format(&t->value, k->want, sizeof(k->want));
 	if (sp_tuning_path(t, k->path, sizeof(k->path)) < 0 || sp_tuning_check(t) < 0)
 		return sp_step_error(res, EINVAL, SP_ERR_INVALID,
 				     "tuning entry '%s' = '%s' is not a /sys/block or /sys/module "
 				     "path stripeplan writes",
-				    k->path, t->value);
+				     k->path, k->want);
 	/* k->path is "/sys/...": the same file below the run's sysfs root */
 	if (sp_sysfs_path(ctx->sysfs, k->file, sizeof(k->file), "%s", k->path + strlen("/sys/")) < 0)
 		return sp_step_fail(res, ENAMETOOLONG,
@@ -174,10 +155,12 @@ static int knob_look(struct knob *k, struct sp_step_result *res)
 	if (r < 0)
 		return sp_step_fail(res, -r, "cannot read '%s' on '%s': %s", k->attr,
 				    k->disk, strerror(-r));
+	/* the kernel's text, parsed once: compared as numbers (or schedulers) */
+	k->have_known = sp_value_from_kernel(k->raw, k->rule, &k->have_value) == 0;
 	k->have = active_value(k->raw);
-	if (value_matches(k->t->value, k->have))
+	if (k->have_known && sp_value_equal(&k->t->value, &k->have_value))
 		k->state = KNOB_MATCHES;
-	else if (lowered(k->attr, k->t->value, k->have))
+	else if (k->have_known && lowered(k))
 		k->state = KNOB_LOWERED;
 	else
 		k->state = KNOB_DIFFERS;
@@ -208,7 +191,7 @@ static void say_lowered(struct run *run, const struct knob *k)
 {
 	run->lowered++;
 	say(run, "kernel clamped %s on %s to %s (asked %s)", k->attr, k->disk, k->have,
-	    k->t->value);
+	    k->want);
 }
 
 /* Writes one knob and reads it back; the verify after apply judges. */
@@ -227,14 +210,14 @@ static int knob_apply(struct run *run, struct knob *k)
 		return 0;
 	}
 	if (run->ctx->dry_run) {
-		say(run, "write %s to %s (now %s)", k->t->value, k->path, k->have);
+		say(run, "write %s to %s (now %s)", k->want, k->path, k->have);
 		return 0;
 	}
-	r = sp_sysfs_write(k->file, k->t->value);
+	r = sp_sysfs_write(k->file, k->want);
 	if (r < 0)
 		return sp_step_fail(run->res, -r,
 				    "cannot set '%s' on '%s' to %s: %s", k->attr, k->disk,
-				    k->t->value, strerror(-r));
+				    k->want, strerror(-r));
 	run->set++;
 	r = knob_look(k, run->res);
 	if (r < 0)
@@ -243,7 +226,7 @@ static int knob_apply(struct run *run, struct knob *k)
 		say_lowered(run, k);
 	else if (k->state == KNOB_DIFFERS)
 		say(run, "%s on %s reads '%s' after writing %s", k->attr, k->disk, k->have,
-		    k->t->value);
+		    k->want);
 	return 0;
 }
 
@@ -251,19 +234,20 @@ static int knob_apply(struct run *run, struct knob *k)
 static void module_note(struct run *run, const struct knob *k, bool applying)
 {
 	char raw[KNOB_VALUE_MAX];
+	struct sp_value have;
 
 	if (applying)
 		say(run, "module option %s %s=%s takes effect when the module loads", k->disk,
-		    k->attr, k->t->value);
+		    k->attr, k->want);
 	if (sp_sysfs_read(k->file, raw, sizeof(raw)) < 0)
 		return;
-	if (value_matches(k->t->value, raw)) {
+	if (sp_value_from_kernel(raw, NULL, &have) == 0 && sp_value_equal(&k->t->value, &have)) {
 		if (applying)
 			say(run, "module %s is loaded with %s=%s already", k->disk, k->attr, raw);
 	} else {
 		say(run, "module %s is loaded with %s=%s; %s takes effect when it is reloaded "
 			 "or at the next boot",
-		    k->disk, k->attr, raw, k->t->value);
+		    k->disk, k->attr, raw, k->want);
 	}
 }
 
@@ -634,8 +618,11 @@ static void found_knob(struct sp_found_tuning *f, const struct knob *k)
 	snprintf(fk->disk, sizeof(fk->disk), "%s", k->disk);
 	snprintf(fk->attr, sizeof(fk->attr), "%s", k->attr);
 	snprintf(fk->file, sizeof(fk->file), "%s", k->file);
-	snprintf(fk->want, sizeof(fk->want), "%s", k->t->value);
+	snprintf(fk->want, sizeof(fk->want), "%s", k->want);
 	snprintf(fk->have, sizeof(fk->have), "%s", k->have ? k->have : "");
+	fk->want_value = k->t->value;
+	fk->have_value = k->have_value;
+	fk->have_known = k->have_known;
 	fk->state = SP_KNOB_DIFFERS;
 }
 

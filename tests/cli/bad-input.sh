@@ -91,4 +91,11 @@ printf '{"name": "x", "description": "d", "levels": [5], "chunk_min": "4K", "chu
 	>"$WORK/profiles/x.json"
 expect_exit 2 "profile '$WORK/profiles/x.json': schedular: unknown field \\(a typo\\?\\)" \
 	with --profiles "$WORK/profiles"
+# a knob's value has one spelling, the one the kernel prints back: "0004096"
+# would be written, read back as 4096 and never match (issue 21, rule 7)
+printf '{"name": "x", "description": "d", "levels": [5], "chunk_min": "4K", "chunk_max": "1M",
+ "tuning": [{"target": "device", "knob": "queue/read_ahead_kb", "value": "0004096", "why": "w"}]}\n' \
+	>"$WORK/profiles/x.json"
+expect_exit 2 "profile '$WORK/profiles/x.json': tuning\\[0\\]\\.value: '0004096' has a leading zero: write 4096" \
+	with --profiles "$WORK/profiles"
 finish

@@ -77,7 +77,8 @@ static void add_knob(struct sp_plan *plan, const char *attr, const char *value)
 	t->kind = SP_TUNING_SYSFS;
 	snprintf(t->device, sizeof(t->device), "%s", kernel_name());
 	snprintf(t->attribute, sizeof(t->attribute), "%s", attr);
-	snprintf(t->value, sizeof(t->value), "%s", value);
+	/* beyond what a profile may ask too: what the kernel does with it is the test */
+	t->value = sp_value_number(strtoull(value, NULL, 10));
 	snprintf(t->why, sizeof(t->why), "test-tuning-live");
 }
 

@@ -60,7 +60,10 @@ static void check_plan(const struct sp_plan *p)
 
 		FUZZ_CHECK_TERMINATED(t->device);
 		FUZZ_CHECK_TERMINATED(t->attribute);
-		FUZZ_CHECK_TERMINATED(t->value);
+		FUZZ_CHECK(t->value.kind == SP_VALUE_NUMBER || t->value.kind == SP_VALUE_SCHEDULER ||
+				   t->value.kind == SP_VALUE_WORD,
+			   "tuning value kind %d", (int)t->value.kind);
+		FUZZ_CHECK_TERMINATED(t->value.word);
 		FUZZ_CHECK_TERMINATED(t->why);
 		FUZZ_CHECK(sp_tuning_kind_name(t->kind) != NULL, "tuning kind %d", (int)t->kind);
 		FUZZ_CHECK(sp_tuning_path(t, path, sizeof(path)) == 0 &&
@@ -154,7 +157,7 @@ static void check_replan(const struct sp_plan *file)
 		const struct sp_tuning *t = &again->tuning[i], *u = &file->tuning[i];
 
 		FUZZ_CHECK(t->kind == u->kind && !strcmp(t->device, u->device) &&
-				   !strcmp(t->attribute, u->attribute) && !strcmp(t->value, u->value),
+				   !strcmp(t->attribute, u->attribute) && sp_value_equal(&t->value, &u->value),
 			   "tuning[%zu] '%s/%s'", i, u->device, u->attribute);
 		FUZZ_CHECK(tunes_only_its_own(again, t), "tuning '%s/%s'", t->device, t->attribute);
 	}

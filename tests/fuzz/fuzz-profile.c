@@ -40,32 +40,35 @@ static void check_profile(const struct sp_profile *p)
 	FUZZ_CHECK(p->n_advice <= SP_PROFILE_MAX_ADVICE, "n_advice %zu", p->n_advice);
 	for (size_t i = 0; i < p->n_knobs; i++) {
 		const struct sp_profile_knob *k = &p->knobs[i];
-		uint64_t v;
+		const struct sp_knob *rule = sp_knob_find(k->knob);
 
 		FUZZ_CHECK_TERMINATED(k->knob);
-		FUZZ_CHECK_TERMINATED(k->value);
 		FUZZ_CHECK_TERMINATED(k->why);
 		FUZZ_CHECK(k->target == SP_TARGET_DEVICE || k->target == SP_TARGET_MEMBERS,
 			   "target %d", (int)k->target);
 		/* written to sysfs as root: a relative path under the device, digits only */
 		FUZZ_CHECK(k->knob[0] != '/' && !strstr(k->knob, ".."), "knob '%s'", k->knob);
 		FUZZ_CHECK_TERMINATED(k->holds);
-		/* "auto" (sized by the planner from the array) only where the parser allows it */
-		if (!strcmp(k->value, "auto"))
-			FUZZ_CHECK(!strcmp(k->knob, "md/stripe_cache_size"), "auto on '%s'", k->knob);
+		/* a knob stripeplan sets; a number in the kernel's bounds for it, or
+		 * "auto" (sized by the planner from the array) where the knob allows */
+		FUZZ_CHECK(rule && rule->in_profiles, "knob '%s'", k->knob);
+		if (k->value.kind == SP_VALUE_AUTO)
+			FUZZ_CHECK(rule->may_be_auto, "auto on '%s'", k->knob);
 		else
-			FUZZ_CHECK(sp_parse_count(k->value, "value", 0, UINT64_MAX, &v, NULL) == 0,
-				   "knob value '%s'", k->value);
+			FUZZ_CHECK(k->value.kind == SP_VALUE_NUMBER && k->value.number >= rule->min &&
+					   k->value.number <= rule->max,
+				   "knob value %d %" PRIu64 " on '%s'", (int)k->value.kind,
+				   k->value.number, k->knob);
 	}
 	for (size_t i = 0; i < p->n_module_options; i++) {
 		const struct sp_profile_module_option *m = &p->module_options[i];
 
 		FUZZ_CHECK_TERMINATED(m->module);
 		FUZZ_CHECK_TERMINATED(m->param);
-		FUZZ_CHECK_TERMINATED(m->value);
 		FUZZ_CHECK_TERMINATED(m->why);
 		FUZZ_CHECK_TERMINATED(m->holds);
-		FUZZ_CHECK_TERMINATED(m->driver_default);
+		FUZZ_CHECK_TERMINATED(m->value.word);
+		FUZZ_CHECK_TERMINATED(m->driver_default.word);
 		/* these go into modprobe.d and a shell script unquoted */
 		FUZZ_CHECK(strspn(m->module, "abcdefghijklmnopqrstuvwxyz0123456789_-") ==
 				   strlen(m->module),
@@ -73,9 +76,11 @@ static void check_profile(const struct sp_profile *p)
 		FUZZ_CHECK(strspn(m->param, "abcdefghijklmnopqrstuvwxyz0123456789_") ==
 				   strlen(m->param),
 			   "param '%s'", m->param);
-		FUZZ_CHECK(strspn(m->value, "abcdefghijklmnopqrstuvwxyz0123456789,") ==
-				   strlen(m->value),
-			   "value '%s'", m->value);
+		FUZZ_CHECK(m->value.kind == SP_VALUE_NUMBER ||
+				   (m->value.kind == SP_VALUE_WORD &&
+				    strspn(m->value.word, "abcdefghijklmnopqrstuvwxyz0123456789,") ==
+					    strlen(m->value.word)),
+			   "value %d '%s'", (int)m->value.kind, m->value.word);
 	}
 	for (size_t i = 0; i < p->n_warnings; i++) {
 		FUZZ_CHECK_TERMINATED(p->warnings[i].code);

@@ -485,15 +485,26 @@ static void test_tuning(void **state)
 	(void)state;
 	assert_non_null(t);
 	t->n_knobs = 3;
-	t->knobs[0] = (struct sp_found_knob){ "sdb", "queue/read_ahead_kb",
-					      "/sys/block/sdb/queue/read_ahead_kb", "4096", "128",
-					      SP_KNOB_DIFFERS };
-	t->knobs[1] = (struct sp_found_knob){ "sdb", "queue/read_ahead_kb",
-					      "/sys/block/sdb/queue/read_ahead_kb", "4096", "8192",
-					      SP_KNOB_DIFFERS };
-	t->knobs[2] = (struct sp_found_knob){ "sdb", "queue/scheduler",
-					      "/sys/block/sdb/queue/scheduler", "none",
-					      "mq-deadline", SP_KNOB_DIFFERS };
+	t->knobs[0] = (struct sp_found_knob){ .disk = "sdb", .attr = "queue/read_ahead_kb",
+					      .file = "/sys/block/sdb/queue/read_ahead_kb",
+					      .want = "4096", .have = "128",
+					      .want_value = sp_value_number(4096),
+					      .have_value = sp_value_number(128), .have_known = true,
+					      .state = SP_KNOB_DIFFERS };
+	t->knobs[1] = (struct sp_found_knob){ .disk = "sdb", .attr = "queue/read_ahead_kb",
+					      .file = "/sys/block/sdb/queue/read_ahead_kb",
+					      .want = "4096", .have = "8192",
+					      .want_value = sp_value_number(4096),
+					      .have_value = sp_value_number(8192), .have_known = true,
+					      .state = SP_KNOB_DIFFERS };
+	t->knobs[2] = (struct sp_found_knob){ .disk = "sdb", .attr = "queue/scheduler",
+					      .file = "/sys/block/sdb/queue/scheduler", .want = "none",
+					      .have = "mq-deadline",
+					      .want_value = { .kind = SP_VALUE_SCHEDULER,
+							      .scheduler = SP_SCHED_NONE },
+					      .have_value = { .kind = SP_VALUE_SCHEDULER,
+							      .scheduler = SP_SCHED_MQ_DEADLINE },
+					      .have_known = true, .state = SP_KNOB_DIFFERS };
 	t->n_artifacts = 1;
 	snprintf(t->artifacts[0].path, sizeof(t->artifacts[0].path),
 		 "/r/etc/udev/rules.d/60-stripeplan-sdb.rules");

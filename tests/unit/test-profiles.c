@@ -13,11 +13,14 @@
 #include "format.h"
 #include "stripeplan.h"
 
+/* the first value the profile gives knob `name`, as text */
 static const char *knob(const struct sp_profile *p, const char *name)
 {
+	static char text[SP_VALUE_WORD_MAX];
+
 	for (size_t i = 0; i < p->n_knobs; i++)
 		if (!strcmp(p->knobs[i].knob, name))
-			return p->knobs[i].value;
+			return sp_value_format(&p->knobs[i].value, text, sizeof(text));
 	return NULL;
 }
 
@@ -55,8 +58,9 @@ static void test_embedded_profiles(void **state)
 	}
 	p = sp_profiles_find(set, "lsi-megaraid-475");
 	assert_string_equal(p->module_options[0].module, "megaraid_mbox");
-	assert_string_equal(p->module_options[0].value, "128");
-	assert_string_equal(p->module_options[0].driver_default, "128");
+	assert_string_equal(SP_VALUE_TEXT(&p->module_options[0].value), "128");
+	assert_string_equal(SP_VALUE_TEXT(&p->module_options[0].driver_default), "128");
+	assert_true(sp_value_equal(&p->module_options[0].value, &p->module_options[0].driver_default));
 	assert_int_equal(p->chunk_max_bytes, 128 * 1024);
 	assert_false(p->protected_write_cache);
 	sp_profiles_free(set);
@@ -94,7 +98,27 @@ static void test_user_profile_strictness(void **state)
 			       "tuning[0].knob: 'queue/rotational' is not a knob stripeplan sets"));
 	assert_non_null(strstr(parse_error(HEAD ", \"tuning\": [{\"target\": \"device\", \"knob\": "
 					   "\"md/stripe_cache_size\", \"value\": \"99999\", \"why\": \"w\"}]}"),
-			       "tuning[0].value: '99999' is out of the kernel's range for md/stripe_cache_size (17..32768)"));
+			       "tuning[0].value: 99999 is out of the kernel's range for md/stripe_cache_size (17..32768)"));
+	/* one spelling of a number, the one the kernel prints back: "0004096"
+	 * would be written and never read back equal (issue 21, rule 7) */
+	assert_non_null(strstr(parse_error(HEAD ", \"tuning\": [{\"target\": \"device\", \"knob\": "
+					   "\"queue/read_ahead_kb\", \"value\": \"0004096\", \"why\": \"w\"}]}"),
+			       "tuning[0].value: '0004096' has a leading zero: write 4096"));
+	assert_non_null(strstr(parse_error(HEAD ", \"tuning\": [{\"target\": \"device\", \"knob\": "
+					   "\"queue/read_ahead_kb\", \"value\": \"+4096\", \"why\": \"w\"}]}"),
+			       "tuning[0].value: '+4096' is not a whole number"));
+	assert_non_null(strstr(parse_error(HEAD ", \"tuning\": [{\"target\": \"device\", \"knob\": "
+					   "\"queue/read_ahead_kb\", \"value\": 4096, \"why\": \"w\"}]}"),
+			       "tuning[0].value must be a string"));
+	assert_non_null(strstr(parse_error(HEAD ", \"tuning\": [{\"target\": \"device\", \"knob\": "
+					   "\"queue/nr_requests\", \"value\": \"auto\", \"why\": \"w\"}]}"),
+			       "tuning[0].value: 'auto' is not a whole number"));
+	assert_non_null(strstr(parse_error(HEAD ", \"module_options\": [{\"module\": \"m\", "
+					   "\"param\": \"p\", \"value\": \"0128\", \"why\": \"w\"}]}"),
+			       "module_options[0].value: '0128' has a leading zero: write 128"));
+	assert_non_null(strstr(parse_error(HEAD ", \"module_options\": [{\"module\": \"m\", "
+					   "\"param\": \"p\", \"value\": \"Y\", \"why\": \"w\"}]}"),
+			       "module_options[0].value: 'Y' must be a number or [a-z0-9,]"));
 	assert_non_null(strstr(parse_error(HEAD ", \"scheduler\": {\"name\": \"anticipatory\", \"why\": \"w\"}}"),
 			       "scheduler.name: 'anticipatory' is an unknown I/O scheduler"));
 	assert_non_null(strstr(parse_error(HEAD ", \"module_options\": [{\"module\": \"x; rm -rf /\", "

@@ -364,6 +364,49 @@ static void test_compare(void **state)
 	free(want);
 }
 
+/* A plan file's value is read by its knob's rules: one spelling, in bounds. */
+static void test_plan_values(void **state)
+{
+	const char *src = getenv("SRCDIR");
+	struct sp_plan *p = malloc(sizeof(*p));
+	struct sp_error err = { 0 };
+	char path[1024], *text, *at;
+	FILE *f;
+	long len;
+
+	(void)state;
+	assert_non_null(src);
+	snprintf(path, sizeof(path), "%s/tests/cli/golden/p400.json", src);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	len = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)len + 8);
+	assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	at = strstr(text, "\"value\": \"4096\"");
+	assert_non_null(at);
+	memmove(at + 12, at + 10, strlen(at + 10) + 1);
+	memcpy(at + 10, "00", 2); /* "004096" */
+	assert_int_equal(sp_plan_from_json(text, p, &err), -EINVAL);
+	assert_string_equal(err.message, "plan.tuning[1].value: '004096' has a leading zero: "
+					 "write 4096 (sh and C read a leading 0 as octal)");
+	memcpy(strstr(text, "004096"), "  4096", 6);
+	assert_int_equal(sp_plan_from_json(text, p, &err), -EINVAL);
+	assert_non_null(strstr(err.message, "plan.tuning[1].value: '  4096' is not a whole number"));
+	memcpy(strstr(text, "  4096"), "004096", 6);
+	/* a scheduler is a name of the scheduler table */
+	at = strstr(text, "\"value\": \"none\"");
+	assert_non_null(at);
+	memcpy(at + 10, "nope", 4);
+	assert_int_equal(sp_plan_from_json(text, p, &err), -EINVAL);
+	assert_string_equal(err.message, "plan.tuning[0].value: 'nope' is not a scheduler (known: "
+					 "none, mq-deadline, bfq, kyber, noop, deadline, cfq)");
+	free(text);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -371,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_reader),
 		cmocka_unit_test(test_writer),
 		cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_plan_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -319,6 +319,31 @@ static void test_md_apply_verify_drift(void **state)
 	expect_summary("12 knobs live; udev rule + script in ");
 }
 
+/*
+ * Values are numbers, compared as numbers (issue 21, rule 7): md writes
+ * where a sync speed comes from beside it, the scheduler file lists every
+ * scheduler; both are the plan's value, so verify matches and a second
+ * apply writes nothing.
+ */
+static void test_values_compare_as_numbers(void **state)
+{
+	(void)state;
+	make_plan(&md_two, &plan);
+	use_tree("md");
+	apply_ok();
+	set_knob("md3/md/sync_speed_min", "30000 (local)");
+	set_knob("md3/md/sync_speed_max", "30000 (system)");
+	set_knob("sdc/queue/scheduler", "[mq-deadline] kyber bfq none");
+	assert_int_equal(verify(), SP_STEP_UNCHANGED);
+	apply_ok();
+	assert_non_null(strstr(res.summary, "0 knobs set, 12 already right"));
+	assert_string_equal(knob("md3/md/sync_speed_min"), "30000 (local)");
+	/* another number is drift, whatever follows it */
+	set_knob("md3/md/sync_speed_min", "3000 (local)");
+	assert_int_equal(verify(), SP_STEP_DRIFT);
+	expect_line(&res, "md/sync_speed_min on md3 is 3000 (local), the plan says 30000");
+}
+
 static void test_md_verify_names_drift(void **state)
 {
 	char path[SP_PATH_MAX];
@@ -500,7 +525,9 @@ static void test_bad_entries_are_refused(void **state)
 		assert_non_null(strstr(res.error.message, "is not a /sys/block or /sys/module path"));
 	}
 	make_plan(&md_two, &plan);
-	snprintf(plan.tuning[0].value, sizeof(plan.tuning[0].value), "1\n2");
+	/* a value is a number or a scheduler: a word (a module parameter's) with
+	 * a newline is no value for a sysfs knob */
+	plan.tuning[0].value = (struct sp_value){ .kind = SP_VALUE_WORD, .word = "1\n2" };
 	assert_int_equal(apply(false), -EINVAL);
 	snprintf(path, sizeof(path), "%s/etc", root);
 	assert_int_equal(access(path, F_OK), -1);
@@ -738,8 +765,9 @@ static void test_modprobe_names_identity(void **state)
 }
 
 /*
- * Values that need quoting and a '!' in the path: the script must write
- * them byte for byte, pass shellcheck, and a second run changes nothing.
+ * A '!' in the path, and an entry whose value would need quoting: no
+ * value does (numbers and scheduler names), so such an entry is left out
+ * with a comment; the script passes shellcheck and tunes the rest.
  */
 static void test_script_quoting(void **state)
 {
@@ -749,13 +777,16 @@ static void test_script_quoting(void **state)
 	(void)state;
 	make_plan(&p400_cciss, &plan);
 	use_tree("cciss");
-	snprintf(plan.tuning[1].value, sizeof(plan.tuning[1].value), "it's $(id) `x` \"q\" \\");
+	plan.tuning[1].value = (struct sp_value){ .kind = SP_VALUE_WORD,
+						  .word = "it's $(id) `x` \"q\" \\" };
 	assert_int_equal(sp_tuning_from_path(SP_TUNING_SYSFS, "/sys/block/cciss!c0d0/queue/nr_requests",
 					     &plan.tuning[plan.n_tuning]),
 			 0);
-	snprintf(plan.tuning[plan.n_tuning].value, sizeof(plan.tuning[0].value), "64");
+	plan.tuning[plan.n_tuning].value = sp_value_number(64);
 	plan.n_tuning++;
 	text = sp_format_tuning_script(&plan);
+	assert_non_null(strstr(text, "# skipped, not a /sys/block knob stripeplan writes: "
+				     "/sys/block/cciss!c0d0/queue/read_ahead_kb"));
 	snprintf(script, sizeof(script), "%s/tune.sh", work);
 	write_text(script, text);
 	free(text);
@@ -769,7 +800,8 @@ static void test_script_quoting(void **state)
 				  sizeof(out)),
 			 0);
 	assert_string_equal(out, "");
-	assert_string_equal(knob("cciss!c0d0/queue/read_ahead_kb"), "it's $(id) `x` \"q\" \\");
+	/* left out, and said so in the script */
+	assert_string_equal(knob("cciss!c0d0/queue/read_ahead_kb"), "128");
 	assert_string_equal(knob("cciss!c0d0/queue/nr_requests"), "64");
 	assert_string_equal(knob("cciss!c0d0/queue/scheduler"), "noop");
 	/* udev's %k spelling; another device's name tunes nothing */
@@ -896,6 +928,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(test_md_apply_verify_drift),
+		T(test_values_compare_as_numbers),
 		T(test_md_verify_names_drift),
 		T(test_missing_knobs_are_skipped),
 		T(test_cciss_tree),
