@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,8 +30,10 @@ int sp_error_set(struct sp_error *err, int code, enum sp_error_kind kind, const 
 {
 	va_list ap;
 
-	if (code < 0)
-		code = -code;
+	/* an errno, as <errno.h> spells it: a caller holding a -errno r passes -r */
+	assert(code > 0);
+	if (code <= 0)
+		code = EIO;
 	if (err) {
 		err->code = -code;
 		err->kind = kind;

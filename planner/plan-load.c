@@ -414,6 +414,8 @@ static const struct sp_field plan_fields[] = {
 static const struct sp_unlisted plan_unlisted[] = {
 	SP_UNLISTED(sp_plan, xfs_ag, "how the planner chose the AGs (agsize_bytes is the plan's "
 		    "choice): the text plan explains it, every replan computes it again"),
+	SP_UNLISTED(sp_plan, n_warnings_dropped, "the warnings past the list's end: its last "
+		    "entry says how many, and a replan counts them again"),
 };
 const struct sp_schema sp_plan_schema = SP_SCHEMA(sp_plan, plan_fields, .check = plan_check,
 						  .unlisted = plan_unlisted,

@@ -25,8 +25,15 @@ void sp_plan_add_warning(struct sp_plan *plan, const char *code, const char *fmt
 	struct sp_warning *w;
 	va_list ap;
 
-	if (plan->n_warnings >= SP_MAX_WARNINGS)
+	if (plan->n_warnings >= SP_MAX_WARNINGS) {
+		/* full: the last warning gives way to the count of those not shown */
+		plan->n_warnings_dropped += plan->n_warnings_dropped ? 1 : 2;
+		w = &plan->warnings[SP_MAX_WARNINGS - 1];
+		snprintf(w->code, sizeof(w->code), "more-warnings");
+		snprintf(w->message, sizeof(w->message), "... and %zu more warnings",
+			 plan->n_warnings_dropped);
 		return;
+	}
 	w = &plan->warnings[plan->n_warnings++];
 	snprintf(w->code, sizeof(w->code), "%s", code);
 	va_start(ap, fmt);
@@ -255,23 +262,37 @@ static int plan_partition(const struct sp_spec *spec, const struct sp_profile *p
 	return 0;
 }
 
-static int argv_add(struct sp_plan *plan, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* The mkfs argv being built: it stops at the first argument that does not
+ * fit, and argv_end() reports that one. */
+struct argv {
+	struct sp_plan *plan;
+	int r;           /* the first error: -E2BIG, -ENAMETOOLONG */
+	const char *bad; /* the argument that did not fit */
+};
 
-static int argv_add(struct sp_plan *plan, const char *fmt, ...)
+static void argv_add(struct argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void argv_add(struct argv *a, const char *fmt, ...)
 {
+	struct sp_plan *plan = a->plan;
 	va_list ap;
 	int w;
 
-	if (plan->n_mkfs_argv >= SP_MAX_ARGV)
-		return -E2BIG;
+	if (a->r < 0)
+		return;
+	if (plan->n_mkfs_argv >= SP_MAX_ARGV) {
+		a->r = -E2BIG;
+		return;
+	}
 	va_start(ap, fmt);
 	w = vsnprintf(plan->mkfs_argv[plan->n_mkfs_argv], sizeof(plan->mkfs_argv[0]), fmt, ap);
 	va_end(ap);
-	if (w < 0 || (size_t)w >= sizeof(plan->mkfs_argv[0]))
-		return -ENAMETOOLONG;
+	if (w < 0 || (size_t)w >= sizeof(plan->mkfs_argv[0])) {
+		a->r = -ENAMETOOLONG;
+		a->bad = plan->mkfs_argv[plan->n_mkfs_argv];
+		return;
+	}
 	plan->n_mkfs_argv++;
-	return 0;
 }
 
 /* "256k": the spelling mkfs.xfs documents */
@@ -290,10 +311,10 @@ static bool is_parity_level(enum sp_level level)
 }
 
 /* -d su=,sw=[,agsize=] and -l su=: the stripe, which a mirror does not have */
-static int xfs_stripe_args(struct sp_plan *plan)
+static void xfs_stripe_args(struct argv *a)
 {
+	struct sp_plan *plan = a->plan;
 	char su[32], lsu[32];
-	int r = 0;
 
 	/*
 	 * One block, not the chunk mkfs.xfs picks by itself (or the 32 KiB it
@@ -309,30 +330,35 @@ static int xfs_stripe_args(struct sp_plan *plan)
 	plan->xfs_log_su_bytes = plan->block_bytes;
 	size_lower(plan->xfs_su_bytes, su, sizeof(su));
 	size_lower(plan->xfs_log_su_bytes, lsu, sizeof(lsu));
-	r |= argv_add(plan, "-d");
+	argv_add(a, "-d");
 	if (plan->xfs_agsize_bytes) {
 		char ag[32];
 
-		r |= argv_add(plan, "su=%s,sw=%u,agsize=%s", su, plan->xfs_sw,
-			      size_lower(plan->xfs_agsize_bytes, ag, sizeof(ag)));
+		argv_add(a, "su=%s,sw=%u,agsize=%s", su, plan->xfs_sw,
+			 size_lower(plan->xfs_agsize_bytes, ag, sizeof(ag)));
 	} else {
-		r |= argv_add(plan, "su=%s,sw=%u", su, plan->xfs_sw);
+		argv_add(a, "su=%s,sw=%u", su, plan->xfs_sw);
 	}
-	r |= argv_add(plan, "-l");
-	r |= argv_add(plan, "su=%s", lsu);
-	return r;
+	argv_add(a, "-l");
+	argv_add(a, "su=%s", lsu);
 }
 
 /* Every mkfs line ends the same way: the label, then the node. */
-static int argv_end(const struct sp_spec *spec, struct sp_plan *plan, int r, struct sp_error *err)
+static int argv_end(const struct sp_spec *spec, struct argv *a, struct sp_error *err)
 {
 	if (spec->label[0]) {
-		r |= argv_add(plan, "-L");
-		r |= argv_add(plan, "%s", spec->label);
+		argv_add(a, "-L");
+		argv_add(a, "%s", spec->label);
 	}
-	r |= argv_add(plan, "%s", plan->partition_path);
-	return r ? sp_error_set(err, E2BIG, SP_ERR_INVALID, "mkfs: argument list too long")
-		 : 0;
+	argv_add(a, "%s", a->plan->partition_path);
+	if (a->r == -E2BIG)
+		return sp_error_set(err, E2BIG, SP_ERR_INVALID,
+				    "mkfs: more than %u arguments", SP_MAX_ARGV);
+	if (a->r < 0)
+		return sp_error_set(err, -a->r, SP_ERR_INVALID,
+				    "mkfs: argument '%.40s...' is longer than %zu characters",
+				    a->bad, sizeof(a->plan->mkfs_argv[0]) - 1);
+	return 0;
 }
 
 /*
@@ -341,15 +367,16 @@ static int argv_end(const struct sp_spec *spec, struct sp_plan *plan, int r, str
  * controllers export their stripe size for a mirror too), and verify would
  * then find a filesystem that is not the plan's.
  */
-static int xfs_noalign_args(struct sp_plan *plan)
+static void xfs_noalign_args(struct argv *a)
 {
 	char ag[32];
-	int r = argv_add(plan, "-d");
 
-	if (plan->xfs_agsize_bytes)
-		return r | argv_add(plan, "noalign,agsize=%s",
-				    size_lower(plan->xfs_agsize_bytes, ag, sizeof(ag)));
-	return r | argv_add(plan, "noalign");
+	argv_add(a, "-d");
+	if (a->plan->xfs_agsize_bytes)
+		argv_add(a, "noalign,agsize=%s",
+			 size_lower(a->plan->xfs_agsize_bytes, ag, sizeof(ag)));
+	else
+		argv_add(a, "noalign");
 }
 
 /*
@@ -410,33 +437,34 @@ static int plan_xfs(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 {
 	bool stripe = sp_workload_xfs_stripe(spec->workload);
 	int r = stripe ? xfs_stripe_ag(plan, err) : xfs_no_stripe_ag(plan, err);
+	struct argv a = { .plan = plan };
 
 	if (r < 0)
 		return r;
 	plan->xfs_agsize_bytes = plan->xfs_ag.agsize_bytes;
-	r |= argv_add(plan, "%s", sp_mkfs_tool(SP_FS_XFS));
-	r |= argv_add(plan, "-b");
-	r |= argv_add(plan, "size=%u", plan->block_bytes);
+	argv_add(&a, "%s", sp_mkfs_tool(SP_FS_XFS));
+	argv_add(&a, "-b");
+	argv_add(&a, "size=%u", plan->block_bytes);
 	if (stripe && plan->stripe_width_bytes)
-		r |= xfs_stripe_args(plan);
+		xfs_stripe_args(&a);
 	else
-		r |= xfs_noalign_args(plan);
-	return argv_end(spec, plan, r, err);
+		xfs_noalign_args(&a);
+	return argv_end(spec, &a, err);
 }
 
 static int plan_ext(const struct sp_spec *spec, struct sp_plan *plan, struct sp_error *err)
 {
 	uint64_t stride = plan->chunk_bytes / plan->block_bytes;
 	uint64_t width = stride * plan->data_disks;
-	char a[32];
-	int r = 0;
+	struct argv a = { .plan = plan };
+	char text[32];
 
 	if (spec->fs == SP_FS_EXT3 && plan->size_bytes / plan->block_bytes > EXT3_MAX_BLOCKS)
 		return sp_error_set(err, EFBIG, SP_ERR_INVALID,
 				    "fs: ext3 cannot hold %s (%" PRIu64 " blocks; at most 2^32 - 1 "
 				    "with 4 KiB blocks, 16 TiB - 4 KiB, as ext3 has no 64bit "
 				    "feature); use --fs ext4 or --fs xfs",
-				    size_str(plan->size_bytes, a, sizeof(a)),
+				    size_str(plan->size_bytes, text, sizeof(text)),
 				    plan->size_bytes / plan->block_bytes);
 	/* s_raid_stride is 16 bits on disk, s_raid_stripe_width 32 */
 	if (stride > UINT16_MAX || width > UINT32_MAX)
@@ -446,11 +474,11 @@ static int plan_ext(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 				    stride, width);
 	plan->ext_stride_blocks = (unsigned)stride;
 	plan->ext_stripe_width_blocks = (unsigned)width;
-	r |= argv_add(plan, "%s", sp_mkfs_tool(spec->fs));
-	r |= argv_add(plan, "-t");
-	r |= argv_add(plan, "%s", sp_fs_name(spec->fs));
-	r |= argv_add(plan, "-b");
-	r |= argv_add(plan, "%u", plan->block_bytes);
+	argv_add(&a, "%s", sp_mkfs_tool(spec->fs));
+	argv_add(&a, "-t");
+	argv_add(&a, "%s", sp_fs_name(spec->fs));
+	argv_add(&a, "-b");
+	argv_add(&a, "%u", plan->block_bytes);
 	/*
 	 * Both hints, as mke2fs sets them by itself on md.  mballoc aligns an
 	 * allocation to stripe_width (ext4_mb_scan_aligned) only when the
@@ -488,10 +516,10 @@ static int plan_ext(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 	 * some controllers export for a mirror too; -E is parsed after that
 	 * probe, so it wins (vm/scsi: 16 and 256 on a mirror without it).
 	 */
-	r |= argv_add(plan, "-E");
-	r |= argv_add(plan, "stride=%u,stripe_width=%u", plan->ext_stride_blocks,
-		      plan->ext_stripe_width_blocks);
-	return argv_end(spec, plan, r, err);
+	argv_add(&a, "-E");
+	argv_add(&a, "stride=%u,stripe_width=%u", plan->ext_stride_blocks,
+		 plan->ext_stripe_width_blocks);
+	return argv_end(spec, &a, err);
 }
 
 static int plan_filesystem(const struct sp_spec *spec, struct sp_plan *plan,
@@ -664,19 +692,21 @@ static int plan_mount(const struct sp_spec *spec, const struct sp_profile *profi
 	return 0;
 }
 
-static void tuning_add(struct sp_plan *plan, enum sp_tuning_kind kind, const char *disk,
-		       const char *knob, const struct sp_value *value, const char *why)
+/* -E2BIG when the plan holds no more: a knob is never dropped unsaid */
+static int tuning_add(struct sp_plan *plan, enum sp_tuning_kind kind, const char *disk,
+		      const char *knob, const struct sp_value *value, const char *why)
 {
 	struct sp_tuning *t;
 
 	if (plan->n_tuning >= SP_MAX_TUNING)
-		return;
+		return -E2BIG;
 	t = &plan->tuning[plan->n_tuning++];
 	t->kind = kind;
 	snprintf(t->device, sizeof(t->device), "%s", disk);
 	snprintf(t->attribute, sizeof(t->attribute), "%s", knob);
 	t->value = *value;
 	snprintf(t->why, sizeof(t->why), "%s", why);
+	return 0;
 }
 
 static bool offered(const struct sp_facts *f, const char *name)
@@ -785,11 +815,12 @@ static bool md_stripe_cache_entries(const struct sp_spec *spec, struct sp_plan *
 	return true;
 }
 
-static void tune_disk(const struct sp_spec *spec, const struct sp_profile *profile,
-		      struct sp_plan *plan, const char *disk, enum sp_knob_target target)
+static int tune_disk(const struct sp_spec *spec, const struct sp_profile *profile,
+		     struct sp_plan *plan, const char *disk, enum sp_knob_target target)
 {
 	const char *wanted = target == SP_TARGET_DEVICE ? profile->scheduler : profile->member_scheduler;
 	char why[SP_MSG_MAX + 96];
+	int r = 0;
 
 	/* md devices have no queue of their own to schedule */
 	if (wanted[0] && !(profile->is_md && target == SP_TARGET_DEVICE)) {
@@ -797,11 +828,11 @@ static void tune_disk(const struct sp_spec *spec, const struct sp_profile *profi
 		struct sp_value v = { .kind = SP_VALUE_SCHEDULER };
 
 		if (name && sp_scheduler_from_name(name, &v.scheduler) == 0)
-			tuning_add(plan, SP_TUNING_SYSFS, disk, "queue/scheduler", &v,
+			r = tuning_add(plan, SP_TUNING_SYSFS, disk, "queue/scheduler", &v,
 				   target == SP_TARGET_DEVICE ? profile->scheduler_why :
 				   "member disks of an md array: deadline keeps reads from starving behind resync and writeback");
 	}
-	for (size_t i = 0; i < profile->n_knobs; i++) {
+	for (size_t i = 0; r == 0 && i < profile->n_knobs; i++) {
 		const struct sp_profile_knob *k = &profile->knobs[i];
 		struct sp_value value = k->value;
 
@@ -816,8 +847,9 @@ static void tune_disk(const struct sp_spec *spec, const struct sp_profile *profi
 				 k->why, k->value.number * 2);
 		if (value.kind == SP_VALUE_AUTO && !md_stripe_cache_entries(spec, plan, &value))
 			continue;
-		tuning_add(plan, SP_TUNING_SYSFS, disk, k->knob, &value, why);
+		r = tuning_add(plan, SP_TUNING_SYSFS, disk, k->knob, &value, why);
 	}
+	return r;
 }
 
 static void plan_md_memory(struct sp_plan *plan)
@@ -917,6 +949,7 @@ static int plan_tuning(const struct sp_spec *spec, const struct sp_profile *prof
 		       struct sp_plan *plan, struct sp_error *err)
 {
 	const char *disk = plan->device.kernel_name;
+	int r;
 
 	plan->tuning_recipe = spec->tuning_recipe;
 	plan->memory_budget_bytes = spec->memory_budget_bytes ? spec->memory_budget_bytes :
@@ -933,7 +966,7 @@ static int plan_tuning(const struct sp_spec *spec, const struct sp_profile *prof
 			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "members: '%s' is not a block device name",
 					    spec->members[m]);
-	tune_disk(spec, profile, plan, disk, SP_TARGET_DEVICE);
+	r = tune_disk(spec, profile, plan, disk, SP_TARGET_DEVICE);
 	plan->members_source = SP_SOURCE_NONE;
 	if (profile->is_md)
 		sp_plan_members(spec, &plan->device, plan);
@@ -943,8 +976,8 @@ static int plan_tuning(const struct sp_spec *spec, const struct sp_profile *prof
 			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "members: '%s' is not a block device name",
 					    plan->members[m]);
-	for (size_t m = 0; m < plan->n_members; m++)
-		tune_disk(spec, profile, plan, plan->members[m], SP_TARGET_MEMBERS);
+	for (size_t m = 0; r == 0 && m < plan->n_members; m++)
+		r = tune_disk(spec, profile, plan, plan->members[m], SP_TARGET_MEMBERS);
 	note_missing_knobs(spec, profile, plan);
 	if (profile->is_md && !plan->n_members)
 		sp_plan_add_warning(plan, "md-members-unknown",
@@ -953,9 +986,14 @@ static int plan_tuning(const struct sp_spec *spec, const struct sp_profile *prof
 	for (size_t i = 0; i < profile->n_module_options; i++) {
 		const struct sp_profile_module_option *o = &profile->module_options[i];
 
-		if (module_option_planned(spec, o))
-			tuning_add(plan, SP_TUNING_MODULE, o->module, o->param, &o->value, o->why);
+		if (r == 0 && module_option_planned(spec, o))
+			r = tuning_add(plan, SP_TUNING_MODULE, o->module, o->param, &o->value, o->why);
 	}
+	if (r < 0)
+		return sp_error_set(err, -r, SP_ERR_INVALID,
+				    "members: the plan would set more than the %u knobs a plan holds "
+				    "(%zu member disks); give fewer with --members",
+				    SP_MAX_TUNING, plan->n_members);
 	plan_md_memory(plan);
 	plan_left_out(spec, profile, plan);
 	return 0;

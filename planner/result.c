@@ -6,16 +6,37 @@
 
 #include "result.h"
 
+static void line_addv(char (*lines)[SP_MSG_MAX], size_t max, size_t *n, size_t *n_dropped,
+		      const char *fmt, va_list ap)
+{
+	if (*n < max) {
+		vsnprintf(lines[(*n)++], SP_MSG_MAX, fmt, ap);
+		return;
+	}
+	/* full: the last line gives way to the count of those not shown */
+	*n_dropped += *n_dropped ? 1 : 2;
+	snprintf(lines[max - 1], SP_MSG_MAX, "... and %zu more", *n_dropped);
+}
+
+void sp_line_add(char (*lines)[SP_MSG_MAX], size_t max, size_t *n, size_t *n_dropped,
+		 const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	line_addv(lines, max, n, n_dropped, fmt, ap);
+	va_end(ap);
+}
+
 void sp_step_line(struct sp_step_result *res, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!res || res->n_lines >= SP_STEP_MAX_LINES)
+	if (!res)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(res->lines[res->n_lines], sizeof(res->lines[0]), fmt, ap);
+	line_addv(res->lines, SP_STEP_MAX_LINES, &res->n_lines, &res->n_lines_dropped, fmt, ap);
 	va_end(ap);
-	res->n_lines++;
 }
 
 void sp_step_result_clear(struct sp_step_result *res)

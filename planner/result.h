@@ -31,6 +31,7 @@ struct sp_step_result {
 	char summary[SP_MSG_MAX];  /* one line: "gpt, 1 partition at 1 MiB, 2.34 TiB" */
 	size_t n_lines;            /* differences (verify), actions (dry run), warnings */
 	char lines[SP_STEP_MAX_LINES][SP_MSG_MAX];
+	size_t n_lines_dropped;    /* past the last slot, which says "... and N more" */
 	struct sp_findings findings; /* verify: what differs, judged (audit.h) */
 	char *tool_output;         /* malloc'd: what mkfs and friends printed */
 	double seconds;
@@ -56,6 +57,7 @@ struct sp_report {
 	struct sp_step_result steps[SP_MAX_STEPS];
 	size_t n_notes;        /* device-level findings: identity drift, warnings */
 	char notes[SP_STEP_MAX_LINES][SP_MSG_MAX];
+	size_t n_notes_dropped;
 	struct sp_error error; /* for REFUSED and FAILED */
 	char fs_uuid[SP_UUID_MAX];
 	double seconds;
@@ -63,7 +65,14 @@ struct sp_report {
 	int worst;             /* check: worst enum sp_severity found, -1 none */
 };
 
-/* Adds a line to res (silently drops past SP_STEP_MAX_LINES). */
+/*
+ * Adds a line to a list of max lines counted in *n.  A full list drops
+ * nothing unsaid: its last line becomes "... and N more", N counted in
+ * *n_dropped.
+ */
+void sp_line_add(char (*lines)[SP_MSG_MAX], size_t max, size_t *n, size_t *n_dropped,
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* sp_line_add() to res's lines. */
 void sp_step_line(struct sp_step_result *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sp_step_result_clear(struct sp_step_result *res);

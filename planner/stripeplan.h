@@ -80,7 +80,9 @@ void sp_error_clear(struct sp_error *err);
 /* The exit code for err: the only place a kind becomes an enum sp_exit. */
 int sp_error_exit_code(const struct sp_error *err);
 /* Fills err (when non-NULL) and returns -code, so callers can
- * `return sp_error_set(err, EINVAL, SP_ERR_INVALID, "chunk: ...")`. */
+ * `return sp_error_set(err, EINVAL, SP_ERR_INVALID, "chunk: ...")`.
+ * code is an errno (> 0, asserted): a caller holding r = -errno from a
+ * callee passes -r, and a wrapper that adds words keeps the callee's code. */
 int sp_error_set(struct sp_error *err, int code, enum sp_error_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
@@ -566,7 +568,8 @@ struct sp_left_out {
 	char reason[SP_MSG_MAX];    /* why the plan leaves it out, and how to have it */
 };
 
-#define SP_MAX_LEFT_OUT 16U
+/* one for each knob and module option of a profile, at most */
+#define SP_MAX_LEFT_OUT (SP_PROFILE_MAX_KNOBS + SP_PROFILE_MAX_MODOPTS)
 #define SP_MEMORY_BUDGET_DEFAULT (256ULL * SP_MIB)
 #define SP_MEMORY_BUDGET_MIN SP_MIB
 #define SP_MEMORY_BUDGET_MAX (64ULL * SP_GIB)
@@ -638,6 +641,7 @@ struct sp_plan {
 	char kernel_release[SP_NAME_MAX];
 	size_t n_warnings;
 	struct sp_warning warnings[SP_MAX_WARNINGS];
+	size_t n_warnings_dropped; /* past the last, which says "... and N more warnings" */
 };
 
 #define SP_FSTAB_UUID_PLACEHOLDER "@FS_UUID@"

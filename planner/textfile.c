@@ -128,7 +128,7 @@ int sp_read_input_at(int dirfd, const char *name, int extra_flags, const char *w
 	int r = read_regular_at(dirfd, name, extra_flags, ret_text, ret_st, why, sizeof(why));
 
 	if (r < 0)
-		sp_error_set(err, r, r == -ENOMEM || r == -EIO ? SP_ERR_FAILED : SP_ERR_INVALID,
+		sp_error_set(err, -r, r == -ENOMEM || r == -EIO ? SP_ERR_FAILED : SP_ERR_INVALID,
 			     "%s%scannot read '%s': %s",
 			     what ? what : "", what ? ": " : "", display, why);
 	return r;

@@ -82,7 +82,7 @@ int sp_cli_write_output(const char *path, const char *text, struct sp_error *err
 	umask(mask);
 	r = sp_write_atomic(path, text, 0666 & ~mask, (uid_t)-1, (gid_t)-1, &what);
 	if (r < 0)
-		return sp_error_set(err, r, SP_ERR_FAILED, "cannot %s '%s': %s", what, path,
+		return sp_error_set(err, -r, SP_ERR_FAILED, "cannot %s '%s': %s", what, path,
 				    strerror(-r));
 	return 0;
 }

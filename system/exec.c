@@ -233,13 +233,13 @@ int sp_exec(const char *const *argv, struct sp_exec_result *result, struct sp_er
 	if (r < 0) {
 		kill(pid, SIGKILL);
 		wait_child(pid, &status);
-		r = sp_error_set(err, r, SP_ERR_FAILED,
+		r = sp_error_set(err, -r, SP_ERR_FAILED,
 				 "cannot read output of '%s': %s", argv[0], strerror(-r));
 		goto out;
 	}
 	r = wait_child(pid, &status);
 	if (r < 0) {
-		r = sp_error_set(err, r, SP_ERR_FAILED, "cannot wait for '%s': %s",
+		r = sp_error_set(err, -r, SP_ERR_FAILED, "cannot wait for '%s': %s",
 				 argv[0], strerror(-r));
 		goto out;
 	}

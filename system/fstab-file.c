@@ -60,11 +60,11 @@ int sp_fstab_write_atomic_at(int dirfd, const char *name, const char *display, c
 	if (r == 0)
 		return 0;
 	if (!strcmp(what, "sync the directory of"))
-		return sp_error_set(err, r, SP_ERR_FAILED,
+		return sp_error_set(err, -r, SP_ERR_FAILED,
 				    "'%s' was replaced, but syncing its directory failed: %s; the "
 				    "change may not survive a crash",
 				    display, strerror(-r));
-	return sp_error_set(err, r, SP_ERR_FAILED,
+	return sp_error_set(err, -r, SP_ERR_FAILED,
 			    "cannot %s '%s': %s; the old '%s' is unchanged", what, display,
 			    strerror(-r), display);
 }

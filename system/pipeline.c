@@ -55,13 +55,13 @@ static void note(struct sp_report *r, const char *fmt, ...) __attribute__((forma
 
 static void note(struct sp_report *r, const char *fmt, ...)
 {
+	char line[SP_MSG_MAX];
 	va_list ap;
 
-	if (r->n_notes >= SP_STEP_MAX_LINES)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(r->notes[r->n_notes++], SP_MSG_MAX, fmt, ap);
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	sp_line_add(r->notes, SP_STEP_MAX_LINES, &r->n_notes, &r->n_notes_dropped, "%s", line);
 }
 
 static int finish(struct sp_report *r, enum sp_outcome outcome, double started)
@@ -399,7 +399,7 @@ static void run_error(struct sp_report *r, size_t i, enum sp_error_kind kind)
 {
 	const struct sp_error *e = &r->steps[i].error;
 
-	sp_error_set(&r->error, e->code ? e->code : EIO, kind, "%s", e->message);
+	sp_error_set(&r->error, e->code ? -e->code : EIO, kind, "%s", e->message);
 }
 
 /*
@@ -496,7 +496,7 @@ static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct
 			run_verify(i, ctx, &after);
 			if (after.status != SP_STEP_UNCHANGED) {
 				res->status = SP_STEP_FAILED;
-				sp_error_set(&res->error, after.error.code ? after.error.code : EIO,
+				sp_error_set(&res->error, after.error.code ? -after.error.code : EIO,
 					     SP_ERR_FAILED, "%s: verify after apply found: %s", res->name,
 					     after.n_lines ? after.lines[0] : after.error.message);
 				r->error = res->error;
@@ -624,7 +624,7 @@ static void add_costs(const struct sp_ctx *ctx, struct sp_report *r)
 			continue;
 		sp_audit_costs(ctx->plan, ctx->have_found_partition ? &ctx->found_partition : NULL,
 			       ctx->have_found_fs ? &ctx->found_fs : NULL, &res->findings);
-		res->n_lines = 0;
+		res->n_lines = res->n_lines_dropped = 0;
 		sp_step_take_findings(res);
 	}
 }

@@ -44,14 +44,13 @@
 
 /*
  * Lines for one run.  An md plan has dozens of knobs and the result has
- * SP_STEP_MAX_LINES slots, so the last slot is kept for "... and N more".
+ * SP_STEP_MAX_LINES slots: past them, the last says "... and N more".
  */
 struct run {
 	struct sp_ctx *ctx;
 	struct sp_step_result *res;
 	bool verifying;
 	struct sp_found_tuning *found; /* verify: what is live and on disk, for the judge */
-	size_t dropped;
 	unsigned set, same, missing, lowered;
 };
 
@@ -60,20 +59,10 @@ static void __attribute__((format(printf, 2, 3))) say(struct run *run, const cha
 	char msg[SP_MSG_MAX];
 	va_list ap;
 
-	if (run->res->n_lines + 1 >= SP_STEP_MAX_LINES) {
-		run->dropped++;
-		return;
-	}
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	sp_step_line(run->res, "%s", msg);
-}
-
-static void say_dropped(struct run *run)
-{
-	if (run->dropped)
-		sp_step_line(run->res, "... and %zu more", run->dropped);
 }
 
 /* ------------------------------------------------------------- sysfs */
@@ -595,7 +584,6 @@ static int tuning_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 		r = run_knobs(&run, &drift);
 	if (r == 0)
 		r = install_artifacts(&run);
-	say_dropped(&run);
 	if (r < 0)
 		return r;
 	describe_artifacts(ctx->plan, ctx->root ? ctx->root : "/", files, sizeof(files));
@@ -701,21 +689,18 @@ static int tuning_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 	if (r == 0)
 		r = render_artifacts(ctx, &as, res);
 	if (r < 0) {
-		say_dropped(&run);
-		free(run.found);
+			free(run.found);
 		return r;
 	}
 	if (open_root(ctx, &root_fd, res) < 0) {
 		artifacts_free(&as);
-		say_dropped(&run);
-		free(run.found);
+			free(run.found);
 		return -ENOTDIR;
 	}
 	for (size_t i = 0; i < as.n; i++)
 		verify_artifact(&run, root_fd, &as.a[i], &differs);
 	close(root_fd);
 	artifacts_free(&as);
-	say_dropped(&run);
 	sp_judge_tuning(ctx->plan, run.found, &res->findings);
 	free(run.found);
 	sp_step_take_findings(res);

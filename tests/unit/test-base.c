@@ -4,7 +4,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -95,6 +98,57 @@ static void test_fallbacks(void **state)
 	assert_string_equal(sp_outcome_name(SP_OUTCOME_HARMLESS), "differs");
 }
 
+/* A full list says how many more there were, in its last line. */
+static void test_full_step_lines(void **state)
+{
+	struct sp_step_result res = { 0 };
+
+	(void)state;
+	for (unsigned i = 0; i < SP_STEP_MAX_LINES; i++)
+		sp_step_line(&res, "line %u", i);
+	assert_int_equal(res.n_lines, SP_STEP_MAX_LINES);
+	assert_string_equal(res.lines[SP_STEP_MAX_LINES - 1], "line 23");
+	for (unsigned i = 0; i < 6; i++)
+		sp_step_line(&res, "line %u", SP_STEP_MAX_LINES + i);
+	assert_int_equal(res.n_lines, SP_STEP_MAX_LINES);
+	assert_string_equal(res.lines[SP_STEP_MAX_LINES - 2], "line 22");
+	/* 30 lines, 23 shown */
+	assert_string_equal(res.lines[SP_STEP_MAX_LINES - 1], "... and 7 more");
+	assert_int_equal(res.n_lines_dropped, 7);
+}
+
+/* An error carries -errno; sp_error_set takes the errno itself. */
+static void test_error_sign(void **state)
+{
+	struct sp_error err = { 0 };
+	pid_t pid;
+	int status;
+
+	(void)state;
+	assert_int_equal(sp_error_set(&err, ENOENT, SP_ERR_REFUSED, "x: %s", "gone"), -ENOENT);
+	assert_int_equal(err.code, -ENOENT);
+	assert_int_equal(err.kind, SP_ERR_REFUSED);
+	assert_string_equal(err.message, "x: gone");
+	assert_int_equal(sp_error_set(NULL, EIO, SP_ERR_FAILED, "nobody listens"), -EIO);
+#ifndef NDEBUG
+	/* -errno passed as the code is a caller's bug, caught where it is made */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		signal(SIGABRT, SIG_DFL);
+		sp_error_set(&err, -ENOENT, SP_ERR_FAILED, "wrong sign");
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+#else
+	(void)pid;
+	(void)status;
+	/* built without assertions: a wrong sign is an EIO, never a success */
+	assert_int_equal(sp_error_set(&err, -ENOENT, SP_ERR_FAILED, "wrong sign"), -EIO);
+#endif
+}
+
 static void test_array_size(void **state)
 {
 	static const int a[7] = { 0 };
@@ -114,6 +168,8 @@ int main(void)
 		cmocka_unit_test(test_sparse_levels),
 		cmocka_unit_test(test_known_lists),
 		cmocka_unit_test(test_fallbacks),
+		cmocka_unit_test(test_full_step_lines),
+		cmocka_unit_test(test_error_sign),
 		cmocka_unit_test(test_array_size),
 	};
 

@@ -641,6 +641,75 @@ static void test_md_members_and_raid10_without_stripe_cache(void **state)
 	free(p);
 }
 
+/*
+ * A list that is full drops nothing unsaid: warnings past the plan's
+ * room are counted in its last entry; knobs past it (an executable list)
+ * refuse the plan rather than tune some members and not others.
+ */
+static void test_full_lists(void **state)
+{
+	struct sp_spec spec = { 0 };
+	struct sp_facts facts = { .path = "/dev/md0", .kernel_name = "md0", .size_bytes = 100 * GiB,
+				  .logical_sector_bytes = 512, .physical_sector_bytes = 4096 };
+	struct sp_error err = { 0 };
+	struct sp_plan *p = calloc(1, sizeof(*p));
+
+	(void)state;
+	for (unsigned i = 0; i < SP_MAX_WARNINGS + 4; i++)
+		sp_plan_add_warning(p, "w", "warning %u", i);
+	assert_int_equal(p->n_warnings, SP_MAX_WARNINGS);
+	assert_string_equal(p->warnings[SP_MAX_WARNINGS - 2].message, "warning 46");
+	assert_string_equal(p->warnings[SP_MAX_WARNINGS - 1].code, "more-warnings");
+	assert_string_equal(p->warnings[SP_MAX_WARNINGS - 1].message, "... and 5 more warnings");
+
+	/* 64 members, each with a scheduler and nr_requests, and the array's
+	 * own read_ahead_kb and stripe cache: 130 knobs for 128 places */
+	snprintf(spec.controller, sizeof(spec.controller), "md");
+	spec.level = SP_LEVEL_5;
+	spec.disks = SP_MAX_MEMBERS;
+	spec.chunk_bytes = 512 * KiB;
+	spec.fs = SP_FS_XFS;
+	sp_parse_kernel("6.1", &spec.kernel, &err);
+	spec.n_members = SP_MAX_MEMBERS;
+	for (unsigned m = 0; m < SP_MAX_MEMBERS; m++)
+		snprintf(spec.members[m], SP_NAME_MAX, "sd%u", m);
+	assert_int_equal(sp_plan_make(&spec, sp_profiles_find(profiles, "md"), &facts, p, &err),
+			 -E2BIG);
+	assert_int_equal(err.kind, SP_ERR_INVALID);
+	assert_string_equal(err.message, "members: the plan would set more than the 128 knobs a "
+					 "plan holds (64 member disks); give fewer with --members");
+	spec.n_members = 63;
+	assert_int_equal(sp_plan_make(&spec, sp_profiles_find(profiles, "md"), &facts, p, &err), 0);
+	assert_int_equal(p->n_tuning, 2 + 2 * 63);
+	free(p);
+}
+
+/* The mkfs argv stops at the first argument that does not fit, and the
+ * error is that argument's, with its code. */
+static void test_argv_first_error(void **state)
+{
+	struct sp_spec spec = { .controller = "hp-p400", .level = SP_LEVEL_10, .disks = 8,
+				.chunk_bytes = 256 * KiB, .fs = SP_FS_XFS };
+	struct sp_facts facts = { .kernel_name = "sdb", .size_bytes = 400 * GiB,
+				  .logical_sector_bytes = 512, .physical_sector_bytes = 512 };
+	struct sp_plan *plan = malloc(sizeof(*plan));
+	struct sp_error err = { 0 };
+
+	(void)state;
+	/* a device node deep below /dev: its partition is longer than an argument may be */
+	snprintf(facts.path, sizeof(facts.path), "/dev/");
+	memset(facts.path + 5, 'd', 295);
+	sp_parse_kernel("6.1", &spec.kernel, &err);
+	assert_int_equal(sp_plan_make(&spec, sp_profiles_find(profiles, "hp-p400"), &facts, plan,
+				      &err),
+			 -ENAMETOOLONG);
+	assert_int_equal(err.code, -ENAMETOOLONG);
+	assert_int_equal(err.kind, SP_ERR_INVALID);
+	assert_non_null(strstr(err.message, "mkfs: argument '/dev/dddd"));
+	assert_non_null(strstr(err.message, "...' is longer than 255 characters"));
+	free(plan);
+}
+
 static void test_lsi_seed(void **state)
 {
 	struct req q = { .controller = "lsi-megaraid-475", .level = "5", .disks = 3, .chunk = 64 * KiB,
@@ -1110,6 +1179,8 @@ int main(void)
 		cmocka_unit_test(test_xfs_agsize),
 		cmocka_unit_test(test_xfs_ag_rotation_grid),
 		cmocka_unit_test(test_md_members_and_raid10_without_stripe_cache),
+		cmocka_unit_test(test_full_lists),
+		cmocka_unit_test(test_argv_first_error),
 		cmocka_unit_test(test_md_geometry_from_kernel),
 		cmocka_unit_test(test_replan_keeps_recipe_budget_and_layout),
 		cmocka_unit_test(test_replan_force_mountpoint_is_the_callers),
