@@ -82,7 +82,7 @@ static void array_line(const struct sp_plan *p, char *buf, size_t len)
 {
 	char chunk[32];
 
-	sp_format_size_short(p->chunk_bytes, chunk, sizeof(chunk));
+	sp_format_size(p->chunk_bytes, SP_SIZE_SHORT, chunk, sizeof(chunk));
 	snprintf(buf, len, "%s %s, %u disks, %s chunk on %s -> %s%s%s", p->controller,
 		 sp_level_name(p->level), p->disks, chunk, p->device.path, sp_fs_name(p->fs),
 		 p->mountpoint[0] ? " on " : "", p->mountpoint);

@@ -7,12 +7,6 @@
 
 #include "format.h"
 
-static const char *human(uint64_t bytes, char *buf, size_t len)
-{
-	sp_format_size_human(bytes, buf, len);
-	return buf;
-}
-
 static const char *data_disks_reason(const struct sp_plan *p, char *buf, size_t len)
 {
 	unsigned per_span = p->disks / (p->spans ? p->spans : 1);
@@ -89,19 +83,18 @@ static void print_array(FILE *f, const struct sp_plan *p)
 		return;
 	}
 	fprintf(f, "  chunk          %-14s written to one disk before moving to the next%s\n",
-		human(p->chunk_bytes, a, sizeof(a)), from(p->chunk_source));
+		SP_SIZE_TEXT(p->chunk_bytes, SP_SIZE_HUMAN), from(p->chunk_source));
 	fprintf(f, "  full stripe    %-14s chunk x data disks: one write of this size and alignment touches every disk once\n",
-		human(p->stripe_width_bytes, a, sizeof(a)));
+		SP_SIZE_TEXT(p->stripe_width_bytes, SP_SIZE_HUMAN));
 }
 
 static void print_device(FILE *f, const struct sp_plan *p)
 {
 	const struct sp_facts *d = &p->device;
-	char a[32];
 
 	fprintf(f, "\nDevice %s (%s)%s\n", d->path, d->kernel_name,
 		d->offline ? ", not probed: facts from the command line" : "");
-	fprintf(f, "  size           %s (%" PRIu64 " bytes)\n", human(d->size_bytes, a, sizeof(a)),
+	fprintf(f, "  size           %s (%" PRIu64 " bytes)\n", SP_SIZE_TEXT(d->size_bytes, SP_SIZE_HUMAN),
 		d->size_bytes);
 	fprintf(f, "  sectors        %u-byte logical, %u-byte physical\n", d->logical_sector_bytes,
 		d->physical_sector_bytes);
@@ -113,8 +106,6 @@ static void print_device(FILE *f, const struct sp_plan *p)
 
 static void print_whole_device(FILE *f, const struct sp_plan *p)
 {
-	char a[32];
-
 	fprintf(f, "\nNo partition table: the filesystem goes on %s itself\n", p->partition_path);
 	if (p->table_source == SP_SOURCE_DEFAULT)
 		fprintf(f, "                 the default for md arrays: the array is the volume, as nearly every md user runs\n"
@@ -122,13 +113,12 @@ static void print_whole_device(FILE *f, const struct sp_plan *p)
 	else
 		fprintf(f, "                 as asked (--table none)\n");
 	fprintf(f, "  start          0: the start of the device is aligned to any stripe\n");
-	fprintf(f, "  size           %s, the whole device\n", human(p->size_bytes, a, sizeof(a)));
+	fprintf(f, "  size           %s, the whole device\n", SP_SIZE_TEXT(p->size_bytes, SP_SIZE_HUMAN));
 }
 
 static void print_partition(FILE *f, const struct sp_plan *p)
 {
 	uint64_t sector = p->device.logical_sector_bytes;
-	char a[32], b[32];
 
 	if (p->table == SP_TABLE_NONE) {
 		print_whole_device(f, p);
@@ -136,22 +126,22 @@ static void print_partition(FILE *f, const struct sp_plan *p)
 	}
 	fprintf(f, "\nPartition %s (%s label)\n", p->partition_path, sp_table_name(p->table));
 	fprintf(f, "  start          %s, byte %" PRIu64 ", sector %" PRIu64 "\n",
-		human(p->start_bytes, a, sizeof(a)), p->start_bytes, p->start_bytes / sector);
+		SP_SIZE_TEXT(p->start_bytes, SP_SIZE_HUMAN), p->start_bytes, p->start_bytes / sector);
 	if (!p->stripe_width_bytes) {
 		fprintf(f, "                 1 MiB and the %u-byte physical sector: a mirror has no stripe\n",
 			p->device.physical_sector_bytes);
-		fprintf(f, "  size           %s, %" PRIu64 " sectors\n", human(p->size_bytes, a, sizeof(a)),
+		fprintf(f, "  size           %s, %" PRIu64 " sectors\n", SP_SIZE_TEXT(p->size_bytes, SP_SIZE_HUMAN),
 			p->size_bytes / sector);
 		fprintf(f, "                 rounded down to whole physical sectors%s\n",
 			p->reserved_tail_bytes ? ", keeping the last bytes for the GPT backup header" : "");
 		return;
 	}
 	fprintf(f, "                 the least common multiple of the %s full stripe, 1 MiB and the %u-byte physical sector%s\n",
-		human(p->stripe_width_bytes, b, sizeof(b)), p->device.physical_sector_bytes,
+		SP_SIZE_TEXT(p->stripe_width_bytes, SP_SIZE_HUMAN), p->device.physical_sector_bytes,
 		p->device.optimal_io_bytes && p->device.optimal_io_bytes != p->stripe_width_bytes &&
 		p->align_bytes % p->device.optimal_io_bytes == 0 ? " (and the exported optimal I/O size)" : "");
 	fprintf(f, "  size           %s, %" PRIu64 " sectors, %" PRIu64 " whole stripes\n",
-		human(p->size_bytes, a, sizeof(a)), p->size_bytes / sector,
+		SP_SIZE_TEXT(p->size_bytes, SP_SIZE_HUMAN), p->size_bytes / sector,
 		p->size_bytes / p->stripe_width_bytes);
 	if (p->reserved_tail_bytes)
 		fprintf(f, "                 rounded down to whole stripes, keeping the last %" PRIu64
@@ -163,11 +153,10 @@ static void print_partition(FILE *f, const struct sp_plan *p)
 static void print_xfs_ag(FILE *f, const struct sp_plan *p)
 {
 	const struct sp_xfs_ag *ag = &p->xfs_ag;
-	char a[32];
 
 	if (!p->xfs_agsize_bytes)
 		return;
-	fprintf(f, "  agsize         %-14s %u allocation groups", human(p->xfs_agsize_bytes, a, sizeof(a)),
+	fprintf(f, "  agsize         %-14s %u allocation groups", SP_SIZE_TEXT(p->xfs_agsize_bytes, SP_SIZE_HUMAN),
 		ag->agcount);
 	if (!ag->rotation_period) {
 		fprintf(f, " of at least 68 MiB: mkfs.xfs's own would be too small for the 64 MiB log it requires\n");
@@ -224,8 +213,6 @@ static void print_xfs_metadata_stripe(FILE *f)
 /* --workload small-sync or metadata on XFS: what it plans and why */
 static void print_xfs_small_files(FILE *f, const struct sp_plan *p)
 {
-	char a[32];
-
 	if (p->workload == SP_WORKLOAD_METADATA)
 		fprintf(f, "  workload       metadata       many small files made and removed, no fsync (untar, build trees, caches)\n");
 	else
@@ -246,13 +233,11 @@ static void print_xfs_small_files(FILE *f, const struct sp_plan *p)
 	}
 	fprintf(f, "  agsize         %-14s %u allocation groups of at least 68 MiB: mkfs.xfs's own would be too small\n"
 		"                                for the 64 MiB log it requires\n",
-		human(p->xfs_agsize_bytes, a, sizeof(a)), p->xfs_ag.agcount);
+		SP_SIZE_TEXT(p->xfs_agsize_bytes, SP_SIZE_HUMAN), p->xfs_ag.agcount);
 }
 
 static void print_filesystem(FILE *f, const struct sp_plan *p)
 {
-	char a[32], b[32];
-
 	fprintf(f, "\nFilesystem %s, %u-byte blocks\n", sp_fs_name(p->fs), p->block_bytes);
 	if (p->fs == SP_FS_XFS && !sp_workload_xfs_stripe(p->workload)) {
 		print_xfs_small_files(f, p);
@@ -267,22 +252,22 @@ static void print_filesystem(FILE *f, const struct sp_plan *p)
 			fprintf(f, "  -E             stride=0,stripe_width=0, so mke2fs does not take them from a LUN that\n"
 				"                 exports minimum and optimal I/O sizes\n");
 	} else if (p->fs == SP_FS_XFS) {
-		fprintf(f, "  su             %-14s stripe unit = the chunk\n", human(p->xfs_su_bytes, a, sizeof(a)));
+		fprintf(f, "  su             %-14s stripe unit = the chunk\n", SP_SIZE_TEXT(p->xfs_su_bytes, SP_SIZE_HUMAN));
 		fprintf(f, "  sw             %-14u stripe width in units = the data disks (full stripe %s)\n",
-			p->xfs_sw, human(p->stripe_width_bytes, b, sizeof(b)));
+			p->xfs_sw, SP_SIZE_TEXT(p->stripe_width_bytes, SP_SIZE_HUMAN));
 		fprintf(f, "  log su         %-14s one block, the least mkfs.xfs takes beside a stripe unit: every log write\n"
 			"                 is padded to it, and padding a small write to the chunk (mkfs.xfs's own choice up\n"
 			"                 to XFS's 256 KiB cap, 32 KiB beyond) makes it no full stripe; measured on 64 KiB\n"
 			"                 fsync'd files: 2.13 member bytes per byte at 4 KiB, 10.0 at a 256 KiB chunk (RAID10\n"
 			"                 8 x 256 KiB), 4.27 against 6.01 at 32 KiB (RAID5 10 x 1 MiB), member I/Os equal\n"
 			"                 (bench/run --parts log)\n",
-			human(p->xfs_log_su_bytes, a, sizeof(a)));
+			SP_SIZE_TEXT(p->xfs_log_su_bytes, SP_SIZE_HUMAN));
 		fprintf(f, "                 fsync-heavy small files (mail spools, queues) are better served by --workload small-sync:\n"
 			"                 this log su costs them 3.4-4.9 %% more member bytes than none (4.27 against 4.11, RAID5)\n");
 		print_xfs_ag(f, p);
 	} else {
 		fprintf(f, "  stride         %-14u blocks per chunk: %s / %u\n", p->ext_stride_blocks,
-			human(p->chunk_bytes, a, sizeof(a)), p->block_bytes);
+			SP_SIZE_TEXT(p->chunk_bytes, SP_SIZE_HUMAN), p->block_bytes);
 		fprintf(f, "  stripe_width   %-14u blocks per full stripe: stride x %u data disks; ext4 aligns a file to it\n"
 			"                 when it allocates whole stripes (a fallocated or direct-I/O file): stripe-sized\n"
 			"                 writes to one measured 1.02x the minimum against 1.27x without it (RAID10\n"
@@ -361,9 +346,7 @@ static void print_tuning(FILE *f, const struct sp_plan *p)
 		fprintf(f, "      %s\n", t->why);
 	}
 	if (p->md_stripe_cache_bytes) {
-		char a[32];
-
-		fprintf(f, "  md stripe cache memory: %s\n", human(p->md_stripe_cache_bytes, a, sizeof(a)));
+		fprintf(f, "  md stripe cache memory: %s\n", SP_SIZE_TEXT(p->md_stripe_cache_bytes, SP_SIZE_HUMAN));
 	}
 	print_left_out(f, p);
 }
@@ -417,8 +400,8 @@ char *sp_format_profiles_text(const struct sp_profile_set *set)
 		const struct sp_profile *pr = sp_profiles_get(set, i);
 		char lo[32], hi[32];
 
-		sp_format_size_short(pr->chunk_min_bytes, lo, sizeof(lo));
-		sp_format_size_short(pr->chunk_max_bytes, hi, sizeof(hi));
+		sp_format_size(pr->chunk_min_bytes, SP_SIZE_SHORT, lo, sizeof(lo));
+		sp_format_size(pr->chunk_max_bytes, SP_SIZE_SHORT, hi, sizeof(hi));
 		fprintf(f, "%s\n  %s\n  driver %s; levels", pr->name, pr->description,
 			pr->driver[0] ? pr->driver : "(any)");
 		for (size_t l = 0, n = 0; l < ARRAY_SIZE(all); l++)

@@ -54,20 +54,16 @@ int sp_findings_worst(const struct sp_findings *fs)
 	return worst;
 }
 
+/* the one size formatter (units.c), under the names the judgments use */
 static const char *human(uint64_t bytes, char *buf, size_t len)
 {
-	sp_format_size_human(bytes, buf, len);
-	return buf;
+	return sp_format_size(bytes, SP_SIZE_HUMAN, buf, len);
 }
 
 /* "64k": mkfs.xfs's spelling */
 static const char *short_size(uint64_t bytes, char *buf, size_t len)
 {
-	sp_format_size_short(bytes, buf, len);
-	for (char *p = buf; *p; p++)
-		if (*p >= 'A' && *p <= 'Z')
-			*p = (char)(*p - 'A' + 'a');
-	return buf;
+	return sp_format_size(bytes, SP_SIZE_MKFS, buf, len);
 }
 
 /* A mirror has no stripe: nothing to align to but the sector. */

@@ -113,8 +113,8 @@ static int merge_md(const struct sp_spec *spec, const struct sp_facts *f, struct
 	plan->disks_source = SP_SOURCE_KERNEL;
 	if (!sp_level_is_mirror(level)) {
 		if (declared(spec, SP_FIELD_CHUNK) && spec->chunk_bytes != md->chunk_bytes) {
-			sp_format_size_short(spec->chunk_bytes, a, sizeof(a));
-			sp_format_size_human(md->chunk_bytes, b, sizeof(b));
+			sp_format_size(spec->chunk_bytes, SP_SIZE_SHORT, a, sizeof(a));
+			sp_format_size(md->chunk_bytes, SP_SIZE_HUMAN, b, sizeof(b));
 			diff_add(d, "chunk: --chunk %s, but %s has a %s chunk", a, name, b);
 		}
 		plan->chunk_bytes = md->chunk_bytes;
@@ -195,7 +195,7 @@ static int check_chunk(const struct sp_profile *profile, struct sp_plan *plan,
 
 	if (plan->chunk_bytes == 0)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "chunk: must not be zero");
-	sp_format_size_short(plan->chunk_bytes, a, sizeof(a));
+	sp_format_size(plan->chunk_bytes, SP_SIZE_SHORT, a, sizeof(a));
 	if (!sp_is_power_of_two(plan->chunk_bytes))
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "chunk: %s is not a power of two (controllers stripe in 2^n sizes)", a);
@@ -206,8 +206,8 @@ static int check_chunk(const struct sp_profile *profile, struct sp_plan *plan,
 				    a);
 	if (plan->chunk_bytes < profile->chunk_min_bytes ||
 	    plan->chunk_bytes > profile->chunk_max_bytes) {
-		sp_format_size_short(profile->chunk_min_bytes, b, sizeof(b));
-		sp_format_size_short(profile->chunk_max_bytes, c, sizeof(c));
+		sp_format_size(profile->chunk_min_bytes, SP_SIZE_SHORT, b, sizeof(b));
+		sp_format_size(profile->chunk_max_bytes, SP_SIZE_SHORT, c, sizeof(c));
 		return sp_error_set(err, ERANGE, SP_ERR_INVALID,
 				    "chunk: %s is outside what %s supports (%s..%s)", a, profile->name, b, c);
 	}
@@ -274,7 +274,7 @@ int sp_plan_array(const struct sp_spec *spec, const struct sp_profile *profile,
 		if (!f->md.present && declared(spec, SP_FIELD_CHUNK) && spec->chunk_bytes) {
 			char a[32];
 
-			sp_format_size_short(spec->chunk_bytes, a, sizeof(a));
+			sp_format_size(spec->chunk_bytes, SP_SIZE_SHORT, a, sizeof(a));
 			sp_plan_add_warning(plan, "mirror-chunk-ignored",
 					    "a mirror has no stripe: --chunk %s is not used (raid1 "
 					    "writes every block to each disk)",

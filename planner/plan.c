@@ -41,12 +41,6 @@ void sp_plan_add_warning(struct sp_plan *plan, const char *code, const char *fmt
 	va_end(ap);
 }
 
-static const char *size_str(uint64_t bytes, char *buf, size_t len)
-{
-	sp_format_size_human(bytes, buf, len);
-	return buf;
-}
-
 int sp_kernel_name_from_path(const char *path, char *buf, size_t len, struct sp_error *err)
 {
 	const char *name;
@@ -131,9 +125,9 @@ static bool optimal_io_is_sane(const struct sp_facts *f)
 
 static void topology_mismatch(const struct sp_facts *f, struct sp_plan *plan)
 {
-	char a[32], b[32];
+	char a[32];
 
-	size_str(f->optimal_io_bytes, a, sizeof(a));
+	sp_format_size(f->optimal_io_bytes, SP_SIZE_HUMAN, a, sizeof(a));
 	if (!plan->stripe_width_bytes)
 		sp_plan_add_warning(plan, "topology-mismatch",
 				    "%s exports an optimal I/O size of %s but a mirror has no stripe; "
@@ -143,13 +137,13 @@ static void topology_mismatch(const struct sp_facts *f, struct sp_plan *plan)
 		sp_plan_add_warning(plan, "topology-mismatch",
 				    "%s exports an optimal I/O size of %s but its md geometry makes a "
 				    "%s full stripe",
-				    f->path, a, size_str(plan->stripe_width_bytes, b, sizeof(b)));
+				    f->path, a, SP_SIZE_TEXT(plan->stripe_width_bytes, SP_SIZE_HUMAN));
 	else
 		sp_plan_add_warning(plan, "topology-mismatch",
 				    "%s exports an optimal I/O size of %s but the declared array's "
 				    "full stripe is %s: check --level, --disks and --chunk against "
 				    "the controller's configuration",
-				    f->path, a, size_str(plan->stripe_width_bytes, b, sizeof(b)));
+				    f->path, a, SP_SIZE_TEXT(plan->stripe_width_bytes, SP_SIZE_HUMAN));
 }
 
 static int plan_alignment(const struct sp_facts *f, struct sp_plan *plan, struct sp_error *err)
@@ -199,16 +193,14 @@ static void choose_table(const struct sp_spec *spec, const struct sp_profile *pr
 /* The filesystem on the whole device: it starts at 0, aligned to anything. */
 static int plan_whole_device(const struct sp_facts *f, struct sp_plan *plan, struct sp_error *err)
 {
-	char a[32], b[32];
-
 	plan->start_bytes = 0;
 	plan->reserved_tail_bytes = 0;
 	plan->size_bytes = f->size_bytes;
 	if (plan->size_bytes < plan->stripe_width_bytes)
 		return sp_error_set(err, ENOSPC, SP_ERR_INVALID,
 				    "size: %s (%s) is smaller than one %s stripe", f->path,
-				    size_str(f->size_bytes, a, sizeof(a)),
-				    size_str(plan->stripe_width_bytes, b, sizeof(b)));
+				    SP_SIZE_TEXT(f->size_bytes, SP_SIZE_HUMAN),
+				    SP_SIZE_TEXT(plan->stripe_width_bytes, SP_SIZE_HUMAN));
 	snprintf(plan->partition_path, sizeof(plan->partition_path), "%s", f->path);
 	return 0;
 }
@@ -221,7 +213,6 @@ static int plan_partition(const struct sp_spec *spec, const struct sp_profile *p
 	/* a mirror's partition ends on a physical sector, a stripe's on a stripe */
 	uint64_t unit = plan->stripe_width_bytes ? plan->stripe_width_bytes : f->physical_sector_bytes;
 	uint64_t usable_end;
-	char a[32], b[32], c[32];
 	int r;
 
 	r = plan_alignment(f, plan, err);
@@ -238,9 +229,9 @@ static int plan_partition(const struct sp_spec *spec, const struct sp_profile *p
 		return sp_error_set(err, ENOSPC, SP_ERR_INVALID,
 				    "size: %s (%s) is smaller than one %s stripe after the aligned start "
 				    "at %s and the %s label",
-				    f->path, size_str(f->size_bytes, a, sizeof(a)),
-				    size_str(unit, b, sizeof(b)),
-				    size_str(plan->start_bytes, c, sizeof(c)), sp_table_name(plan->table));
+				    f->path, SP_SIZE_TEXT(f->size_bytes, SP_SIZE_HUMAN),
+				    SP_SIZE_TEXT(unit, SP_SIZE_HUMAN),
+				    SP_SIZE_TEXT(plan->start_bytes, SP_SIZE_HUMAN), sp_table_name(plan->table));
 	usable_end = f->size_bytes - plan->reserved_tail_bytes;
 	plan->size_bytes = (usable_end - plan->start_bytes) / unit * unit;
 
@@ -249,7 +240,7 @@ static int plan_partition(const struct sp_spec *spec, const struct sp_profile *p
 		return sp_error_set(err, EFBIG, SP_ERR_INVALID,
 				    "table: msdos labels stop at 2^32 sectors (%s with %" PRIu64
 				    "-byte sectors) and %s has %" PRIu64 "; use --table gpt",
-				    size_str(MSDOS_MAX_SECTORS * sector, a, sizeof(a)), sector, f->path,
+				    SP_SIZE_TEXT(MSDOS_MAX_SECTORS * sector, SP_SIZE_HUMAN), sector, f->path,
 				    device_sectors);
 	if (plan->table == SP_TABLE_GPT && device_sectors > MSDOS_MAX_SECTORS)
 		sp_plan_add_warning(plan, "gpt-required",
@@ -295,16 +286,6 @@ static void argv_add(struct argv *a, const char *fmt, ...)
 	plan->n_mkfs_argv++;
 }
 
-/* "256k": the spelling mkfs.xfs documents */
-static const char *size_lower(uint64_t bytes, char *buf, size_t len)
-{
-	sp_format_size_short(bytes, buf, len);
-	for (char *c = buf; *c; c++)
-		if (*c >= 'A' && *c <= 'Z')
-			*c = (char)(*c - 'A' + 'a');
-	return buf;
-}
-
 static bool is_parity_level(enum sp_level level)
 {
 	return sp_level_parity_disks(level) > 0;
@@ -328,14 +309,12 @@ static void xfs_stripe_args(struct argv *a)
 	 * less than one block once -d su is given.
 	 */
 	plan->xfs_log_su_bytes = plan->block_bytes;
-	size_lower(plan->xfs_su_bytes, su, sizeof(su));
-	size_lower(plan->xfs_log_su_bytes, lsu, sizeof(lsu));
+	sp_format_size(plan->xfs_su_bytes, SP_SIZE_MKFS, su, sizeof(su));
+	sp_format_size(plan->xfs_log_su_bytes, SP_SIZE_MKFS, lsu, sizeof(lsu));
 	argv_add(a, "-d");
 	if (plan->xfs_agsize_bytes) {
-		char ag[32];
-
 		argv_add(a, "su=%s,sw=%u,agsize=%s", su, plan->xfs_sw,
-			 size_lower(plan->xfs_agsize_bytes, ag, sizeof(ag)));
+			 SP_SIZE_TEXT(plan->xfs_agsize_bytes, SP_SIZE_MKFS));
 	} else {
 		argv_add(a, "su=%s,sw=%u", su, plan->xfs_sw);
 	}
@@ -369,12 +348,10 @@ static int argv_end(const struct sp_spec *spec, struct argv *a, struct sp_error 
  */
 static void xfs_noalign_args(struct argv *a)
 {
-	char ag[32];
-
 	argv_add(a, "-d");
 	if (a->plan->xfs_agsize_bytes)
 		argv_add(a, "noalign,agsize=%s",
-			 size_lower(a->plan->xfs_agsize_bytes, ag, sizeof(ag)));
+			 SP_SIZE_TEXT(a->plan->xfs_agsize_bytes, SP_SIZE_MKFS));
 	else
 		argv_add(a, "noalign");
 }
@@ -457,14 +434,13 @@ static int plan_ext(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 	uint64_t stride = plan->chunk_bytes / plan->block_bytes;
 	uint64_t width = stride * plan->data_disks;
 	struct argv a = { .plan = plan };
-	char text[32];
 
 	if (spec->fs == SP_FS_EXT3 && plan->size_bytes / plan->block_bytes > EXT3_MAX_BLOCKS)
 		return sp_error_set(err, EFBIG, SP_ERR_INVALID,
 				    "fs: ext3 cannot hold %s (%" PRIu64 " blocks; at most 2^32 - 1 "
 				    "with 4 KiB blocks, 16 TiB - 4 KiB, as ext3 has no 64bit "
 				    "feature); use --fs ext4 or --fs xfs",
-				    size_str(plan->size_bytes, text, sizeof(text)),
+				    SP_SIZE_TEXT(plan->size_bytes, SP_SIZE_HUMAN),
 				    plan->size_bytes / plan->block_bytes);
 	/* s_raid_stride is 16 bits on disk, s_raid_stripe_width 32 */
 	if (stride > UINT16_MAX || width > UINT32_MAX)
@@ -797,7 +773,6 @@ static bool md_stripe_cache_entries(const struct sp_spec *spec, struct sp_plan *
 	uint64_t want = 4 * (plan->chunk_bytes / PAGE_BYTES);
 	uint64_t affordable = plan->memory_budget_bytes / (PAGE_BYTES * spec->disks);
 	uint64_t entries = want < affordable ? want : affordable;
-	char a[32], b[32];
 
 	if (entries > 32768)
 		entries = 32768;
@@ -807,8 +782,8 @@ static bool md_stripe_cache_entries(const struct sp_spec *spec, struct sp_plan *
 					    "four full stripes would take %" PRIu64 " stripe cache entries "
 					    "(%s), more than the %s memory budget affords above the "
 					    "kernel's 256; md/stripe_cache_size is left at its default",
-					    want, size_str(want * PAGE_BYTES * spec->disks, a, sizeof(a)),
-					    size_str(plan->memory_budget_bytes, b, sizeof(b)));
+					    want, SP_SIZE_TEXT(want * PAGE_BYTES * spec->disks, SP_SIZE_HUMAN),
+					    SP_SIZE_TEXT(plan->memory_budget_bytes, SP_SIZE_HUMAN));
 		return false;
 	}
 	*ret = sp_value_number(entries);
@@ -854,8 +829,6 @@ static int tune_disk(const struct sp_spec *spec, const struct sp_profile *profil
 
 static void plan_md_memory(struct sp_plan *plan)
 {
-	char a[32], b[32];
-
 	for (size_t i = 0; i < plan->n_tuning; i++) {
 		uint64_t entries;
 
@@ -869,8 +842,8 @@ static void plan_md_memory(struct sp_plan *plan)
 				    "while the array runs (range 17..32768, default 256; memory "
 				    "budget %s, --memory-budget)",
 				    entries, entries, plan->disks,
-				    size_str(plan->md_stripe_cache_bytes, a, sizeof(a)),
-				    size_str(plan->memory_budget_bytes, b, sizeof(b)));
+				    SP_SIZE_TEXT(plan->md_stripe_cache_bytes, SP_SIZE_HUMAN),
+				    SP_SIZE_TEXT(plan->memory_budget_bytes, SP_SIZE_HUMAN));
 	}
 }
 

@@ -99,10 +99,18 @@ int sp_parse_size(const char *text, const char *field, uint64_t *ret_bytes,
 /* Parses a decimal count within [min, max]. */
 int sp_parse_count(const char *text, const char *field, uint64_t min, uint64_t max,
 		   uint64_t *ret_value, struct sp_error *err);
-/* "256K", "1M", "1792K", "33553920" — short form accepted by mkfs tools. */
-void sp_format_size_short(uint64_t bytes, char *buf, size_t len);
-/* "256 KiB", "1.75 MiB", "2.18 TiB" — for people. */
-void sp_format_size_human(uint64_t bytes, char *buf, size_t len);
+/* The one size formatter, in three spellings; returns buf. */
+enum sp_size_style {
+	SP_SIZE_HUMAN, /* "256 KiB", "1.75 MiB", "2.18 TiB": for people (truncated, never overstated) */
+	SP_SIZE_SHORT, /* "256K", "1M", "1792K", "33553920": what mkfs tools and our flags take */
+	SP_SIZE_MKFS,  /* "256k": mkfs.xfs's documented spelling */
+};
+#define SP_SIZE_MAX 32U
+const char *sp_format_size(uint64_t bytes, enum sp_size_style style, char *buf, size_t len);
+/* The same into a buffer that lives until the end of the enclosing block,
+ * for a printf argument: printf("%s", SP_SIZE_TEXT(bytes, SP_SIZE_HUMAN)). */
+#define SP_SIZE_TEXT(bytes, style)                                                          \
+	sp_format_size((bytes), (style), (char[SP_SIZE_MAX]){ 0 }, SP_SIZE_MAX)
 
 bool sp_is_power_of_two(uint64_t v);
 uint64_t sp_gcd(uint64_t a, uint64_t b);

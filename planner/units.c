@@ -142,7 +142,8 @@ int sp_parse_count(const char *text, const char *field, uint64_t min, uint64_t m
 	return 0;
 }
 
-void sp_format_size_short(uint64_t bytes, char *buf, size_t len)
+/* "256K", "1M", "1792K", "33553920": the form mkfs tools and our flags take */
+static void size_short(uint64_t bytes, char *buf, size_t len)
 {
 	static const char units[] = "KMGTP";
 	unsigned i = 0;
@@ -160,7 +161,8 @@ void sp_format_size_short(uint64_t bytes, char *buf, size_t len)
 	snprintf(buf, len, "%" PRIu64 "%c", v, units[i]);
 }
 
-void sp_format_size_human(uint64_t bytes, char *buf, size_t len)
+/* "256 KiB", "1.75 MiB", "2.18 TiB": for people */
+static void size_human(uint64_t bytes, char *buf, size_t len)
 {
 	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
 	unsigned i = 0;
@@ -183,4 +185,18 @@ void sp_format_size_human(uint64_t bytes, char *buf, size_t len)
 	/* two decimals, truncated so a size is never overstated */
 	snprintf(buf, len, "%" PRIu64 ".%02" PRIu64 " %s", whole,
 		 (uint64_t)((unsigned __int128)rem * 100 / div), units[i]);
+}
+
+const char *sp_format_size(uint64_t bytes, enum sp_size_style style, char *buf, size_t len)
+{
+	if (style == SP_SIZE_HUMAN) {
+		size_human(bytes, buf, len);
+		return buf;
+	}
+	size_short(bytes, buf, len);
+	/* mkfs.xfs documents its sizes in lower case: "256k" */
+	for (char *c = buf; style == SP_SIZE_MKFS && *c; c++)
+		if (*c >= 'A' && *c <= 'Z')
+			*c = (char)(*c - 'A' + 'a');
+	return buf;
 }

@@ -117,7 +117,7 @@ int sp_xfs_plan_ag(uint64_t fs_bytes, uint64_t su_bytes, unsigned sw, uint64_t s
 	unsigned avoid;
 	char a[32];
 
-	sp_format_size_human(fs_bytes, a, sizeof(a));
+	sp_format_size(fs_bytes, SP_SIZE_HUMAN, a, sizeof(a));
 	if (fs_bytes < SP_XFS_MIN_FS_BYTES)
 		return sp_error_set(err, ENOSPC, SP_ERR_INVALID,
 				    "size: xfs needs at least 300 MiB (mkfs.xfs refuses smaller); the "

@@ -478,7 +478,7 @@ int sp_cli_apply_command(const struct sp_cli_args *a, char *buf, size_t len)
 		snprintf(num, sizeof(num), "%u", s->spans);
 		cmd_flag(&c, "--spans", num);
 	}
-	sp_format_size_short(s->chunk_bytes, num, sizeof(num));
+	sp_format_size(s->chunk_bytes, SP_SIZE_SHORT, num, sizeof(num));
 	if (!(s->omitted & SP_FIELD_CHUNK))
 		cmd_flag(&c, "--chunk", num);
 	if (s->layout.near_copies) {
@@ -499,7 +499,7 @@ int sp_cli_apply_command(const struct sp_cli_args *a, char *buf, size_t len)
 	if (s->workload != SP_WORKLOAD_GENERAL)
 		cmd_flag(&c, "--workload", sp_workload_name(s->workload));
 	if (s->memory_budget_bytes) {
-		sp_format_size_short(s->memory_budget_bytes, num, sizeof(num));
+		sp_format_size(s->memory_budget_bytes, SP_SIZE_SHORT, num, sizeof(num));
 		cmd_flag(&c, "--memory-budget", num);
 	}
 	for (size_t i = 0; i < s->n_members && used < sizeof(members); i++)

@@ -509,7 +509,7 @@ void sp_step_describe_trace(const struct sp_fs_trace *t, const char *node, char 
 {
 	char at[32], uuid[40];
 
-	sp_format_size_human(t->start_bytes, at, sizeof(at));
+	sp_format_size(t->start_bytes, SP_SIZE_HUMAN, at, sizeof(at));
 	sp_uuid_format(t->uuid, uuid, sizeof(uuid));
 	if (t->verdict == SP_ONDISK_INTACT)
 		snprintf(buf, len, "%s %s filesystem (UUID %s) at %s", article(t->type), t->type,

@@ -62,7 +62,7 @@ struct fs_found {
 /* "256k": the spelling mkfs.xfs documents and the plan's argv uses. */
 static void size_short_lower(uint64_t bytes, char *buf, size_t len)
 {
-	sp_format_size_short(bytes, buf, len);
+	sp_format_size(bytes, SP_SIZE_SHORT, buf, len);
 	for (; *buf; buf++)
 		if (*buf >= 'A' && *buf <= 'Z')
 			*buf = (char)(*buf - 'A' + 'a');
@@ -684,7 +684,7 @@ static int filesystem_probe_existing(struct sp_ctx *ctx, char *what, size_t len)
 	if (r < 0 || s < 0)
 		snprintf(found, sizeof(found), "unrecognised data (cannot be probed: %s)",
 			 strerror(r < 0 ? -r : -s));
-	sp_format_size_human(plan->start_bytes, start, sizeof(start));
+	sp_format_size(plan->start_bytes, SP_SIZE_HUMAN, start, sizeof(start));
 	if (r != 0 || s < 0)
 		snprintf(what, len, "%s at %s, where the plan's partition %s starts", found,
 			 start, sp_ctx_partition_path(ctx));

@@ -226,9 +226,9 @@ static void summarize(const struct sp_plan *plan, struct sp_step_result *res)
 {
 	char start[32], size[32], stripe[32];
 
-	sp_format_size_human(plan->start_bytes, start, sizeof(start));
-	sp_format_size_human(plan->size_bytes, size, sizeof(size));
-	sp_format_size_human(plan->stripe_width_bytes, stripe, sizeof(stripe));
+	sp_format_size(plan->start_bytes, SP_SIZE_HUMAN, start, sizeof(start));
+	sp_format_size(plan->size_bytes, SP_SIZE_HUMAN, size, sizeof(size));
+	sp_format_size(plan->stripe_width_bytes, SP_SIZE_HUMAN, stripe, sizeof(stripe));
 	if (plan->table == SP_TABLE_NONE) {
 		snprintf(res->summary, sizeof(res->summary),
 			 "no partition table: the filesystem on the whole device, %s", size);
@@ -409,9 +409,9 @@ static void dry_run(const struct sp_ctx *ctx, struct sp_step_result *res)
 	unsigned wait_ms = ctx->partition_wait_ms ? ctx->partition_wait_ms : WAIT_DEFAULT_MS;
 	char start[32], size[32], stripe[32];
 
-	sp_format_size_human(plan->start_bytes, start, sizeof(start));
-	sp_format_size_human(plan->size_bytes, size, sizeof(size));
-	sp_format_size_human(plan->stripe_width_bytes, stripe, sizeof(stripe));
+	sp_format_size(plan->start_bytes, SP_SIZE_HUMAN, start, sizeof(start));
+	sp_format_size(plan->size_bytes, SP_SIZE_HUMAN, size, sizeof(size));
+	sp_format_size(plan->stripe_width_bytes, SP_SIZE_HUMAN, stripe, sizeof(stripe));
 	sp_step_line(res, "wipe old signatures on %s (partition tables and filesystems, as "
 		     "wipefs -a does)", disk);
 	if (plan->table == SP_TABLE_NONE) {
@@ -589,8 +589,8 @@ static void told_line(const struct sp_plan *plan, const char *path, const char *
 {
 	char start[32], size[32];
 
-	sp_format_size_human(plan->start_bytes, start, sizeof(start));
-	sp_format_size_human(plan->size_bytes, size, sizeof(size));
+	sp_format_size(plan->start_bytes, SP_SIZE_HUMAN, start, sizeof(start));
+	sp_format_size(plan->size_bytes, SP_SIZE_HUMAN, size, sizeof(size));
 	if (n_removed)
 		sp_step_line(res, "told the kernel with BLKPG: removed its partition%s %s, added "
 			     "partition %d at %s (%" PRIu64 " B), %s long",

@@ -2,7 +2,7 @@
 /*
  * sp_parse_size and sp_parse_count on arbitrary text (--chunk, --size,
  * --disks, profile values).  Oracles: a parsed size survives
- * sp_format_size_short -> sp_parse_size unchanged; a parsed count is in
+ * sp_format_size(SP_SIZE_SHORT) -> sp_parse_size unchanged; a parsed count is in
  * its bounds and equals strtoull's reading; a refusal fills the error.
  */
 #include <errno.h>
@@ -35,11 +35,11 @@ static void fuzz_size(const char *text)
 		FUZZ_CHECK(bytes == 0xdeadbeef, "out-parameter written on failure");
 		return;
 	}
-	sp_format_size_short(bytes, buf, sizeof(buf));
+	sp_format_size(bytes, SP_SIZE_SHORT, buf, sizeof(buf));
 	r = sp_parse_size(buf, "chunk", &again, &err);
 	FUZZ_CHECK(r == 0 && again == bytes, "'%s' -> %" PRIu64 " -> '%s' -> %" PRIu64 " (r %d)",
 		   text, bytes, buf, again, r);
-	sp_format_size_human(bytes, buf, sizeof(buf));
+	sp_format_size(bytes, SP_SIZE_HUMAN, buf, sizeof(buf));
 	FUZZ_CHECK(buf[0] >= '0' && buf[0] <= '9', "human size '%s'", buf);
 }
 

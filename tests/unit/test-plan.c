@@ -467,7 +467,7 @@ static void test_perc5e_seed_corrected(void **state)
 	{
 		char want[64], ag[32];
 
-		sp_format_size_short(p->xfs_agsize_bytes, ag, sizeof(ag));
+		sp_format_size(p->xfs_agsize_bytes, SP_SIZE_SHORT, ag, sizeof(ag));
 		for (char *c = ag; *c; c++)
 			*c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
 		snprintf(want, sizeof(want), "su=128k,sw=14,agsize=%s", ag);

@@ -111,19 +111,19 @@ static void test_formatting(void **state)
 	char buf[32];
 
 	(void)state;
-	sp_format_size_short(262144, buf, sizeof(buf));
+	sp_format_size(262144, SP_SIZE_SHORT, buf, sizeof(buf));
 	assert_string_equal(buf, "256K");
-	sp_format_size_short(1048576, buf, sizeof(buf));
+	sp_format_size(1048576, SP_SIZE_SHORT, buf, sizeof(buf));
 	assert_string_equal(buf, "1M");
-	sp_format_size_short(1835008, buf, sizeof(buf));
+	sp_format_size(1835008, SP_SIZE_SHORT, buf, sizeof(buf));
 	assert_string_equal(buf, "1792K");
-	sp_format_size_short(33553920, buf, sizeof(buf));
+	sp_format_size(33553920, SP_SIZE_SHORT, buf, sizeof(buf));
 	assert_string_equal(buf, "33553920");
-	sp_format_size_human(1572864, buf, sizeof(buf));
+	sp_format_size(1572864, SP_SIZE_HUMAN, buf, sizeof(buf));
 	assert_string_equal(buf, "1.50 MiB");
-	sp_format_size_human(512, buf, sizeof(buf));
+	sp_format_size(512, SP_SIZE_HUMAN, buf, sizeof(buf));
 	assert_string_equal(buf, "512 B");
-	sp_format_size_human(3ULL << 40, buf, sizeof(buf));
+	sp_format_size(3ULL << 40, SP_SIZE_HUMAN, buf, sizeof(buf));
 	assert_string_equal(buf, "3 TiB");
 }
 
