@@ -63,7 +63,7 @@ static void join_options(const struct sp_plan *plan, char *buf, size_t len)
 /* An error from fstab.c, prefixed with the file it is about. */
 static int fail_with(struct sp_step_result *res, const struct sp_error *err, const char *path)
 {
-	return fail(res, err->code, err->kind, "%s: %s", path, err->message);
+	return fail(res, -err->code, err->kind, "%s: %s", path, err->message);
 }
 
 /* ---------------------------------------------------------- mount test */
@@ -187,7 +187,7 @@ static int mount_test(const struct sp_ctx *ctx, struct sp_step_result *res)
 	join_options(plan, options, sizeof(options));
 	r = sp_run_in_private_mounts(mount_job_run, &job, msg, sizeof(msg));
 	if (r < 0)
-		return fail(res, r, SP_ERR_FAILED, "%s%s", msg,
+		return fail(res, -r, SP_ERR_FAILED, "%s%s", msg,
 			    strstr(msg, "fstab was not changed") ? "" : "; fstab was not changed");
 	return 0;
 }
@@ -710,7 +710,7 @@ static int write_fstab(const struct where *w, const char *text, const struct sp_
 	struct sp_error err = { 0 };
 
 	if (sp_fstab_write_atomic_at(etc_fd, "fstab", w->fstab, text, file, &err) < 0)
-		return fail(res, err.code, SP_ERR_FAILED, "%s", err.message);
+		return fail(res, -err.code, SP_ERR_FAILED, "%s", err.message);
 	return 0;
 }
 
