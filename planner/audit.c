@@ -305,7 +305,7 @@ static void mkfs_command(const struct sp_plan *plan, char *buf, size_t len)
 	}
 }
 
-/* --workload small-sync and metadata want xfs without a stripe unit (plan_xfs_no_stripe()) */
+/* --workload small-sync and metadata want xfs without a stripe unit (plan.c: -d noalign) */
 static bool wants_no_xfs_stripe(const struct sp_plan *plan)
 {
 	return !sp_workload_xfs_stripe(plan->workload);

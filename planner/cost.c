@@ -13,7 +13,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdio.h>
 
 #include "audit.h"
 #include "raidmodel.h"

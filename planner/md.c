@@ -5,8 +5,6 @@
  * bounds, because both are input somebody may have edited).
  */
 #include <errno.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <string.h>
 
 #include <json-c/json.h>

@@ -10,7 +10,6 @@
  * plan exactly.  Pure: no I/O.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

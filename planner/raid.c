@@ -2,7 +2,6 @@
 /* RAID levels and what they leave for data. */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 

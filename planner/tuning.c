@@ -296,12 +296,6 @@ static void comment_text(const char *s, char *buf, size_t len)
 			*p = ' ';
 }
 
-/*
- * The device as the files' headers name it: by the identity the rule and
- * the script find it by ("the disk with WWN naa.6005..."), so that the
- * files apply wrote stay what check renders after a reboot that renamed
- * the device; by its path only when it is matched by kernel name.
- */
 /* How the files name a device found by identity, and where the script
  * reads that identity (system/probe.c reads the same files). */
 static const char *const id_nouns[] = { [ID_MD_UUID] = "the md array with UUID",
@@ -313,6 +307,12 @@ static const char *const id_sources[] = { [ID_MD_UUID] = "its md/uuid",
 					  [ID_SERIAL] = "its device/serial or serial",
 					  [ID_KERNEL] = NULL };
 
+/*
+ * The device as the files' headers name it: by the identity the rule and
+ * the script find it by ("the disk with WWN naa.6005..."), so that the
+ * files apply wrote stay what check renders after a reboot that renamed
+ * the device; by its path only when it is matched by kernel name.
+ */
 static void device_words(const struct sp_plan *plan, char *buf, size_t len)
 {
 	struct identity id;

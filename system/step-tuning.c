@@ -14,10 +14,8 @@
  * Every /sys path is found with the run's struct sp_sysfs, as the probe's
  * are, so tests run this step against a copy of a fake tree (fixtures/sysfs/).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
