@@ -44,9 +44,12 @@ static int facts_check(void *obj, const struct sp_where *w, struct sp_error *err
 	    sp_kernel_name_from_path(f->path, f->kernel_name, sizeof(f->kernel_name), NULL) < 0)
 		return sp_where_error(err, w, "kernel_name", EINVAL,
 				      " is not given and cannot be derived from path '%s'", f->path);
-	if (strchr(f->kernel_name, '/'))
+	/* derived from the path, it is held to the rule its row holds a given one to */
+	if (sp_name_bad_char(f->kernel_name))
 		return sp_where_error(err, w, "kernel_name", EINVAL,
-				      ": '%s' is a path, not a name such as 'sdb'", f->kernel_name);
+				      " holds a character that is not allowed (0x%02x): a name such "
+				      "as 'sdb' becomes a sysfs path and a udev match",
+				      sp_name_bad_char(f->kernel_name));
 	return 0;
 }
 

@@ -150,9 +150,19 @@ int sp_json_parse_object(const char *text, const char *prefix, const char *noun,
 static int read_object(const struct sp_schema *sch, json_object *json, void *obj,
 		       const struct sp_where *w, struct sp_error *err);
 
+unsigned char sp_name_bad_char(const char *s)
+{
+	/* names become sysfs paths and udev matches: printable, no quotes or slashes */
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+		if (*c < 0x21 || *c == 0x7f || *c == '"' || *c == '\\' || *c == '/')
+			return *c;
+	return 0;
+}
+
 static int read_string(const struct sp_field *f, json_object *v, char *dst, size_t size,
 		       const struct sp_where *w, struct sp_error *err)
 {
+	unsigned char c;
 	const char *s;
 	size_t len;
 
@@ -169,12 +179,9 @@ static int read_string(const struct sp_field *f, json_object *v, char *dst, size
 		return sp_where_error(err, w, NULL, EINVAL, " is empty");
 	if (f->charset && strspn(s, f->charset) != len)
 		return sp_where_error(err, w, NULL, EINVAL, " must be %s", f->charset_says);
-	/* names become sysfs paths and udev matches: printable, no quotes or slashes */
-	for (const char *c = s; (f->flags & SP_FF_NAME) && *c; c++)
-		if ((unsigned char)*c < 0x21 || *c == 0x7f || *c == '"' || *c == '\\' || *c == '/')
-			return sp_where_error(err, w, NULL, EINVAL,
-					      " holds a character that is not allowed (0x%02x)",
-					      (unsigned char)*c);
+	if ((f->flags & SP_FF_NAME) && (c = sp_name_bad_char(s)))
+		return sp_where_error(err, w, NULL, EINVAL,
+				      " holds a character that is not allowed (0x%02x)", c);
 	memcpy(dst, s, len + 1);
 	return 0;
 }

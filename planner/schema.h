@@ -70,12 +70,16 @@ enum sp_view {
 	SP_VIEW_ALL = SP_VIEW_FACTS | SP_VIEW_PLAN,
 };
 
+/* The first byte of s that a SP_FF_NAME string may not hold (a space, a
+ * control byte, '"', '\\', '/'), or 0. */
+unsigned char sp_name_bad_char(const char *s);
+
 enum sp_field_flags {
 	SP_FF_REQUIRED = 1U << 0,   /* in every view the row has */
 	SP_FF_NULL_EMPTY = 1U << 1, /* written as null when "" or 0 */
 	SP_FF_POW2 = 1U << 2,       /* a number that is a power of two */
 	SP_FF_NAME = 1U << 3,       /* a string that becomes a sysfs path or udev
-				     * match: printable, no space, quote, backslash or slash */
+				     * match: no space, control byte, quote, backslash or slash */
 	SP_FF_NONEMPTY = 1U << 4,   /* a string that is not "" */
 };
 

@@ -249,6 +249,16 @@ static void test_plan_device_object(void **state)
 	assert_int_equal(f.diskseq, 0);
 }
 
+/* A kernel name derived from the path is held to the rule a given one is:
+ * it becomes a sysfs path and a udev match (found by fuzz-facts-json). */
+static void test_rejects_derived_name(void **state)
+{
+	(void)state;
+	expect_rejected("{\"path\": \"/dev/s d\\u0001b\", \"size_bytes\": 1048576,"
+			" \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512}",
+			"kernel_name", "kernel_name holds a character that is not allowed (0x20)");
+}
+
 static void test_rejects_unknown_field(void **state)
 {
 	(void)state;
@@ -341,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_4kn),
 		cmocka_unit_test(test_derives_cciss_name),
 		cmocka_unit_test(test_plan_device_object),
+		cmocka_unit_test(test_rejects_derived_name),
 		cmocka_unit_test(test_rejects_unknown_field),
 		cmocka_unit_test(test_rejects_missing_size),
 		cmocka_unit_test(test_rejects_wrong_types),
