@@ -803,7 +803,7 @@ int sp_probe_usage(const struct sp_sysfs *sys, const struct sp_facts *facts,
 
 	r = list_devices(sys, facts, &l, &parts);
 	if (r < 0) {
-		r = fail(err, r, SP_ERR_REFUSED,
+		r = fail(err, -r, SP_ERR_REFUSED,
 			 "cannot list partitions of '%s': %s; cannot tell whether any is in use",
 			 facts->path, strerror(-r));
 		goto out;
