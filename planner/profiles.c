@@ -39,6 +39,15 @@ SP_STRING_TABLE(sp_stripe_rule, enum sp_stripe_rule, "pairs")
 
 /* ------------------------------------------------------------ custom */
 
+/* A RAID level by its number: the level table is indexed by it. */
+static int level_from_number(int64_t n, enum sp_level *ret)
+{
+	if (n < 0 || n > INT32_MAX || !sp_names_get(&sp_level_names, (long)n))
+		return -EINVAL;
+	*ret = (enum sp_level)n;
+	return 0;
+}
+
 /* "levels": [0, 1, 5]: RAID level numbers, as a mask of sp_level_bit() */
 static int levels_read(const struct sp_field *f, struct json_object *v, struct json_object *parent,
 		       void *base, const struct sp_where *w, struct sp_error *err)
@@ -52,15 +61,14 @@ static int levels_read(const struct sp_field *f, struct json_object *v, struct j
 	for (size_t i = 0; i < json_object_array_length(v); i++) {
 		json_object *e = json_object_array_get_idx(v, i);
 		enum sp_level level;
-		char text[32];
 
 		if (!json_object_is_type(e, json_type_int))
 			return sp_where_error(err, w, NULL, EINVAL,
 					      " must list levels as numbers (0, 1, 5, 6, 10, 50, 60)");
-		snprintf(text, sizeof(text), "%" PRId64, json_object_get_int64(e));
-		if (sp_parse_level(text, &level, NULL) < 0)
-			return sp_where_error(err, w, NULL, EINVAL, " lists an unknown RAID level (%s)",
-					      text);
+		if (level_from_number(json_object_get_int64(e), &level) < 0)
+			return sp_where_error(err, w, NULL, EINVAL,
+					      " lists an unknown RAID level (%" PRId64 ")",
+					      json_object_get_int64(e));
 		*mask |= sp_level_bit(level);
 	}
 	return 0;
@@ -102,15 +110,14 @@ static int rule_level_read(const struct sp_field *f, struct json_object *v,
 {
 	struct sp_level_rule *rule = base;
 	enum sp_level level;
-	char text[32];
 
 	(void)f;
 	(void)parent;
 	if (!json_object_is_type(v, json_type_int))
 		return sp_where_error(err, w, NULL, EINVAL, " must be a RAID level number");
-	snprintf(text, sizeof(text), "%" PRId64, json_object_get_int64(v));
-	if (sp_parse_level(text, &level, NULL) < 0)
-		return sp_where_error(err, w, NULL, EINVAL, ": %s is an unknown RAID level", text);
+	if (level_from_number(json_object_get_int64(v), &level) < 0)
+		return sp_where_error(err, w, NULL, EINVAL, ": %" PRId64 " is an unknown RAID level",
+				      json_object_get_int64(v));
 	*rule = *sp_level_default_rule(level);
 	return 0;
 }

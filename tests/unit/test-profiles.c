@@ -135,6 +135,12 @@ static void test_user_profile_strictness(void **state)
 	assert_non_null(strstr(parse_error(HEAD ", \"level_rules\": [{\"level\": 1, \"mindisks\": 1}]}"),
 			       "level_rules[0].mindisks: unknown field"));
 	assert_non_null(strstr(parse_error("{\"name\": \"a\"}"), "profile 'x.json': description is missing"));
+	/* levels are numbers, looked up as numbers */
+	assert_non_null(strstr(parse_error("{\"name\": \"a\", \"description\": \"d\", \"levels\": [5, 7], "
+					   "\"chunk_min\": \"4K\", \"chunk_max\": \"1M\"}"),
+			       "levels lists an unknown RAID level (7)"));
+	assert_non_null(strstr(parse_error(HEAD ", \"level_rules\": [{\"level\": -10}]}"),
+			       "level_rules[0].level: -10 is an unknown RAID level"));
 	assert_non_null(strstr(parse_error("[1, 2"), "the JSON ends early"));
 	assert_non_null(strstr(parse_error("[1, 2]"), "not a stripeplan controller profile (JSON error: the top level is not an object)"));
 }
