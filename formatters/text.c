@@ -362,7 +362,7 @@ char *sp_format_plan_text(const struct sp_plan *p)
 	fprintf(f, "stripeplan: %s %s, %u disks", p->controller, sp_level_name(p->level), p->disks);
 	if (p->spans > 1)
 		fprintf(f, " in %u spans", p->spans);
-	fprintf(f, ", for Linux %s\n\n", p->kernel_release);
+	fprintf(f, ", for Linux %s\n\n", p->kernel.release);
 	print_array(f, p);
 	print_device(f, p);
 	print_partition(f, p);

@@ -662,7 +662,7 @@ void sp_judge_mount_options(const struct sp_plan *plan, const char *fstype, cons
 	char a[32], b[32];
 	bool xfs = !strcmp(fstype, "xfs");
 
-	sp_parse_kernel(plan->kernel_release, &k, NULL);
+	k = plan->kernel;
 	if (xfs) {
 		static const char *const gone[] = { "nobarrier", "barrier" };
 		enum sp_xfs_barrier_opts barrier = sp_kernel_xfs_barrier_opts(&k);
@@ -676,13 +676,13 @@ void sp_judge_mount_options(const struct sp_plan *plan, const char *fstype, cons
 						"(this is %s): the mount fails (\"xfs: Unknown parameter "
 						"'%s'\") and the boot stops in emergency mode; fix: remove "
 						"'%s' from that line",
-						where, gone[i], plan->kernel_release, gone[i], gone[i]);
+						where, gone[i], plan->kernel.release, gone[i], gone[i]);
 			else if (barrier == SP_XFS_BARRIER_IGNORED)
 				sp_findings_add(out, SP_SEVERITY_DIFFERS, "mount-option-ignored",
 						"%s has option '%s', which XFS accepts but ignores on %s "
 						"(4.10 to 4.18): it does nothing; fix: remove it before the "
 						"kernel reaches 4.19, which refuses it",
-						where, gone[i], plan->kernel_release);
+						where, gone[i], plan->kernel.release);
 		}
 	}
 	if (xfs && log_su_bytes > 1 && has_option(options, "logbsize", &v) &&

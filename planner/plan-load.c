@@ -245,6 +245,29 @@ static const struct sp_custom tuning_value_custom = {
 	.format = tuning_value_format,
 };
 
+/* "kernel": the release the plan is for, parsed once here into its family
+ * and version, which the replan and the judgments use */
+static int kernel_read(const struct sp_field *f, struct json_object *v, struct json_object *parent,
+		       void *base, const struct sp_where *w, struct sp_error *err)
+{
+	struct sp_error why = { 0 };
+
+	(void)parent;
+	if (!json_object_is_type(v, json_type_string))
+		return sp_where_error(err, w, NULL, EINVAL, " must be a string");
+	if (sp_parse_kernel(json_object_get_string(v), (struct sp_kernel *)((char *)base + f->offset),
+			    &why) < 0)
+		return sp_where_error(err, w, NULL, -why.code, ": %s", why.message);
+	return 0;
+}
+
+static struct json_object *kernel_write(const struct sp_field *f, const void *base)
+{
+	return json_object_new_string(((const struct sp_kernel *)((const char *)base + f->offset))->release);
+}
+
+static const struct sp_custom kernel_custom = { .read = kernel_read, .write = kernel_write };
+
 /* ------------------------------------------------------------ tables */
 
 /* a row that stands for no member of its own */
@@ -386,7 +409,7 @@ static int plan_check(void *obj, const struct sp_where *w, struct sp_error *err)
 
 static const struct sp_field plan_fields[] = {
 	SP_VIRTUAL("format", &format_custom, .flags = SP_FF_REQUIRED, .compare = SP_CMP_DERIVED),
-	SP_STRING(sp_plan, kernel_release, "kernel", .flags = SP_FF_REQUIRED,
+	SP_CUSTOM(sp_plan, kernel, "kernel", &kernel_custom, .flags = SP_FF_REQUIRED,
 		  .compare = SP_CMP_REQUEST),
 	SP_INLINE("array", &array_schema, .flags = SP_FF_REQUIRED),
 	SP_OBJECT(sp_plan, device, "device", &sp_facts_schema, .flags = SP_FF_REQUIRED,

@@ -29,7 +29,6 @@ static bool has_option(const struct sp_plan *p, const char *opt)
 int sp_plan_spec(const struct sp_plan *p, struct sp_spec *ret, struct sp_error *err)
 {
 	struct sp_spec *s = calloc(1, sizeof(*s));
-	int r;
 
 	if (!s)
 		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
@@ -56,11 +55,10 @@ int sp_plan_spec(const struct sp_plan *p, struct sp_spec *ret, struct sp_error *
 	s->n_members = p->n_members;
 	for (size_t i = 0; i < p->n_members && i < SP_MAX_MEMBERS; i++)
 		snprintf(s->members[i], sizeof(s->members[i]), "%s", p->members[i]);
-	r = sp_parse_kernel(p->kernel_release, &s->kernel, err);
-	if (r == 0)
-		*ret = *s;
+	s->kernel = p->kernel;
+	*ret = *s;
 	free(s);
-	return r;
+	return 0;
 }
 
 static int differ_str(const char *field, const char *have, const char *want,

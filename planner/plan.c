@@ -1046,7 +1046,7 @@ int sp_plan_make(const struct sp_spec *spec, const struct sp_profile *profile,
 	*plan = zero;
 	*eff = *spec;
 	plan->device = *facts;
-	snprintf(plan->kernel_release, sizeof(plan->kernel_release), "%s", spec->kernel.release);
+	plan->kernel = spec->kernel;
 	if ((r = check_facts(facts, err)) < 0 || (r = sp_plan_array(spec, profile, facts, plan, err)) < 0)
 		goto out;
 	effective_spec(plan, eff);

@@ -646,7 +646,7 @@ struct sp_plan {
 	size_t n_advice;
 	char advice[SP_PROFILE_MAX_ADVICE][SP_MSG_MAX];
 
-	char kernel_release[SP_NAME_MAX];
+	struct sp_kernel kernel; /* the release it is for, read once (sp_parse_kernel) */
 	size_t n_warnings;
 	struct sp_warning warnings[SP_MAX_WARNINGS];
 	size_t n_warnings_dropped; /* past the last, which says "... and N more warnings" */

@@ -31,7 +31,7 @@ static void check_plan(const struct sp_plan *p)
 	FUZZ_CHECK_TERMINATED(p->partition_path);
 	FUZZ_CHECK_TERMINATED(p->mountpoint);
 	FUZZ_CHECK_TERMINATED(p->fstab_line);
-	FUZZ_CHECK_TERMINATED(p->kernel_release);
+	FUZZ_CHECK_TERMINATED(p->kernel.release);
 	FUZZ_CHECK(sector >= 512 && sp_is_power_of_two(sector), "sector %" PRIu64, sector);
 	FUZZ_CHECK(p->start_bytes % sector == 0 && p->size_bytes % sector == 0 && p->size_bytes,
 		   "partition %" PRIu64 "+%" PRIu64, p->start_bytes, p->size_bytes);
