@@ -42,6 +42,8 @@ const char *sp_names_join(const struct sp_names *t, char *buf, size_t len);
 #define SP_NAMES_JOINED(t) sp_names_join((t), (char[SP_NAMES_JOINED_MAX]){ 0 }, SP_NAMES_JOINED_MAX)
 #define SP_NAMES_JOINED_MAX 256U
 
+/* `type` names a type: a declaration cannot put it in parentheses */
+/* NOLINTBEGIN(bugprone-macro-parentheses) */
 #define SP_STRING_TABLE_DECLARE(name, type)                                                \
 	extern const struct sp_names name##_names;                                         \
 	const char *name##_name(type v);                                                   \
@@ -62,5 +64,6 @@ const char *sp_names_join(const struct sp_names *t, char *buf, size_t len);
 		*ret = (type)i;                                                            \
 		return 0;                                                                  \
 	}
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 #endif
