@@ -9,7 +9,7 @@
  *
  * The reader is strict: an unknown key, a missing required field, a value
  * of the wrong type or out of its bounds is an error naming the field's
- * path ("plan.filesystem.xfs.su_bytes: 3 is below 512").  null is the same
+ * path ("plan.array.disks: 5000 is above 1024").  null is the same
  * as an absent key (facts files say "not known" so, and the writer writes
  * it for empty optional fields).  Numbers above 2^63 - 2 are never read:
  * json-c saturates larger ones at 2^63 - 1.

@@ -50,6 +50,22 @@ static bool seen(const struct coverage *c, const struct sp_schema *sch)
 	return false;
 }
 
+/* A row's type is its member's: the reader writes that many bytes. */
+static void check_row_size(const struct sp_schema *sch, const struct sp_field *f)
+{
+	static const size_t sizes[] = {
+		[SP_FIELD_BOOL] = sizeof(bool),     [SP_FIELD_UINT] = sizeof(unsigned),
+		[SP_FIELD_U64] = sizeof(uint64_t),  [SP_FIELD_I64] = sizeof(int64_t),
+		[SP_FIELD_TRISTATE] = sizeof(int),  [SP_FIELD_ENUM] = sizeof(int),
+	};
+
+	if ((size_t)f->type < ARRAY_SIZE(sizes) && sizes[f->type] && f->size != sizes[f->type])
+		fail_msg("%s.%s: a row of type %d for a member of %zu bytes", sch->c_struct,
+			 f->name, (int)f->type, f->size);
+	if (f->type == SP_FIELD_LIST && f->elem->type == SP_FIELD_STRING)
+		assert_int_equal(f->elem->size, f->stride);
+}
+
 /* The rows of sch, at base within its struct (an inline object's rows are
  * the parent struct's own members). */
 static void walk(struct coverage *c, const struct sp_schema *sch, size_t base)
@@ -61,6 +77,7 @@ static void walk(struct coverage *c, const struct sp_schema *sch, size_t base)
 	for (size_t i = 0; i < sch->n_fields; i++) {
 		const struct sp_field *f = &sch->fields[i];
 
+		check_row_size(sch, f);
 		if (f->type == SP_FIELD_OBJECT && !strcmp(f->object->c_struct, sch->c_struct)) {
 			walk(c, f->object, base + f->offset);
 			continue;
