@@ -63,7 +63,7 @@ static int layout_read(const struct sp_field *f, struct json_object *v, struct j
 	if (!json_object_is_type(v, json_type_string))
 		return sp_where_error(err, w, NULL, EINVAL, " must be a string");
 	if (sp_parse_md_layout(json_object_get_string(v), l, &why) < 0)
-		return sp_where_error(err, w, NULL, -why.code, ": %s", why.message);
+		return sp_where_error_from(err, w, &why);
 	return 0;
 }
 
@@ -215,7 +215,7 @@ static int tuning_value_read(const struct sp_field *f, struct json_object *v,
 	if (t->kind == SP_TUNING_SYSFS)
 		knob = sp_knob_find(t->attribute) ?: &other;
 	if (sp_value_parse(json_object_get_string(v), knob, &t->value, &why) < 0)
-		return sp_where_error(err, w, NULL, -why.code, ": %s", why.message);
+		return sp_where_error_from(err, w, &why);
 	return 0;
 }
 
@@ -257,7 +257,7 @@ static int kernel_read(const struct sp_field *f, struct json_object *v, struct j
 		return sp_where_error(err, w, NULL, EINVAL, " must be a string");
 	if (sp_parse_kernel(json_object_get_string(v), (struct sp_kernel *)((char *)base + f->offset),
 			    &why) < 0)
-		return sp_where_error(err, w, NULL, -why.code, ": %s", why.message);
+		return sp_where_error_from(err, w, &why);
 	return 0;
 }
 

@@ -88,7 +88,7 @@ static int size_read(const struct sp_field *f, struct json_object *v, struct jso
 	if (!json_object_is_type(v, json_type_string))
 		return sp_where_error(err, w, NULL, EINVAL, " must be a size such as \"64K\"");
 	if (sp_parse_size(json_object_get_string(v), f->name, &x, &why) < 0)
-		return sp_where_error(err, w, NULL, -why.code, ": %s", why.message);
+		return sp_where_error_from(err, w, &why);
 	if (!sp_is_power_of_two(x) || x > f->max)
 		return sp_where_error(err, w, NULL, ERANGE,
 				      ": %s is not a power of two up to %" PRIu64 " bytes",
@@ -168,7 +168,7 @@ static int knob_value_read(const struct sp_field *f, struct json_object *v,
 	if (!knob || !knob->in_profiles)
 		return 0; /* knob_check() names the knob */
 	if (sp_value_parse(json_object_get_string(v), knob, &k->value, &why) < 0)
-		return sp_where_error(err, w, NULL, -why.code, ": %s", why.message);
+		return sp_where_error_from(err, w, &why);
 	return 0;
 }
 
@@ -187,7 +187,7 @@ static int module_value_read(const struct sp_field *f, struct json_object *v,
 		return sp_where_error(err, w, NULL, EINVAL, " must be a string");
 	if (sp_value_parse(json_object_get_string(v), NULL,
 			   (struct sp_value *)((char *)base + f->offset), &why) < 0)
-		return sp_where_error(err, w, NULL, -why.code, ": %s", why.message);
+		return sp_where_error_from(err, w, &why);
 	return 0;
 }
 

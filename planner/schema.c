@@ -73,6 +73,17 @@ int sp_where_error(struct sp_error *err, const struct sp_where *w, const char *l
 			    prefix ? ": " : "", path, what);
 }
 
+int sp_where_error_from(struct sp_error *err, const struct sp_where *w, const struct sp_error *why)
+{
+	const char *m = why->message;
+	size_t n = w && w->name ? strlen(w->name) : 0;
+
+	/* "kernel: ..." from a parser that names its flag: the path says it */
+	if (n && !strncmp(m, w->name, n) && !strncmp(m + n, ": ", 2))
+		m += n + 2;
+	return sp_where_error(err, w, NULL, why->code < 0 ? -why->code : EINVAL, ": %s", m);
+}
+
 /* ------------------------------------------------------------- rows */
 
 static bool visible(const struct sp_field *f, unsigned view)

@@ -166,6 +166,10 @@ const char *sp_where_path(const struct sp_where *w, const char *leaf, char *buf,
 int sp_where_error(struct sp_error *err, const struct sp_where *w, const char *leaf, int code,
 		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* The same for an error a parser put in why (its code kept; a leading
+ * "NAME: " that repeats the field's name dropped). */
+int sp_where_error_from(struct sp_error *err, const struct sp_where *w, const struct sp_error *why);
+
 /* Parses text as one JSON object and nothing after it (json-c's strict
  * mode); errors say "PREFIX: not a stripeplan NOUN (JSON error: ...)". */
 int sp_json_parse_object(const char *text, const char *prefix, const char *noun,
