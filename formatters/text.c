@@ -94,7 +94,8 @@ static void print_device(FILE *f, const struct sp_plan *p)
 
 	fprintf(f, "\nDevice %s (%s)%s\n", d->path, d->kernel_name,
 		d->offline ? ", not probed: facts from the command line" : "");
-	fprintf(f, "  size           %s (%" PRIu64 " bytes)\n", SP_SIZE_TEXT(d->size_bytes, SP_SIZE_HUMAN),
+	fprintf(f, "  size           %s (%" PRIu64 " bytes)\n",
+		SP_SIZE_TEXT(d->size_bytes, SP_SIZE_HUMAN),
 		d->size_bytes);
 	fprintf(f, "  sectors        %u-byte logical, %u-byte physical\n", d->logical_sector_bytes,
 		d->physical_sector_bytes);
@@ -113,7 +114,8 @@ static void print_whole_device(FILE *f, const struct sp_plan *p)
 	else
 		fprintf(f, "                 as asked (--table none)\n");
 	fprintf(f, "  start          0: the start of the device is aligned to any stripe\n");
-	fprintf(f, "  size           %s, the whole device\n", SP_SIZE_TEXT(p->size_bytes, SP_SIZE_HUMAN));
+	fprintf(f, "  size           %s, the whole device\n",
+		SP_SIZE_TEXT(p->size_bytes, SP_SIZE_HUMAN));
 }
 
 static void print_partition(FILE *f, const struct sp_plan *p)
@@ -126,11 +128,13 @@ static void print_partition(FILE *f, const struct sp_plan *p)
 	}
 	fprintf(f, "\nPartition %s (%s label)\n", p->partition_path, sp_table_name(p->table));
 	fprintf(f, "  start          %s, byte %" PRIu64 ", sector %" PRIu64 "\n",
-		SP_SIZE_TEXT(p->start_bytes, SP_SIZE_HUMAN), p->start_bytes, p->start_bytes / sector);
+		SP_SIZE_TEXT(p->start_bytes, SP_SIZE_HUMAN), p->start_bytes,
+		p->start_bytes / sector);
 	if (!p->stripe_width_bytes) {
 		fprintf(f, "                 1 MiB and the %u-byte physical sector: a mirror has no stripe\n",
 			p->device.physical_sector_bytes);
-		fprintf(f, "  size           %s, %" PRIu64 " sectors\n", SP_SIZE_TEXT(p->size_bytes, SP_SIZE_HUMAN),
+		fprintf(f, "  size           %s, %" PRIu64 " sectors\n",
+			SP_SIZE_TEXT(p->size_bytes, SP_SIZE_HUMAN),
 			p->size_bytes / sector);
 		fprintf(f, "                 rounded down to whole physical sectors%s\n",
 			p->reserved_tail_bytes ? ", keeping the last bytes for the GPT backup header" : "");
@@ -156,7 +160,8 @@ static void print_xfs_ag(FILE *f, const struct sp_plan *p)
 
 	if (!p->xfs_agsize_bytes)
 		return;
-	fprintf(f, "  agsize         %-14s %u allocation groups", SP_SIZE_TEXT(p->xfs_agsize_bytes, SP_SIZE_HUMAN),
+	fprintf(f, "  agsize         %-14s %u allocation groups",
+		SP_SIZE_TEXT(p->xfs_agsize_bytes, SP_SIZE_HUMAN),
 		ag->agcount);
 	if (!ag->rotation_period) {
 		fprintf(f, " of at least 68 MiB: mkfs.xfs's own would be too small for the 64 MiB log it requires\n");
@@ -252,7 +257,8 @@ static void print_filesystem(FILE *f, const struct sp_plan *p)
 			fprintf(f, "  -E             stride=0,stripe_width=0, so mke2fs does not take them from a LUN that\n"
 				"                 exports minimum and optimal I/O sizes\n");
 	} else if (p->fs == SP_FS_XFS) {
-		fprintf(f, "  su             %-14s stripe unit = the chunk\n", SP_SIZE_TEXT(p->xfs_su_bytes, SP_SIZE_HUMAN));
+		fprintf(f, "  su             %-14s stripe unit = the chunk\n",
+			SP_SIZE_TEXT(p->xfs_su_bytes, SP_SIZE_HUMAN));
 		fprintf(f, "  sw             %-14u stripe width in units = the data disks (full stripe %s)\n",
 			p->xfs_sw, SP_SIZE_TEXT(p->stripe_width_bytes, SP_SIZE_HUMAN));
 		fprintf(f, "  log su         %-14s one block, the least mkfs.xfs takes beside a stripe unit: every log write\n"
@@ -346,7 +352,8 @@ static void print_tuning(FILE *f, const struct sp_plan *p)
 		fprintf(f, "      %s\n", t->why);
 	}
 	if (p->md_stripe_cache_bytes) {
-		fprintf(f, "  md stripe cache memory: %s\n", SP_SIZE_TEXT(p->md_stripe_cache_bytes, SP_SIZE_HUMAN));
+		fprintf(f, "  md stripe cache memory: %s\n",
+			SP_SIZE_TEXT(p->md_stripe_cache_bytes, SP_SIZE_HUMAN));
 	}
 	print_left_out(f, p);
 }

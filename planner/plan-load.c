@@ -378,7 +378,13 @@ static const struct sp_field mount_fields[] = {
 static const struct sp_schema mount_schema = SP_SCHEMA(sp_plan, mount_fields);
 
 /* device and attribute, which "path" spells together */
-#define TUNING_PATH_ROW                                                                    	{ .name = "path", .type = SP_FIELD_CUSTOM, .custom = &tuning_path_custom,          	  .offset = offsetof(struct sp_tuning, device),                                    	  .size = offsetof(struct sp_tuning, attribute) +                                  		  sizeof(((struct sp_tuning *)0)->attribute) -                             		  offsetof(struct sp_tuning, device),                                      	  .align = 1, .flags = SP_FF_REQUIRED }
+#define TUNING_PATH_ROW                                                                    \
+	{ .name = "path", .type = SP_FIELD_CUSTOM, .custom = &tuning_path_custom,          \
+	  .offset = offsetof(struct sp_tuning, device),                                    \
+	  .size = offsetof(struct sp_tuning, attribute) +                                  \
+		  sizeof(((struct sp_tuning *)0)->attribute) -                             \
+		  offsetof(struct sp_tuning, device),                                      \
+	  .align = 1, .flags = SP_FF_REQUIRED }
 
 static const struct sp_field tuning_fields[] = {
 	TUNING_PATH_ROW,

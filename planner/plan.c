@@ -137,13 +137,15 @@ static void topology_mismatch(const struct sp_facts *f, struct sp_plan *plan)
 		sp_plan_add_warning(plan, "topology-mismatch",
 				    "%s exports an optimal I/O size of %s but its md geometry makes a "
 				    "%s full stripe",
-				    f->path, a, SP_SIZE_TEXT(plan->stripe_width_bytes, SP_SIZE_HUMAN));
+				    f->path, a,
+				    SP_SIZE_TEXT(plan->stripe_width_bytes, SP_SIZE_HUMAN));
 	else
 		sp_plan_add_warning(plan, "topology-mismatch",
 				    "%s exports an optimal I/O size of %s but the declared array's "
 				    "full stripe is %s: check --level, --disks and --chunk against "
 				    "the controller's configuration",
-				    f->path, a, SP_SIZE_TEXT(plan->stripe_width_bytes, SP_SIZE_HUMAN));
+				    f->path, a,
+				    SP_SIZE_TEXT(plan->stripe_width_bytes, SP_SIZE_HUMAN));
 }
 
 static int plan_alignment(const struct sp_facts *f, struct sp_plan *plan, struct sp_error *err)
@@ -231,7 +233,8 @@ static int plan_partition(const struct sp_spec *spec, const struct sp_profile *p
 				    "at %s and the %s label",
 				    f->path, SP_SIZE_TEXT(f->size_bytes, SP_SIZE_HUMAN),
 				    SP_SIZE_TEXT(unit, SP_SIZE_HUMAN),
-				    SP_SIZE_TEXT(plan->start_bytes, SP_SIZE_HUMAN), sp_table_name(plan->table));
+				    SP_SIZE_TEXT(plan->start_bytes, SP_SIZE_HUMAN),
+				    sp_table_name(plan->table));
 	usable_end = f->size_bytes - plan->reserved_tail_bytes;
 	plan->size_bytes = (usable_end - plan->start_bytes) / unit * unit;
 
@@ -240,8 +243,8 @@ static int plan_partition(const struct sp_spec *spec, const struct sp_profile *p
 		return sp_error_set(err, EFBIG, SP_ERR_INVALID,
 				    "table: msdos labels stop at 2^32 sectors (%s with %" PRIu64
 				    "-byte sectors) and %s has %" PRIu64 "; use --table gpt",
-				    SP_SIZE_TEXT(MSDOS_MAX_SECTORS * sector, SP_SIZE_HUMAN), sector, f->path,
-				    device_sectors);
+				    SP_SIZE_TEXT(MSDOS_MAX_SECTORS * sector, SP_SIZE_HUMAN), sector,
+				    f->path, device_sectors);
 	if (plan->table == SP_TABLE_GPT && device_sectors > MSDOS_MAX_SECTORS)
 		sp_plan_add_warning(plan, "gpt-required",
 				    "%s has %" PRIu64 " sectors, more than an msdos label can address "
@@ -782,7 +785,8 @@ static bool md_stripe_cache_entries(const struct sp_spec *spec, struct sp_plan *
 					    "four full stripes would take %" PRIu64 " stripe cache entries "
 					    "(%s), more than the %s memory budget affords above the "
 					    "kernel's 256; md/stripe_cache_size is left at its default",
-					    want, SP_SIZE_TEXT(want * PAGE_BYTES * spec->disks, SP_SIZE_HUMAN),
+					    want,
+					    SP_SIZE_TEXT(want * PAGE_BYTES * spec->disks, SP_SIZE_HUMAN),
 					    SP_SIZE_TEXT(plan->memory_budget_bytes, SP_SIZE_HUMAN));
 		return false;
 	}
@@ -817,7 +821,8 @@ static int tune_disk(const struct sp_spec *spec, const struct sp_profile *profil
 			continue; /* noted once for all members by note_missing_knobs() */
 		snprintf(why, sizeof(why), "%s", k->why);
 		if (!strcmp(k->knob, "queue/read_ahead_kb"))
-			snprintf(why, sizeof(why), "%s (read_ahead_kb counts KiB: blockdev --setra %" PRIu64
+			snprintf(why, sizeof(why),
+				 "%s (read_ahead_kb counts KiB: blockdev --setra %" PRIu64
 				 ", in 512-byte sectors)",
 				 k->why, k->value.number * 2);
 		if (value.kind == SP_VALUE_AUTO && !md_stripe_cache_entries(spec, plan, &value))
@@ -960,7 +965,8 @@ static int plan_tuning(const struct sp_spec *spec, const struct sp_profile *prof
 		const struct sp_profile_module_option *o = &profile->module_options[i];
 
 		if (r == 0 && module_option_planned(spec, o))
-			r = tuning_add(plan, SP_TUNING_MODULE, o->module, o->param, &o->value, o->why);
+			r = tuning_add(plan, SP_TUNING_MODULE, o->module, o->param, &o->value,
+				       o->why);
 	}
 	if (r < 0)
 		return sp_error_set(err, -r, SP_ERR_INVALID,
