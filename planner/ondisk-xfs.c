@@ -80,19 +80,13 @@ enum {
 			return damaged(why, why_len, __VA_ARGS__); \
 	} while (0)
 
-const char *sp_ondisk_verdict_name(enum sp_ondisk_verdict v)
-{
-	switch (v) {
-	case SP_ONDISK_INTACT:
-		return "intact";
-	case SP_ONDISK_DAMAGED:
-		return "damaged";
-	case SP_ONDISK_UNFINISHED:
-		return "unfinished";
-	default:
-		return "absent";
-	}
-}
+static const char *const sp_ondisk_verdict_table[] = {
+	[SP_ONDISK_ABSENT] = "absent",
+	[SP_ONDISK_INTACT] = "intact",
+	[SP_ONDISK_DAMAGED] = "damaged",
+	[SP_ONDISK_UNFINISHED] = "unfinished",
+};
+SP_STRING_TABLE(sp_ondisk_verdict, enum sp_ondisk_verdict, "absent")
 
 void sp_uuid_format(const uint8_t u[16], char *buf, size_t len)
 {

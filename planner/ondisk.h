@@ -37,7 +37,7 @@ enum sp_ondisk_verdict {
 	SP_ONDISK_UNFINISHED, /* XFS whose mkfs never finished (sb_inprogress) */
 };
 
-const char *sp_ondisk_verdict_name(enum sp_ondisk_verdict v); /* "intact" */
+SP_STRING_TABLE_DECLARE(sp_ondisk_verdict, enum sp_ondisk_verdict); /* "intact" */
 
 /* ------------------------------------------------------------------ crc */
 

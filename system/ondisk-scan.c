@@ -152,7 +152,7 @@ static bool xfs_find_secondary(int fd, const uint8_t *head, size_t head_len, uin
 			       const struct sp_scan_hints *h, struct sp_fs_trace *t)
 {
 	uint64_t ags[8 + 1 + 3 * 6 + 2 * (EXACT_AGCOUNT_MAX - 1)];
-	size_t n = xfs_ag_candidates(head, head_len, start, h, ags, sizeof(ags) / sizeof(ags[0]));
+	size_t n = xfs_ag_candidates(head, head_len, start, h, ags, ARRAY_SIZE(ags));
 	struct sp_xfs_sb sb;
 	char uuid[40];
 
@@ -182,10 +182,10 @@ static bool ext_find_backup(int fd, uint64_t start, uint64_t end, struct sp_fs_t
 	uint8_t buf[SP_EXT_SB_BYTES];
 	struct sp_ext_sb sb;
 
-	for (size_t b = 0; b < sizeof(ext_block_logs) / sizeof(ext_block_logs[0]); b++) {
+	for (size_t b = 0; b < ARRAY_SIZE(ext_block_logs); b++) {
 		uint64_t block_bytes = 1ULL << ext_block_logs[b], per_group = 8 * block_bytes;
 
-		for (size_t g = 0; g < sizeof(ext_backup_groups) / sizeof(ext_backup_groups[0]); g++) {
+		for (size_t g = 0; g < ARRAY_SIZE(ext_backup_groups); g++) {
 			unsigned group = ext_backup_groups[g];
 			uint64_t block = group * per_group + (block_bytes == 1024);
 			uint64_t off = start + block * block_bytes;

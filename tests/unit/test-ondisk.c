@@ -159,7 +159,7 @@ static void test_xfs_each_check(void **state)
 	size_t n = load("xfs-v5.sb", orig);
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		memcpy(b, orig, n);
 		if (cases[i].bytes == 8)
 			put_be64(b + cases[i].at, cases[i].value);
@@ -278,7 +278,7 @@ static void test_ext_each_check(void **state)
 	size_t n = load("ext4.sb", orig);
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		memcpy(b, orig, n);
 		put_le32(b + cases[i].at, cases[i].value);
 		if (cases[i].at == 0x20)
