@@ -9,8 +9,9 @@
  *      plan saw: checked after the lock, on what we hold, so nobody can
  *      swap the medium between the check and the writes (an open loop
  *      device cannot be re-attached to another file);
- *   3. refuse if it is read-only, mounted, swap, held, or opened
- *      exclusively by someone else (never overridable);
+ *   3. refuse if the disk or a partition is read-only or in use, as the
+ *      kernel says (never overridable): the usage scan, then O_EXCL on
+ *      every partition and on the disk, which stays claimed;
  *   4. verify every step: a device that already matches is left alone;
  *   5. run every remaining step's preflight: what a later step would
  *      refuse (an fstab it cannot merge, a path leaving --root) is
@@ -19,10 +20,14 @@
  *      step, unless --force: libblkid looks at the label, the end of the
  *      disk (backup GPT, old md superblocks) and the planned partition's
  *      whole range, whether or not a partition table still points at it;
- *   7. apply the first differing step and everything after it, each
+ *   7. let go of the disk's claim: our own writes open it O_EXCL;
+ *   8. apply the first differing step and everything after it, each
  *      followed by its verify, each write to a node re-checked against
  *      the identified disk; stop at the first failure, exit 4 once
  *      anything was written, and say what was left behind.
+ *
+ * Nothing here, or in a step, unmounts or removes what this run did not
+ * make; no name decides what is ours.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,10 +37,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <linux/fs.h>
 
 #include "pipeline.h"
 #include "probe.h"
@@ -159,24 +167,151 @@ static size_t identity_differences(const struct sp_facts *want, const struct sp_
 	return n;
 }
 
-static void describe_usage(const struct sp_usage *u, char *buf, size_t len)
+/*
+ * Earlier versions mounted their test on <dir>/stripeplan-mount.XXXXXX in
+ * the machine's namespace.  Such a name proves nothing (a user's
+ * /srv/stripeplan-mount.photos looks the same), so it is only said: the
+ * run removes nothing it did not make itself.
+ */
+static void note_old_mount_test(struct sp_report *r, const struct sp_usage_entry *e)
 {
-	const struct sp_usage_entry *e = u->n_mounted ? &u->mounted[0] :
-					 u->n_swap    ? &u->swap[0] :
-							&u->held[0];
+	const char *base = strrchr(e->path, '/');
 
-	snprintf(buf, len, "/dev/%s is %s", e->device, e->what);
+	if (e->use != SP_USE_MOUNTED || !base || strncmp(base + 1, "stripeplan-mount.", 17))
+		return;
+	note(r, "'%s' is named like the mount test of an older stripeplan; if it is one, "
+		"unmount it yourself ('umount %s') and remove the directory: stripeplan unmounts "
+		"and removes nothing it did not make in the same run",
+	     e->path, e->path);
 }
 
-/* Never overridable: someone is using the disk right now. */
-static int refuse_if_in_use(const struct sp_sysfs *sys, const struct sp_plan *plan,
-			    const struct sp_facts *facts, struct sp_report *r, double started)
+/* One line for the first use, notes for the others; u->n is not 0. */
+static int refuse_in_use(const struct sp_usage *u, struct sp_report *r, double started)
+{
+	size_t kept = u->n < SP_USAGE_MAX ? u->n : SP_USAGE_MAX;
+
+	for (size_t i = 0; i < kept; i++)
+		if (u->e[i].use == SP_USE_READ_ONLY)
+			return refuse(r, started, EROFS, "'%s' is read-only; nothing was attempted",
+				      u->e[i].node);
+	for (size_t i = 0; i < kept; i++) {
+		if (i)
+			note(r, "also: %s %s", u->e[i].node, u->e[i].what);
+		note_old_mount_test(r, &u->e[i]);
+	}
+	if (u->n > kept)
+		note(r, "and %zu more uses", u->n - kept);
+	return refuse(r, started, EBUSY, "%s %s; stripeplan never touches a disk in use, even with "
+		      "--force", u->e[0].node, u->e[0].what);
+}
+
+/*
+ * The kernel's own answer for exclusive holders the scan cannot see (a
+ * filesystem mounted in another mount namespace, a partitioner): every
+ * partition is opened O_EXCL and closed again, and is refused when it is
+ * read-only (BLKROGET); the disk is opened O_EXCL last and kept in
+ * ctx->claim_fd, so from here until the first write nobody can mount,
+ * assemble or claim it or any partition on it.  (A partition cannot be
+ * claimed while the disk is, by us either: hence one at a time, then
+ * the disk.)
+ */
+static int claim_partition(const struct sp_sysfs_partition *p, struct sp_report *r,
+			   double started)
+{
+	char node[SP_PATH_MAX];
+	struct stat st;
+	int fd, ro = 0, rc = 0;
+
+	if (sp_node_of(p->name, node, sizeof(node)) < 0)
+		return refuse(r, started, ENAMETOOLONG, "partition name '%s' is too long", p->name);
+	fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0 && errno == EBUSY)
+		return refuse(r, started, EBUSY,
+			      "'%s' is open exclusively by another program (a filesystem mounted in "
+			      "another mount namespace, md, dm, or a partitioner); stripeplan never "
+			      "touches a disk in use, even with --force",
+			      node);
+	if (fd < 0)
+		return refuse(r, started, errno,
+			      "cannot open '%s' to see whether it is in use: %s; nothing was written",
+			      node, strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode) ||
+	    st.st_rdev != makedev(p->major, p->minor))
+		rc = refuse(r, started, ENXIO,
+			    "'%s' is not the kernel's partition %u:%u; nothing was written", node,
+			    p->major, p->minor);
+	else if (ioctl(fd, BLKROGET, &ro) == 0 && ro)
+		rc = refuse(r, started, EROFS, "'%s' is read-only; nothing was attempted", node);
+	close(fd);
+	return rc;
+}
+
+static int claim_nodes(struct sp_ctx *ctx, const struct sp_facts *facts, struct sp_report *r,
+		       double started)
+{
+	struct sp_sysfs_partitions *parts = calloc(1, sizeof(*parts));
+	const char *disk = ctx->plan->device.path;
+	struct stat st;
+	int fd, rc = 0;
+
+	if (!parts) {
+		sp_error_set(&r->error, ENOMEM, SP_ERR_FAILED, "out of memory");
+		return finish(r, SP_OUTCOME_FAILED, started);
+	}
+	if (sp_sysfs_partitions(ctx->sysfs, facts->major, facts->minor, parts) < 0) {
+		rc = refuse(r, started, EIO, "cannot list the partitions of '%s'; cannot tell "
+			    "whether any is in use", disk);
+		goto out;
+	}
+	for (size_t i = 0; i < parts->n && !rc; i++)
+		rc = claim_partition(&parts->p[i], r, started);
+	if (rc)
+		goto out;
+	/* O_EXCL on a block device fails with EBUSY while anyone holds it
+	 * exclusively (a mounted filesystem, md, dm, another partitioner) */
+	fd = open(disk, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (fd < 0) {
+		rc = refuse(r, started, errno,
+			    "cannot open '%s' exclusively: %s; another program is using it", disk,
+			    strerror(errno));
+		goto out;
+	}
+	if (fstat(fd, &st) < 0 || st.st_rdev != makedev(facts->major, facts->minor)) {
+		close(fd);
+		rc = refuse(r, started, ENXIO,
+			    "'%s' no longer names the device that was locked (%u:%u); "
+			    "nothing was written", disk, facts->major, facts->minor);
+		goto out;
+	}
+	ctx->claim_fd = fd;
+	ctx->claimed = true;
+out:
+	free(parts);
+	return rc;
+}
+
+/* Before the first write: our own writes open the disk and its
+ * partitions O_EXCL (the wipe, mkfs), which our claim would refuse. */
+static void release_claim(struct sp_ctx *ctx)
+{
+	if (ctx->claimed)
+		close(ctx->claim_fd);
+	ctx->claimed = false;
+	ctx->claim_fd = -1;
+}
+
+/*
+ * In use = what the kernel says, in one place, never overridable by
+ * --force: a read-only disk or partition, every use the scan names (a
+ * mount, swap, holder, loop device, bind mount, open descriptor, lock),
+ * and every exclusive holder an O_EXCL open runs into.
+ */
+static int refuse_if_in_use(struct sp_ctx *ctx, const struct sp_facts *facts,
+			    struct sp_report *r, double started)
 {
 	struct sp_usage *u = calloc(1, sizeof(*u));
 	struct sp_error err = { 0 };
-	char what[SP_PATH_MAX + 64];
-	struct stat st;
-	int rc = 0, fd;
+	int rc = 0;
 
 	if (!u) {
 		sp_error_set(&r->error, ENOMEM, SP_ERR_FAILED, "out of memory");
@@ -184,34 +319,19 @@ static int refuse_if_in_use(const struct sp_sysfs *sys, const struct sp_plan *pl
 	}
 	if (facts->read_only == 1) {
 		rc = refuse(r, started, EROFS, "'%s' is read-only; nothing was attempted",
-			    plan->device.path);
+			    ctx->plan->device.path);
 		goto out;
 	}
-	if (sp_probe_usage(sys, facts, u, &err) < 0) {
+	if (sp_probe_usage(ctx->sysfs, facts, getpid(), u, &err) < 0) {
 		r->error = err;
 		rc = finish(r, SP_OUTCOME_REFUSED, started);
 		goto out;
 	}
-	if (u->n_mounted || u->n_swap || u->n_held) {
-		describe_usage(u, what, sizeof(what));
-		rc = refuse(r, started, EBUSY,
-			    "%s; stripeplan never touches a disk in use, even with --force", what);
+	if (u->n) {
+		rc = refuse_in_use(u, r, started);
 		goto out;
 	}
-	/* O_EXCL on a block device fails with EBUSY while anyone holds it
-	 * exclusively (a mounted filesystem, md, dm, another partitioner) */
-	fd = open(plan->device.path, O_RDONLY | O_EXCL | O_CLOEXEC);
-	if (fd < 0) {
-		rc = refuse(r, started, errno,
-			    "cannot open '%s' exclusively: %s; another program is using it",
-			    plan->device.path, strerror(errno));
-		goto out;
-	}
-	if (fstat(fd, &st) < 0 || st.st_rdev != makedev(facts->major, facts->minor))
-		rc = refuse(r, started, ENXIO,
-			    "'%s' no longer names the device that was locked (%u:%u); "
-			    "nothing was written", plan->device.path, facts->major, facts->minor);
-	close(fd);
+	rc = claim_nodes(ctx, facts, r, started);
 out:
 	free(u);
 	return rc;
@@ -283,6 +403,7 @@ static void init_ctx(const struct sp_plan *plan, const struct sp_run_opts *opts,
 	ctx->sysfs = opts->sysfs;
 	ctx->disk_fd = -1;
 	ctx->part_fd = -1;
+	ctx->claim_fd = -1;
 }
 
 /* What the steps check every write against: the disk as locked. */
@@ -296,6 +417,7 @@ static void bind_disk(struct sp_ctx *ctx, int fd, const struct sp_facts *facts)
 
 static void unbind(struct sp_ctx *ctx)
 {
+	release_claim(ctx);
 	if (ctx->part_rdev && ctx->part_fd >= 0)
 		close(ctx->part_fd);
 	if (ctx->disk_fd >= 0)
@@ -564,13 +686,7 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 			    r->notes[0]);
 		goto out;
 	}
-	if (!opts->dry_run) {
-		char left[SP_MSG_MAX];
-
-		if (sp_mount_test_leftovers_remove(plan->partition_path, left, sizeof(left)) > 0)
-			note(r, "%s", left);
-	}
-	rc = refuse_if_in_use(opts->sysfs, plan, &facts, r, started);
+	rc = refuse_if_in_use(&ctx, &facts, r, started);
 	if (rc)
 		goto out;
 
@@ -596,6 +712,7 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 		goto out;
 	if (!opts->dry_run && opts->before_write)
 		opts->before_write(opts->before_write_data);
+	release_claim(&ctx);
 	rc = apply_from(&ctx, opts, r, first, started);
 out:
 	snprintf(r->fs_uuid, sizeof(r->fs_uuid), "%s", ctx.fs_uuid);

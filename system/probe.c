@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Device facts, read once and read-only: ioctls on the device node,
- * attributes from sysfs, mounts from /proc/self/mountinfo, swap from
- * /proc/swaps, signatures from libblkid.  Nothing here writes to a
- * device, and nothing opens with O_EXCL: probing a disk in use must work
- * so that we can tell the user it is in use.
+ * attributes from sysfs, and the one reader of /proc/self/mountinfo.
+ * Nothing here writes to a device, and nothing opens with O_EXCL: probing
+ * a disk in use must work so that we can tell the user it is in use
+ * (usage.c says who uses it).
  *
  * Every sysfs path starts from sp_sysfs_path() with the caller's struct
  * sp_sysfs, so tests can point the probe at a fake tree (cciss!c0d0, md, ...).
@@ -516,80 +516,9 @@ int sp_probe_facts(const struct sp_sysfs *sys, const char *path, struct sp_facts
 	return r;
 }
 
-/* --------------------------------------------------------------- usage */
+/* ---------------------------------------------------------- mountinfo */
 
-struct blockdev {
-	char name[SP_NAME_MAX];
-	unsigned major, minor;
-};
-
-struct devlist {
-	struct blockdev *devs;
-	size_t n;
-};
-
-static int devlist_add(struct devlist *l, const char *name, unsigned ma, unsigned mi)
-{
-	struct blockdev *p = realloc(l->devs, (l->n + 1) * sizeof(*p));
-
-	if (!p)
-		return -ENOMEM;
-	l->devs = p;
-	if (copy_string(p[l->n].name, sizeof(p[l->n].name), name) < 0)
-		return -ENAMETOOLONG;
-	p[l->n].major = ma;
-	p[l->n].minor = mi;
-	l->n++;
-	return 0;
-}
-
-static const struct blockdev *devlist_find(const struct devlist *l, unsigned ma, unsigned mi)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		if (l->devs[i].major == ma && l->devs[i].minor == mi)
-			return &l->devs[i];
-	return NULL;
-}
-
-/* The disk itself first, then each partition the kernel knows of. */
-static int list_devices(const struct sp_sysfs *sys, const struct sp_facts *facts,
-			struct devlist *l, size_t *ret_parts)
-{
-	struct sp_sysfs_partitions *parts = calloc(1, sizeof(*parts));
-	int r;
-
-	if (!parts)
-		return -ENOMEM;
-	r = devlist_add(l, facts->kernel_name, facts->major, facts->minor);
-	if (r == 0)
-		r = sp_sysfs_partitions(sys, facts->major, facts->minor, parts);
-	for (size_t i = 0; r == 0 && i < parts->n; i++)
-		r = devlist_add(l, parts->p[i].name, parts->p[i].major, parts->p[i].minor);
-	if (r == 0)
-		*ret_parts = parts->n;
-	free(parts);
-	return r;
-}
-
-static void __attribute__((format(printf, 4, 5)))
-add_entry(struct sp_usage_entry *entries, size_t *n, const char *device, const char *fmt, ...)
-{
-	va_list ap;
-
-	/* The cap only limits the list; one entry is enough to refuse. */
-	if (*n >= SP_USAGE_MAX)
-		return;
-	snprintf(entries[*n].device, sizeof(entries[*n].device), "%s", device);
-	va_start(ap, fmt);
-	vsnprintf(entries[*n].what, sizeof(entries[*n].what), fmt, ap);
-	va_end(ap);
-	(*n)++;
-}
-
-/* mountinfo and /proc/swaps escape space, tab, newline, backslash as \ooo. */
-static void unescape_octal(char *s)
+void sp_proc_unescape(char *s)
 {
 	char *out = s;
 
@@ -605,11 +534,13 @@ static void unescape_octal(char *s)
 	*out = '\0';
 }
 
-/* Field 3 of mountinfo is major:minor, field 5 the mount point, and the
- * source follows the fstype after " - ".  0, or -EINVAL. */
+/* Field 3 of mountinfo is major:minor, field 4 the mounted directory or
+ * file inside its filesystem, field 5 the mount point, and the fstype and
+ * source follow " - ".  0, or -EINVAL. */
 static int parse_mountinfo_line(char *line, struct sp_mount *m)
 {
-	char *save = NULL, *tok, *devno = NULL, *target = NULL, *source, *sep = strstr(line, " - ");
+	char *save = NULL, *tok, *devno = NULL, *root = NULL, *target = NULL, *fstype, *source;
+	char *sep = strstr(line, " - ");
 	int i;
 
 	if (!sep)
@@ -619,17 +550,24 @@ static int parse_mountinfo_line(char *line, struct sp_mount *m)
 	     i++, tok = strtok_r(NULL, " ", &save)) {
 		if (i == 2)
 			devno = tok;
+		else if (i == 3)
+			root = tok;
 		else if (i == 4)
 			target = tok;
 	}
 	save = NULL;
-	tok = strtok_r(sep + 3, " \n", &save); /* the fstype */
-	source = tok ? strtok_r(NULL, " \n", &save) : NULL;
-	if (!devno || !target || !source || sp_sysfs_parse_devno(devno, &m->major, &m->minor) < 0)
+	fstype = strtok_r(sep + 3, " \n", &save);
+	source = fstype ? strtok_r(NULL, " \n", &save) : NULL;
+	if (!devno || !root || !target || !source ||
+	    sp_sysfs_parse_devno(devno, &m->major, &m->minor) < 0)
 		return -EINVAL;
-	unescape_octal(target);
-	unescape_octal(source);
-	if (copy_string(m->target, sizeof(m->target), target) < 0 ||
+	sp_proc_unescape(root);
+	sp_proc_unescape(target);
+	sp_proc_unescape(fstype);
+	sp_proc_unescape(source);
+	if (copy_string(m->root, sizeof(m->root), root) < 0 ||
+	    copy_string(m->target, sizeof(m->target), target) < 0 ||
+	    copy_string(m->fstype, sizeof(m->fstype), fstype) < 0 ||
 	    copy_string(m->source, sizeof(m->source), source) < 0)
 		return -EINVAL;
 	return 0;
@@ -656,173 +594,6 @@ int sp_mountinfo_each(void (*each)(const struct sp_mount *m, void *userdata), vo
 	free(m);
 	fclose(f);
 	return 0;
-}
-
-struct mounted_scan {
-	const struct devlist *l;
-	struct sp_usage *u;
-};
-
-static void add_mounted(const struct sp_mount *m, void *userdata)
-{
-	struct mounted_scan *s = userdata;
-	const struct blockdev *bd = devlist_find(s->l, m->major, m->minor);
-
-	if (bd)
-		add_entry(s->u->mounted, &s->u->n_mounted, bd->name, "mounted on %s", m->target);
-}
-
-static int scan_mounts(const struct devlist *l, struct sp_usage *u, struct sp_error *err)
-{
-	struct mounted_scan s = { l, u };
-	int r = sp_mountinfo_each(add_mounted, &s);
-
-	if (r < 0)
-		return fail(err, -r, SP_ERR_REFUSED,
-			    "cannot read '/proc/self/mountinfo': %s; cannot tell whether the disk is "
-			    "mounted",
-			    strerror(-r));
-	return 0;
-}
-
-/* /proc/swaps names a path; compare what it is, not how it is spelled. */
-static int scan_swaps(const struct devlist *l, struct sp_usage *u)
-{
-	FILE *f = fopen("/proc/swaps", "re");
-	const struct blockdev *bd;
-	size_t cap = 0;
-	char *line = NULL, *save, *name;
-	struct stat st;
-
-	if (!f)
-		return 0; /* no swap support compiled in: nothing is swap */
-	while (getline(&line, &cap, f) > 0) {
-		save = NULL;
-		name = strtok_r(line, " \t\n", &save);
-		if (!name || name[0] != '/')
-			continue; /* the header line */
-		unescape_octal(name);
-		if (stat(name, &st) < 0 || !S_ISBLK(st.st_mode))
-			continue;
-		bd = devlist_find(l, major(st.st_rdev), minor(st.st_rdev));
-		if (bd)
-			add_entry(u->swap, &u->n_swap, bd->name, "swap");
-	}
-	free(line);
-	fclose(f);
-	return 0;
-}
-
-/* md, dm and bcache list themselves in holders/ of what they sit on. */
-static void scan_holders(const struct sp_sysfs *sys, const struct blockdev *bd,
-			 struct sp_usage *u)
-{
-	char dir[SP_PATH_MAX];
-	struct dirent *de;
-	DIR *d;
-
-	if (sp_sysfs_path(sys, dir, sizeof(dir), "dev/block/%u:%u/holders", bd->major,
-			  bd->minor) < 0)
-		return;
-	d = opendir(dir);
-	if (!d)
-		return;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.')
-			add_entry(u->held, &u->n_held, bd->name, "held by %s", de->d_name);
-	closedir(d);
-}
-
-static void set_signature(struct sp_usage *u, const char *type, const char *usage,
-			  const char *offset)
-{
-	u->has_signature = true;
-	snprintf(u->signature_type, sizeof(u->signature_type), "%s", type);
-	snprintf(u->signature_usage, sizeof(u->signature_usage), "%s", usage ? usage : "");
-	u->signature_offset_bytes = offset ? strtoull(offset, NULL, 10) : 0;
-}
-
-/*
- * libblkid's safe probe with both chains on.  Anything it cannot decide
- * (two signatures disagreeing, an I/O error) counts as a signature: a
- * tool that destroys data must not read "not sure" as "empty".
- */
-static int scan_signatures(const char *path, struct sp_usage *u, struct sp_error *err)
-{
-	const char *type = NULL, *usage = NULL, *off = NULL;
-	blkid_probe pr;
-	int rc;
-
-	errno = 0;
-	pr = blkid_new_probe_from_filename(path);
-	if (!pr)
-		return fail(err, errno ? errno : EIO, SP_ERR_REFUSED,
-			    "cannot probe signatures on '%s': %s", path,
-			    strerror(errno ? errno : EIO));
-	blkid_probe_enable_superblocks(pr, 1);
-	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE |
-						      BLKID_SUBLKS_MAGIC);
-	blkid_probe_enable_partitions(pr, 1);
-	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_FORCE_GPT | BLKID_PARTS_MAGIC);
-
-	rc = blkid_do_safeprobe(pr);
-	if (rc < 0) {
-		set_signature(u, "unknown", rc == -2 ? "ambivalent" : "probe error", NULL);
-	} else if (rc == 0) {
-		if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) == 0) {
-			blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
-			blkid_probe_lookup_value(pr, "SBMAGIC_OFFSET", &off, NULL);
-			set_signature(u, type, usage, off);
-		} else if (blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL) == 0) {
-			blkid_probe_lookup_value(pr, "PTMAGIC_OFFSET", &off, NULL);
-			set_signature(u, type, "partition table", off);
-		} else {
-			set_signature(u, "unknown", "", NULL);
-		}
-	}
-	blkid_free_probe(pr);
-	return 0;
-}
-
-int sp_probe_usage(const struct sp_sysfs *sys, const struct sp_facts *facts,
-		   struct sp_usage *ret, struct sp_error *err)
-{
-	struct devlist l = { 0 };
-	struct sp_usage *u;
-	size_t i, parts = 0;
-	int r;
-
-	if (!facts || facts->offline || (!facts->major && !facts->minor))
-		return fail(err, EINVAL, SP_ERR_INVALID,
-			    "cannot probe usage of '%s': no device was probed",
-			    facts ? facts->path : "");
-	u = calloc(1, sizeof(*u));
-	if (!u)
-		return fail(err, ENOMEM, SP_ERR_FAILED,
-			    "cannot probe usage of '%s': out of memory", facts->path);
-
-	r = list_devices(sys, facts, &l, &parts);
-	if (r < 0) {
-		r = fail(err, -r, SP_ERR_REFUSED,
-			 "cannot list partitions of '%s': %s; cannot tell whether any is in use",
-			 facts->path, strerror(-r));
-		goto out;
-	}
-	u->n_partitions = parts;
-	r = scan_mounts(&l, u, err);
-	if (r < 0)
-		goto out;
-	scan_swaps(&l, u);
-	for (i = 0; i < l.n; i++)
-		scan_holders(sys, &l.devs[i], u);
-	r = scan_signatures(facts->path, u, err);
-	if (r < 0)
-		goto out;
-	*ret = *u;
-out:
-	free(l.devs);
-	free(u);
-	return r;
 }
 
 int sp_probe_fs_type(const char *path, char *type, size_t len)

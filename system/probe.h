@@ -7,26 +7,41 @@
 #ifndef STRIPEPLAN_PROBE_H
 #define STRIPEPLAN_PROBE_H
 
+#include <sys/types.h>
+
 #include "stripeplan.h"
 #include "sysfs.h"
 
 #define SP_USAGE_MAX 16U
 
-/*
- * Who is using a disk or any of its partitions.  Each entry names the
- * block device (disk or partition) and what was found, for messages like
- * "/dev/loop3p1 is mounted on /mnt/x".
- */
-struct sp_usage_entry {
-	char device[SP_NAME_MAX]; /* kernel name: "loop3p1" */
-	char what[SP_PATH_MAX];   /* "mounted on /mnt/x", "held by md0", "swap" */
+/* How a block device is in use, as the kernel tells it. */
+enum sp_use {
+	SP_USE_MOUNTED,   /* a filesystem on it is mounted (mountinfo, by device number) */
+	SP_USE_SWAP,      /* /proc/swaps */
+	SP_USE_HELD,      /* md, dm, bcache: holders/ */
+	SP_USE_LOOP,      /* the backing file of a loop device */
+	SP_USE_BOUND,     /* its node bind-mounted somewhere (a container's /dev) */
+	SP_USE_OPEN,      /* a process has it open (/proc/PID/fd) */
+	SP_USE_LOCKED,    /* a lock on its node (/proc/locks: flock, OFD) */
+	SP_USE_READ_ONLY, /* not a use: its node is read-only (sysfs ro) */
 };
 
+/*
+ * One way a disk or one of its partitions is used, for messages like
+ * "/dev/loop3p1 is mounted on /mnt/x": node and a phrase that follows it.
+ */
+struct sp_usage_entry {
+	enum sp_use use;
+	char device[SP_NAME_MAX]; /* kernel name: "loop3p1", "cciss!c0d0p1" */
+	char node[SP_PATH_MAX];   /* its /dev node: "/dev/loop3p1", "/dev/cciss/c0d0p1" */
+	char what[SP_PATH_MAX];   /* "is mounted on /mnt/x", "is held by md0", "is swap" */
+	char path[SP_PATH_MAX];   /* SP_USE_MOUNTED, SP_USE_BOUND: the mount point */
+};
+
+/* Who is using a disk or any of its partitions. */
 struct sp_usage {
-	size_t n_mounted, n_swap, n_held;
-	struct sp_usage_entry mounted[SP_USAGE_MAX];
-	struct sp_usage_entry swap[SP_USAGE_MAX];
-	struct sp_usage_entry held[SP_USAGE_MAX];
+	size_t n;                 /* every use found; the first SP_USAGE_MAX kept */
+	struct sp_usage_entry e[SP_USAGE_MAX];
 	/* Signatures found by libblkid on the whole disk (full probe,
 	 * partitions chain on).  An ambivalent result or probe error counts
 	 * as a signature with type "unknown". */
@@ -36,6 +51,11 @@ struct sp_usage {
 	uint64_t signature_offset_bytes;
 	size_t n_partitions;               /* kernel's view: /sys/class/block/<disk>/<part> */
 };
+
+/* How many of the kept entries are of this kind. */
+size_t sp_usage_count(const struct sp_usage *u, enum sp_use use);
+/* The node the kernel names "name" ("cciss!c0d0" -> "/dev/cciss/c0d0"). */
+int sp_node_of(const char *name, char *buf, size_t len);
 
 /*
  * Reads size, sector sizes (BLKSSZGET/BLKPBSZGET), topology (BLKIOMIN,
@@ -66,21 +86,36 @@ int sp_probe_md(const struct sp_sysfs *sys, const char *kernel_name, struct sp_m
 /* One line of /proc/self/mountinfo, unescaped. */
 struct sp_mount {
 	unsigned major, minor;     /* of the filesystem's device */
+	char root[SP_PATH_MAX];    /* what of it is mounted: "/", or a bound file or directory */
 	char target[SP_PATH_MAX];  /* the mount point */
+	char fstype[SP_NAME_MAX];
 	char source[SP_PATH_MAX];  /* what was mounted, as given ("/dev/sdb1") */
 };
+
+/* mountinfo, /proc/swaps and loop's backing_file escape space, tab,
+ * newline and backslash as \ooo: undone in place. */
+void sp_proc_unescape(char *s);
 
 /* each() for every mount of this process's namespace, in order; a line
  * that does not parse is skipped.  0, or -errno when it cannot be read:
  * the one mountinfo reader of the tree. */
 int sp_mountinfo_each(void (*each)(const struct sp_mount *m, void *userdata), void *userdata);
 
-/* Mounts (by major:minor in /proc/self/mountinfo), swap (/proc/swaps),
- * holders (/sys/class/block/X/holders) for the disk and every partition,
- * and libblkid signatures on the whole disk.  What it cannot read is a
+/*
+ * Every way the kernel says the disk or one of its partitions is in use
+ * (system/usage.c): mounts by device number in /proc/self/mountinfo, swap,
+ * holders/, loop devices backed by one of the nodes (backing_file resolved
+ * and compared by device number, and LOOP_GET_STATUS64's inode against the
+ * node's), the node bind-mounted, processes that have it open
+ * (/proc/PID/fd), locks on it (/proc/locks), and a read-only partition;
+ * then libblkid signatures on the whole disk.  Never opens anything with
+ * O_EXCL: the pipeline does that itself, for the exclusive holders this
+ * cannot see (a mount in another namespace).  What it cannot read is a
  * refusal (SP_ERR_REFUSED): a disk whose use cannot be told is not
- * written. */
-int sp_probe_usage(const struct sp_sysfs *sys, const struct sp_facts *facts,
+ * written.  The process `self` (the caller; 0: none) is left out of the
+ * open and locked lists: its own descriptors and flock are not a use.
+ */
+int sp_probe_usage(const struct sp_sysfs *sys, const struct sp_facts *facts, pid_t self,
 		   struct sp_usage *ret, struct sp_error *err);
 
 /*

@@ -4,7 +4,8 @@
  * and its mount point directory under <root>.
  *
  * Before anything is written the filesystem is mounted once with exactly
- * the planned options on a temporary directory and unmounted again.  An
+ * the planned options (mount-test.h: a detached mount nobody else sees)
+ * and unmounted again.  An
  * option the running kernel rejects (XFS nobarrier since 4.19) fails
  * here, not at the next boot in emergency mode.  All refusals (a mount
  * point or UUID used by a line we did not write) happen before that
@@ -24,14 +25,12 @@
 
 #include <blkid/blkid.h>
 
-#include "exec.h"
 #include "fileio.h"
 #include "fstab-file.h"
-#include "mount-options.h"
+#include "mount-test.h"
 #include "probe.h"
 #include "steps.h"
 
-#define MAX_MATCHES 4U
 #define OPTIONS_MAX (SP_MAX_OPTIONS * SP_NAME_MAX)
 
 /* <root> + an absolute path, without a doubled slash. */
@@ -68,176 +67,20 @@ static int fail_with(struct sp_step_result *res, const struct sp_error *err, con
 
 /* ---------------------------------------------------------- mount test */
 
-/* Unmounts dir if something is mounted there; lazily if it is busy. */
-static int unmount_dir(const char *dir)
-{
-	if (umount2(dir, UMOUNT_NOFOLLOW) == 0 || errno == EINVAL)
-		return 0;
-	if (errno == EBUSY && umount2(dir, MNT_DETACH | UMOUNT_NOFOLLOW) == 0)
-		return 0;
-	return -errno;
-}
-
-/*
- * One mount(2) with the options split as mount(8) would split them; no
- * fstab, no helper, no utab entry (one for the userspace options would
- * outlive our umount2()).  Returns 0 or -errno with what failed in msg.
- */
-static int try_mount(const char *source, const char *fstype, const char *options,
-		     const char *dir, char *msg, size_t len)
-{
-	char data[OPTIONS_MAX];
-	unsigned long flags;
-	int r = sp_mount_options_split(options, &flags, data, sizeof(data));
-
-	if (r < 0) {
-		snprintf(msg, len, "cannot read the options: %s", strerror(-r));
-		return r;
-	}
-	if (mount(source, dir, fstype, flags, data[0] ? data : NULL) == 0)
-		return 0;
-	r = -errno;
-	snprintf(msg, len, "mount(2) said %s", strerror(-r));
-	return r;
-}
-
-/*
- * mount(2) says only EINVAL for a bad option; which one it was is worth
- * the extra mounts: with no options first (the filesystem itself must
- * mount), then each planned option on its own.
- */
-static void find_rejected(const struct sp_plan *plan, const char *source, const char *dir,
-			  char *buf, size_t len)
-{
-	const char *fstype = sp_fs_name(plan->fs);
-	char msg[SP_MSG_MAX];
-	size_t used = 0;
-
-	buf[0] = '\0';
-	if (try_mount(source, fstype, "", dir, msg, sizeof(msg)) < 0 || unmount_dir(dir) < 0)
-		return;
-	for (size_t i = 0; i < plan->n_mount_options && used < len; i++) {
-		const char *opt = plan->mount_options[i];
-		bool rejected = try_mount(source, fstype, opt, dir, msg, sizeof(msg)) < 0;
-
-		/* never stack a mount on one we could not take off */
-		if (unmount_dir(dir) < 0)
-			return;
-		if (rejected)
-			used += (size_t)snprintf(buf + used, len - used, "%s'%s'", used ? ", " : "",
-						 opt);
-	}
-}
-
-/* Inside the private namespace, on its private tmpfs: no name on the
- * machine's /run, so nothing is left there whatever happens. */
-#define MOUNT_DIR "/run/stripeplan-mount"
-/* What earlier versions mounted on, in the machine's own namespace. */
-#define OLD_MOUNT_DIR_PREFIX "stripeplan-mount."
-
-struct mount_job {
-	const struct sp_plan *plan;
-	const char *source;
-	const char *options;
-};
-
-/* Runs in the private mount namespace (sp_run_in_private_mounts). */
-static int mount_job_run(void *arg, char *msg, size_t len)
-{
-	const struct mount_job *job = arg;
-	char why[SP_MSG_MAX], rejected[SP_MSG_MAX];
-	int r;
-
-	if (mkdir(MOUNT_DIR, 0700) < 0 && errno != EEXIST) {
-		r = -errno;
-		snprintf(msg, len, "mount test of '%s': cannot create '%s': %s; fstab was not changed",
-			 job->source, MOUNT_DIR, strerror(errno));
-		return r;
-	}
-	r = try_mount(job->source, sp_fs_name(job->plan->fs), job->options, MOUNT_DIR, why,
-		      sizeof(why));
-	unmount_dir(MOUNT_DIR); /* tidy; the namespace takes it with it anyway */
-	if (r == 0)
-		return 0;
-	find_rejected(job->plan, job->source, MOUNT_DIR, rejected, sizeof(rejected));
-	if (rejected[0])
-		snprintf(msg, len,
-			 "mount test of '%s' with '%s' failed: the kernel rejects %s (%s); fstab was "
-			 "not changed",
-			 job->source, job->options, rejected, why);
-	else
-		snprintf(msg, len, "mount test of '%s' with '%s' failed: %s; fstab was not changed",
-			 job->source, job->options, why);
-	return r;
-}
-
-/*
- * Mounts the filesystem once with exactly the planned options, in a
- * private mount namespace: a run killed in the middle (kill -9) leaves
- * nothing mounted, because the namespace dies with its process.
- */
+/* Mounts the filesystem once with exactly the planned options, seen by
+ * nobody and gone whatever happens to the run (mount-test.h). */
 static int mount_test(const struct sp_ctx *ctx, struct sp_step_result *res)
 {
 	const struct sp_plan *plan = ctx->plan;
-	const char *source = ctx->partition_path[0] ? ctx->partition_path : plan->partition_path;
 	char options[OPTIONS_MAX], msg[SP_MSG_MAX] = "";
-	struct mount_job job = { plan, source, options };
 	int r;
 
 	join_options(plan, options, sizeof(options));
-	r = sp_run_in_private_mounts(mount_job_run, &job, msg, sizeof(msg));
+	r = sp_mount_test(sp_ctx_partition_path(ctx), sp_fs_name(plan->fs), options, msg,
+			  sizeof(msg));
 	if (r < 0)
-		return fail(res, -r, SP_ERR_FAILED, "%s%s", msg,
-			    strstr(msg, "fstab was not changed") ? "" : "; fstab was not changed");
+		return fail(res, -r, SP_ERR_FAILED, "%s; fstab was not changed", msg);
 	return 0;
-}
-
-/* The name of a directory an earlier version mounted its test on:
- * <dir>/stripeplan-mount.XXXXXX (mkdtemp). */
-static bool is_old_mount_dir(const char *target)
-{
-	const char *base = strrchr(target, '/');
-
-	if (!base || strncmp(base + 1, OLD_MOUNT_DIR_PREFIX, strlen(OLD_MOUNT_DIR_PREFIX)))
-		return false;
-	return strlen(base + 1) == strlen(OLD_MOUNT_DIR_PREFIX) + 6;
-}
-
-/* A mountinfo path field as the kernel writes it: space, tab, newline
- * and backslash octal-escaped. */
-struct leftovers {
-	const char *partition_path;
-	char want[SP_PATH_MAX]; /* its real path */
-	char *note;
-	size_t len;
-	int removed;
-};
-
-static void remove_leftover(const struct sp_mount *m, void *userdata)
-{
-	struct leftovers *l = userdata;
-	char have[SP_PATH_MAX];
-
-	if (!is_old_mount_dir(m->target) || !realpath(m->source, have) || strcmp(have, l->want))
-		return;
-	/* our own mount test's, from a run that was killed: take it off */
-	if (umount2(m->target, UMOUNT_NOFOLLOW) < 0 &&
-	    umount2(m->target, MNT_DETACH | UMOUNT_NOFOLLOW) < 0)
-		return;
-	rmdir(m->target);
-	snprintf(l->note, l->len, "unmounted '%s' from '%s', left by a mount test that was killed",
-		 l->partition_path, m->target);
-	l->removed++;
-}
-
-int sp_mount_test_leftovers_remove(const char *partition_path, char *note, size_t len)
-{
-	struct leftovers l = { .partition_path = partition_path, .note = note, .len = len };
-
-	note[0] = '\0';
-	if (!realpath(partition_path, l.want) || sp_mountinfo_each(remove_leftover, &l) < 0)
-		return 0;
-	return l.removed;
 }
 
 /* ------------------------------------------------- the files under root */

@@ -53,6 +53,14 @@ struct sp_ctx {
 	/* the device as probed for this run (NULL: only the plan's view):
 	 * the identities the udev rule matches are the ones seen now */
 	const struct sp_facts *facts;
+	/*
+	 * The disk opened O_EXCL by the in-use check and held until right
+	 * before the first write (then closed: the wipe and mkfs open O_EXCL
+	 * themselves), so nobody can mount, assemble or claim it or a
+	 * partition meanwhile.  claim_fd is valid only while claimed.
+	 */
+	bool claimed;
+	int claim_fd;
 };
 
 /*
@@ -169,15 +177,6 @@ int sp_ctx_open_checked(const struct sp_ctx *ctx, const char *path, int flags, d
 /* Does the disk fd still name the disk we identified?  0 or -errno with
  * res->error filled; a ctx without a disk fd always passes. */
 int sp_ctx_check_disk(const struct sp_ctx *ctx, struct sp_step_result *res);
-
-/*
- * Unmounts the partition from /run/stripeplan-mount.XXXXXX (or the same
- * name under TMPDIR), where a mount test of an earlier stripeplan that was
- * killed left it, so a re-run is not refused as "in use".  Only mounts of
- * exactly this partition on exactly such a name are touched.  Returns how
- * many were removed, with the last one described in note.
- */
-int sp_mount_test_leftovers_remove(const char *partition_path, char *note, size_t len);
 
 /* The disk and partition node a run works on (the plan's, unless set). */
 const char *sp_ctx_disk_path(const struct sp_ctx *ctx);

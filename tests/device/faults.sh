@@ -27,7 +27,7 @@ dev2=$(sp_loop_create 1G) || exit 1
 holder=$!
 for _ in $(seq 50); do grep -q held "$WORK/held" && break; sleep 0.1; done
 before=$(digest "$dev2")
-expect_rc 3 "cannot open '$dev2' exclusively: Device or resource busy; another program is using it" \
+expect_rc 3 "$dev2 is open in process $holder \\(sp-hold-excl\\); stripeplan never touches a disk in use, even with --force" \
 	sp apply "${P400[@]}" --device "$dev2" --force
 kill "$holder"
 wait "$holder" 2>/dev/null || true

@@ -107,20 +107,24 @@ for ((i = 1; i <= KILLS; i++)); do
 		--mountpoint /data --root "$root"
 done
 
-# --- a mount an older stripeplan's killed mount test left behind -------------------
+# --- a mount named like an older stripeplan's killed mount test -------------------
 # (before the private namespace it mounted on /run/stripeplan-mount.XXXXXX in the
-# machine's own namespace, and a re-run was refused as "in use" even with --force)
+# machine's own namespace).  A name proves nothing: it may be a user's
+# (/srv/stripeplan-mount.photos).  It is in use: refused, even with --force,
+# said in a note, and left mounted and in place.
 old_dir=$(mktemp -d /run/stripeplan-mount.XXXXXX)
 echo "$old_dir" >>"$SP_LOOP_TMPDIR/.mounts"
 mount "${dev_a}p1" "$old_dir"
-expect_ok "apply over a left-behind test mount" sp apply "${P400[@]}" --device "$dev_a" \
-	--mountpoint /data --root "$root" --force
-expect_out "unmounted '${dev_a}p1' from '$old_dir', left by a mount test that was killed"
+expect_rc 3 "${dev_a}p1 is mounted on $old_dir; stripeplan never touches a disk in use, even with --force" \
+	sp apply "${P400[@]}" --device "$dev_a" --mountpoint /data --root "$root" --force
+expect_out "'$old_dir' is named like the mount test of an older stripeplan; if it is one, unmount it yourself"
 checks=$((checks + 1))
-if mounted_anywhere "$dev_a" || [ -e "$old_dir" ]; then
-	fail "the left-behind mount test is still there"
+if ! mounted_anywhere "$dev_a" || [ ! -d "$old_dir" ]; then
+	fail "apply unmounted or removed a mount it did not make"
 fi
-# a mount of the same partition anywhere else is the user's: still refused
+umount "$old_dir"
+rmdir "$old_dir"
+# a mount of the same partition anywhere else: refused the same way
 mine="$WORK/users-mount"
 mkdir -p "$mine"
 echo "$mine" >>"$SP_LOOP_TMPDIR/.mounts"

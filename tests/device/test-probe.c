@@ -65,7 +65,7 @@ static void usage_of(const struct sp_facts *f, struct sp_usage *u)
 {
 	struct sp_error err = { 0 };
 
-	if (sp_probe_usage(&sysfs, f, u, &err) < 0)
+	if (sp_probe_usage(&sysfs, f, getpid(), u, &err) < 0)
 		fail_msg("usage of '%s': %s", f->path, err.message);
 }
 
@@ -128,9 +128,7 @@ static void test_empty_has_no_signature(void **state)
 	usage_of(&f, &u);
 	assert_false(u.has_signature);
 	assert_int_equal(u.n_partitions, 0);
-	assert_int_equal(u.n_mounted, 0);
-	assert_int_equal(u.n_swap, 0);
-	assert_int_equal(u.n_held, 0);
+	assert_int_equal(u.n, 0);
 }
 
 static void test_ext4_signature(void **state)
@@ -190,13 +188,15 @@ static void test_mounted_partition(void **state)
 
 	probe(dev, &f);
 	usage_of(&f, &u);
-	assert_true(u.n_mounted >= 1);
-	for (i = 0; i < u.n_mounted; i++)
-		if (!strcmp(u.mounted[i].device, part + strlen("/dev/")))
+	assert_true(sp_usage_count(&u, SP_USE_MOUNTED) >= 1);
+	for (i = 0; i < u.n; i++)
+		if (u.e[i].use == SP_USE_MOUNTED && !strcmp(u.e[i].device, part + strlen("/dev/")))
 			break;
-	assert_true(i < u.n_mounted);
-	assert_true(!strncmp(u.mounted[i].what, "mounted on ", 11));
-	assert_string_equal(u.mounted[i].what + 11, mnt);
+	assert_true(i < u.n);
+	assert_string_equal(u.e[i].node, part);
+	assert_true(!strncmp(u.e[i].what, "is mounted on ", 14));
+	assert_string_equal(u.e[i].what + 14, mnt);
+	assert_string_equal(u.e[i].path, mnt);
 	assert_int_equal(u.n_partitions, 1);
 }
 
@@ -298,9 +298,10 @@ static void test_fake_sysfs_cciss(void **state)
 
 	usage_of(&f, &u);
 	assert_int_equal(u.n_partitions, 1);
-	assert_int_equal(u.n_held, 1);
-	assert_string_equal(u.held[0].device, "cciss!c0d0");
-	assert_string_equal(u.held[0].what, "held by md0");
+	assert_int_equal(sp_usage_count(&u, SP_USE_HELD), 1);
+	assert_int_equal(u.n, 1);
+	assert_string_equal(u.e[0].device, "cciss!c0d0");
+	assert_string_equal(u.e[0].what, "is held by md0");
 	assert_false(u.has_signature);
 }
 
@@ -343,7 +344,7 @@ static void test_usage_unreadable_refuses(void **state)
 	snprintf(fake_root, sizeof(fake_root), "%s/empty-sysfs.XXXXXX", loop_dir());
 	assert_non_null(mkdtemp(fake_root));
 	sysfs.root = fake_root;
-	assert_true(sp_probe_usage(&sysfs, &f, u, &err) < 0);
+	assert_true(sp_probe_usage(&sysfs, &f, getpid(), u, &err) < 0);
 	assert_int_equal(err.code, -ENOENT);
 	assert_int_equal(sp_error_exit_code(&err), SP_EXIT_REFUSED);
 	if (!strstr(err.message, "cannot tell whether any is in use"))
