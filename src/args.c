@@ -297,6 +297,7 @@ int sp_cli_parse(int argc, char **argv, unsigned allowed, const char *help,
 	args->sysfs.root = getenv("SP_SYSFS_ROOT");
 	args->stop_after = getenv("STRIPEPLAN_TEST_STOP_AFTER");
 	args->pause_dir = getenv("STRIPEPLAN_TEST_PAUSE_BEFORE_WRITE");
+	args->program_dirs = getenv("STRIPEPLAN_TEST_PROGRAM_DIRS");
 	*done = false;
 	for (size_t i = 0; i < N_OPTS; i++)
 		longopts[i] = opt_table[i].opt;

@@ -32,10 +32,13 @@ struct sp_cli_args {
 	/* from the environment, for tests only (stripeplan(8), ENVIRONMENT):
 	 * SP_SYSFS_ROOT, a fake sysfs tree; STRIPEPLAN_TEST_STOP_AFTER, a step
 	 * after which apply stops as if killed; STRIPEPLAN_TEST_PAUSE_BEFORE_WRITE,
-	 * a directory where apply says it is about to write and waits */
+	 * a directory where apply says it is about to write and waits;
+	 * STRIPEPLAN_TEST_PROGRAM_DIRS, where apply looks for mkfs instead of
+	 * the system directories */
 	struct sp_sysfs sysfs;
 	const char *stop_after;
 	const char *pause_dir;
+	const char *program_dirs;
 	bool strict;                /* check: any difference is drift */
 };
 

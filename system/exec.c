@@ -13,12 +13,14 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -266,6 +268,34 @@ out:
 	free(cap.buf);
 	free(envp);
 	return r;
+}
+
+int sp_exec_find(const char *name, const char *dirs, char *buf, size_t len)
+{
+	const char *dir = dirs ? dirs : SP_EXEC_SYSTEM_DIRS;
+	bool too_long = false;
+
+	if (!name || !name[0] || strchr(name, '/'))
+		return -EINVAL;
+	while (*dir) {
+		size_t n = strcspn(dir, ":");
+		struct stat st;
+		int w;
+
+		/* only absolute entries: "" or "." would mean the caller's cwd */
+		if (n && dir[0] == '/') {
+			w = snprintf(buf, len, "%.*s/%s", (int)n, dir, name);
+			if (w < 0 || (size_t)w >= len)
+				too_long = true;
+			else if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) &&
+				 faccessat(AT_FDCWD, buf, X_OK, AT_EACCESS) == 0)
+				return 0;
+		}
+		dir += n + (dir[n] == ':');
+	}
+	if (len)
+		buf[0] = '\0'; /* it held the last candidate */
+	return too_long ? -ENAMETOOLONG : -ENOENT;
 }
 
 void sp_exec_result_free(struct sp_exec_result *result)

@@ -25,6 +25,24 @@ int sp_exec(const char *const *argv, struct sp_exec_result *result, struct sp_er
 void sp_exec_result_free(struct sp_exec_result *result);
 
 /*
+ * Where apply looks for the programs it runs (mkfs.xfs, mke2fs): root's
+ * usual PATH (sudo's secure_path, systemd's default), never the caller's,
+ * so a directory someone put first in PATH cannot choose what formats a
+ * disk.  Tests replace it (STRIPEPLAN_TEST_PROGRAM_DIRS).
+ */
+#define SP_EXEC_SYSTEM_DIRS "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+/*
+ * The absolute path of the program `name` (no '/' in it) in dirs, a
+ * colon-separated list of absolute directories (NULL: SP_EXEC_SYSTEM_DIRS):
+ * the first regular file there that root may execute, as execvp() would
+ * pick it.  0 with buf filled, -ENOENT when no directory has one,
+ * -EINVAL for a name with a '/', -ENAMETOOLONG.  Pass the result as
+ * argv[0] to sp_exec(), which then runs exactly that file.
+ */
+int sp_exec_find(const char *name, const char *dirs, char *buf, size_t len);
+
+/*
  * Runs fn(arg, msg, len) in a child process with a mount namespace of its
  * own (unshare(CLONE_NEWNS), every mount made private, a private tmpfs on
  * /run): whatever fn mounts is seen by no other process and is gone when

@@ -14,8 +14,9 @@
  *      every partition and on the disk, which stays claimed;
  *   4. verify every step: a device that already matches is left alone;
  *   5. run every remaining step's preflight: what a later step would
- *      refuse (an fstab it cannot merge, a path leaving --root) is
- *      refused now, with nothing written;
+ *      refuse (mkfs's dry run of the plan's command, a program missing,
+ *      an fstab it cannot merge, a path leaving --root) is refused now,
+ *      with nothing written; a dry run stops after this and 6;
  *   6. refuse to overwrite anything not written by an already-matching
  *      step, unless --force: libblkid looks at the label, the end of the
  *      disk (backup GPT, old md superblocks) and the planned partition's
@@ -404,6 +405,7 @@ static void init_ctx(const struct sp_plan *plan, const struct sp_run_opts *opts,
 	ctx->disk_fd = -1;
 	ctx->part_fd = -1;
 	ctx->claim_fd = -1;
+	ctx->program_dirs = opts->program_dirs;
 }
 
 /* What the steps check every write against: the disk as locked. */

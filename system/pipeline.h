@@ -16,6 +16,9 @@ struct sp_run_opts {
 	unsigned partition_wait_ms; /* 0 = default */
 	unsigned lock_wait_ms;      /* 0 = default (5000) */
 	const struct sp_sysfs *sysfs; /* NULL = the machine's /sys */
+	/* tests only: where programs are looked for instead of the system
+	 * directories (SP_EXEC_SYSTEM_DIRS); NULL = those */
+	const char *program_dirs;
 	/* tests only: end the run after this step, as if killed there */
 	const char *stop_after;
 	/*

@@ -32,6 +32,7 @@
 #include <xfs/xfs_format.h>
 
 #include "exec.h"
+#include "mkfs-check.h"
 #include "steps.h"
 
 #define STEP "filesystem"
@@ -451,7 +452,11 @@ static void dry_run(const struct sp_ctx *ctx, struct sp_step_result *res)
 
 	join_argv(ctx->plan, cmd, sizeof(cmd));
 	sp_step_line(res, "wipe old signatures in %s", sp_ctx_partition_path(ctx));
-	sp_step_line(res, "run: %s", cmd);
+	/* the program as apply runs it: by the path its preflight found */
+	if (ctx->mkfs_path[0])
+		sp_step_line(res, "run: %s%s", ctx->mkfs_path, cmd + strlen(ctx->plan->mkfs_argv[0]));
+	else
+		sp_step_line(res, "run: %s", cmd);
 	summarize(ctx->plan, NULL, res);
 	res->status = SP_STEP_DRY_RUN;
 }
@@ -502,71 +507,21 @@ static int check_argv(const struct sp_plan *plan, const char *path, struct sp_st
 	return 0;
 }
 
-static bool reads_like_error(const char *line, size_t len, const char *tool)
+/* The plan's command, run by the absolute path the preflight found. */
+static int run_mkfs(struct sp_ctx *ctx, const char *path, struct sp_step_result *res)
 {
-	static const char *const words[] = { "error",  "invalid", "illegal", "bad ",
-					     "cannot", "can't",   "not ",    "failed",
-					     "too large", "too small", "no such", "denied",
-					     "busy",   "refus" };
-	char copy[SP_MSG_MAX];
-	size_t i, tn = strlen(tool);
-
-	if (len > tn && !strncmp(line, tool, tn) && line[tn] == ':')
-		return true;
-	snprintf(copy, sizeof(copy), "%.*s", (int)len, line);
-	for (i = 0; i < ARRAY_SIZE(words); i++)
-		if (strcasestr(copy, words[i]))
-			return true;
-	return false;
-}
-
-/*
- * The line of a failed mkfs's output that says why.  Tools follow a bad
- * option with their usage text, so reading stops at "Usage:"; of what is
- * left, the last line that reads like an error wins, else the last line.
- * mke2fs's version banner ("mke2fs 1.47.0 (5-Feb-2023)") never does.
- */
-static void why_it_failed(const char *out, const char *tool, char *buf, size_t len)
-{
-	const char *line = out, *end, *last = NULL, *err = NULL;
-	size_t last_len = 0, err_len = 0, n, tn = strlen(tool);
-
-	for (; line && *line; line = *end ? end + 1 : end) {
-		end = strchrnul(line, '\n');
-		while (line < end && (*line == ' ' || *line == '\t'))
-			line++;
-		n = (size_t)(end - line);
-		while (n && (line[n - 1] == ' ' || line[n - 1] == '\r'))
-			n--;
-		if (!strncasecmp(line, "usage:", 6))
-			break;
-		if (!n || (n > tn + 1 && !strncmp(line, tool, tn) && line[tn] == ' ' &&
-			   line[tn + 1] >= '0' && line[tn + 1] <= '9'))
-			continue;
-		last = line;
-		last_len = n;
-		if (reads_like_error(line, n, tool)) {
-			err = line;
-			err_len = n;
-		}
-	}
-	if (err)
-		snprintf(buf, len, "%.*s", (int)err_len, err);
-	else if (last)
-		snprintf(buf, len, "%.*s", (int)last_len, last);
-	else
-		snprintf(buf, len, "it printed nothing");
-}
-
-static int run_mkfs(const struct sp_plan *plan, const char *path, struct sp_step_result *res)
-{
+	const struct sp_plan *plan = ctx->plan;
 	const char *argv[SP_MAX_ARGV + 1];
 	struct sp_exec_result out = { 0 };
 	char why[SP_MSG_MAX];
 	size_t i;
 	int r;
 
-	for (i = 0; i < plan->n_mkfs_argv; i++)
+	if (!ctx->mkfs_path[0] && sp_step_find_program(ctx, plan->mkfs_argv[0], ctx->mkfs_path,
+						       sizeof(ctx->mkfs_path), res) < 0)
+		return -ENOENT;
+	argv[0] = ctx->mkfs_path;
+	for (i = 1; i < plan->n_mkfs_argv; i++)
 		argv[i] = plan->mkfs_argv[i];
 	argv[i] = NULL;
 	r = sp_exec(argv, &out, &res->error);
@@ -579,8 +534,8 @@ static int run_mkfs(const struct sp_plan *plan, const char *path, struct sp_step
 	out.output = NULL;
 	if (out.exit_status == 0)
 		return 0;
-	why_it_failed(res->tool_output, argv[0], why, sizeof(why));
-	return sp_step_fail(res, EIO, "%s failed (exit %d) on '%s': %s", argv[0],
+	sp_mkfs_why(res->tool_output, plan->mkfs_argv[0], why, sizeof(why));
+	return sp_step_fail(res, EIO, "%s failed (exit %d) on '%s': %s", plan->mkfs_argv[0],
 			    out.exit_status, path, why);
 }
 
@@ -617,7 +572,7 @@ static int filesystem_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 	if (r == 0)
 		r = still_bound(ctx, path, res);
 	if (r == 0)
-		r = run_mkfs(ctx->plan, path, res);
+		r = run_mkfs(ctx, path, res);
 	res->seconds = sp_now_seconds() - started;
 	if (r < 0)
 		return r;
@@ -696,4 +651,5 @@ const struct sp_step sp_step_filesystem = {
 	.verify = filesystem_verify,
 	.apply = filesystem_apply,
 	.probe_existing = filesystem_probe_existing,
+	.preflight = sp_mkfs_preflight, /* mkfs-check.c */
 };

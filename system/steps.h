@@ -61,6 +61,12 @@ struct sp_ctx {
 	 */
 	bool claimed;
 	int claim_fd;
+	/* where the programs a step runs are looked for: NULL is
+	 * SP_EXEC_SYSTEM_DIRS (tests: STRIPEPLAN_TEST_PROGRAM_DIRS) */
+	const char *program_dirs;
+	/* the mkfs the filesystem step runs, by its absolute path, found by
+	 * its preflight ("" until then) */
+	char mkfs_path[SP_PATH_MAX];
 };
 
 /*

@@ -47,13 +47,16 @@ expect_ok "check after convergence" sp check --strict "${P400[@]}" --device "$de
 # --- mkfs fails: exit 4 and mkfs's own words; the state is reported --------
 dev3=$(sp_loop_create 1G) || exit 1
 expect_ok "plan" sp plan "${P400[@]}" --device "$dev3" --format json -o "$WORK/plan3.json"
+# (a mkfs.xfs that passes the preflight's dry run, -N, and fails the real
+# one; apply looks for programs in the system directories only, so the
+# test points it at its own with the test-only STRIPEPLAN_TEST_PROGRAM_DIRS)
 mkdir -p "$WORK/bin"
-printf '#!/bin/sh\necho "mkfs.xfs: pwrite failed: No space left on device" >&2\nexit 1\n' \
+printf '#!/bin/sh\ncase " $* " in *" -N "*) exit 0 ;; esac\necho "mkfs.xfs: pwrite failed: No space left on device" >&2\nexit 1\n' \
 	>"$WORK/bin/mkfs.xfs"
 chmod +x "$WORK/bin/mkfs.xfs"
 expect_rc 4 "mkfs.xfs failed \(exit 1\) on '${dev3}p1': mkfs.xfs: pwrite failed: No space left" \
-	env PATH="$WORK/bin:$PATH" "$STRIPEPLAN" apply --plan "$WORK/plan3.json" --device "$dev3" \
-	--root "$SP_TEST_ROOT"
+	env STRIPEPLAN_TEST_PROGRAM_DIRS="$WORK/bin" "$STRIPEPLAN" apply --plan "$WORK/plan3.json" \
+	--device "$dev3" --root "$SP_TEST_ROOT"
 expect_out 'state left behind on '"$dev3"
 expect_out '^  partition +done'
 expect_out '^  filesystem +failed'

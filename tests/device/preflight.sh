@@ -1,0 +1,76 @@
+#!/bin/bash
+# Every later step is proven before the first write (issue 21, rule 4):
+# the planned mkfs command run as mkfs -N/-n on a scratch file of the
+# partition's size, and each program apply runs found in the fixed list
+# of system directories.  Each refusal: the exit code, one line that
+# says why, the whole image, sfdisk's view and the scratch root unchanged;
+# --dry-run refuses the same way.
+. "$SRCDIR/tests/device/lib.bash"
+
+P400=(--controller hp-p400 --level 10 --disks 8 --chunk 256K --fs xfs --kernel 6.1)
+
+# both DEV CODE PATTERN ARGS...: apply and apply --dry-run exit CODE with
+# PATTERN, nothing changed
+both() {
+	local dev=$1 code=$2 pattern=$3
+	shift 3
+	expect_untouched "$code" "$dev" "$pattern" sp apply --device "$dev" "$@"
+	expect_untouched "$code" "$dev" "$pattern" sp apply --device "$dev" --dry-run "$@"
+}
+
+# --- mkfs.xfs refuses the plan's command: found before the label ----------
+# RAID0 of 32 x 64 MiB: a 2 GiB stripe width, which libxfs refuses
+# ("stripe width ... is too large": it must fit in a signed 32-bit count).
+# The partition starts at 2 GiB, so the disk is 5 GiB; hashing all of it
+# for every run would take minutes, so what is hashed is where apply
+# writes first: both label areas and the partition's first 8 MiB (its
+# superblock and first AG headers).
+big=$(sp_loop_create 5G) || exit 1
+big_img=$(image_of "$big")
+big_state() {
+	sync
+	{
+		dd if="$big_img" bs=1M count=8 status=none
+		dd if="$big_img" bs=1M skip=2048 count=8 status=none
+		dd if="$big_img" bs=1M skip=$((5 * 1024 - 8)) status=none
+	} | sha256sum
+	sfdisk -d "$big" 2>&1 | grep -v '^device:' || true
+}
+for dry in "" --dry-run; do
+	before=$(big_state)
+	expect_rc 2 "mkfs.xfs would refuse this plan: stripe width \\(2147483648\\) is too large \\(mkfs.xfs -b size=4096 -d su=64m,sw=32 -l su=4k ${big}p1, on a 2(\\.00)? GiB partition\\); nothing was written" \
+		sp apply --controller generic --level 0 --disks 32 --chunk 64M --fs xfs --kernel 6.1 \
+		--device "$big" $dry
+	checks=$((checks + 1))
+	[ "$(big_state)" = "$before" ] || fail "a refused run ${dry:-(real)} wrote to $big"
+done
+checks=$((checks + 1))
+[ -z "$(blkid -p -o value -s PTTYPE "$big" 2>/dev/null)" ] || fail "a label was written on $big"
+
+# --- the programs apply runs come from the system directories only ---------
+dev=$(sp_loop_create 512M) || exit 1
+mkdir -p "$WORK/empty" "$WORK/bin"
+# STRIPEPLAN_TEST_PROGRAM_DIRS (tests only) replaces the system directories
+expect_untouched 3 "$dev" "cannot find 'mkfs.xfs' in $WORK/empty; nothing was written" \
+	env STRIPEPLAN_TEST_PROGRAM_DIRS="$WORK/empty" "$STRIPEPLAN" apply "${P400[@]}" \
+	--device "$dev" --root "$SP_TEST_ROOT"
+expect_untouched 3 "$dev" "cannot find 'mkfs.xfs' in $WORK/empty; nothing was written" \
+	env STRIPEPLAN_TEST_PROGRAM_DIRS="$WORK/empty" "$STRIPEPLAN" apply "${P400[@]}" \
+	--device "$dev" --root "$SP_TEST_ROOT" --dry-run
+expect_untouched 3 "$dev" "cannot find 'mke2fs' in $WORK/empty; nothing was written" \
+	env STRIPEPLAN_TEST_PROGRAM_DIRS="$WORK/empty" "$STRIPEPLAN" apply "${P400[@]}" \
+	--fs ext4 --device "$dev" --root "$SP_TEST_ROOT" --dry-run
+# a mkfs.xfs earlier in the caller's PATH is not the one apply runs
+printf '#!/bin/sh\ntouch %s/ran\nexit 1\n' "$WORK" >"$WORK/bin/mkfs.xfs"
+chmod +x "$WORK/bin/mkfs.xfs"
+expect_ok "apply with a mkfs.xfs in PATH" env PATH="$WORK/bin:$PATH" "$STRIPEPLAN" apply \
+	"${P400[@]}" --device "$dev" --root "$SP_TEST_ROOT"
+expect_out "^\\[2/4\\] filesystem .*done, verified"
+checks=$((checks + 1))
+[ ! -e "$WORK/ran" ] || fail "apply ran the mkfs.xfs found in the caller's PATH"
+# the dry run names the program it would run by its absolute path
+expect_ok "dry run names the program" sp apply "${P400[@]}" --fs ext4 --device "$dev" --force \
+	--dry-run
+expect_out "would: run: /(usr/)?s?bin/mke2fs -t ext4 "
+
+device_finish
