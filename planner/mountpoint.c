@@ -6,18 +6,54 @@
  * the place the user meant is refused instead of guessed at.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "stripeplan.h"
 
-/* Where the running system lives: an array mounted there hides it. */
-static const char *const system_dirs[] = {
-	"/bin", "/boot", "/boot/efi", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32",
-	"/proc", "/run", "/sbin", "/sys", "/tmp", "/usr", "/var",
+/*
+ * Where the running system lives: an array mounted there, or anywhere in
+ * a tree the system owns, hides what the system needs, so it takes
+ * --force.  The trees are the ones systemd's mount requirements
+ * (docs/MOUNT_REQUIREMENTS.md) say must be there before the host boots or
+ * before local-fs.target (/usr with /usr/local, /etc, /var's system
+ * parts), what the boot needs (/boot, the ESP), the usrmerge links, and
+ * the kernel's filesystems.  Data trees stay open: /srv, /home, /mnt,
+ * /media, /opt, /data, and the parts of /var that hold a site's data
+ * (FHS: /var/mail, /var/spool/<queue>, /var/www, /var/opt), which a
+ * small-sync array is made for.
+ */
+static const struct {
+	const char *path;
+	bool tree; /* every path below it too, not the directory alone */
+	const char *use;
+} system_paths[] = {
+	{ "/bin", true, "holds the operating system" },
+	{ "/boot", true, "holds the kernel and the boot loader" },
+	{ "/efi", true, "holds the boot loader (the EFI system partition)" },
+	{ "/etc", true, "holds the system's configuration" },
+	{ "/lib", true, "holds the operating system" },
+	{ "/lib32", true, "holds the operating system" },
+	{ "/lib64", true, "holds the operating system" },
+	{ "/libx32", true, "holds the operating system" },
+	{ "/sbin", true, "holds the operating system" },
+	{ "/usr", true, "holds the operating system" },
+	{ "/root", false, "is root's home (its ssh keys)" },
+	{ "/tmp", false, "is the system's temporary directory" },
+	{ "/var", false, "holds the system's variable data" },
+	{ "/var/spool", false, "holds the system's spools (cron, at)" },
+	{ "/var/lib", true, "holds the state of the system and its packages (dpkg, systemd)" },
+	{ "/var/cache", true, "holds the system's caches" },
+	{ "/var/log", true, "holds the system's logs" },
+	{ "/var/tmp", true, "is the system's temporary directory" },
+	{ "/var/run", true, "is /run, a kernel filesystem" },
+	{ "/var/lock", true, "is below /run, a kernel filesystem" },
+	{ "/dev", true, "is a kernel filesystem or below one" },
+	{ "/proc", true, "is a kernel filesystem or below one" },
+	{ "/run", true, "is a kernel filesystem or below one" },
+	{ "/sys", true, "is a kernel filesystem or below one" },
 };
-/* Kernel filesystems: nothing of the array's belongs below them. */
-static const char *const virtual_dirs[] = { "/dev/", "/proc/", "/run/", "/sys/" };
 
 int sp_path_normalize(const char *in, char *out, size_t len)
 {
@@ -52,12 +88,14 @@ int sp_path_normalize(const char *in, char *out, size_t len)
 
 const char *sp_mountpoint_system_use(const char *normalized)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(system_dirs); i++)
-		if (!strcmp(normalized, system_dirs[i]))
-			return "holds the operating system";
-	for (size_t i = 0; i < ARRAY_SIZE(virtual_dirs); i++)
-		if (!strncmp(normalized, virtual_dirs[i], strlen(virtual_dirs[i])))
-			return "is below a kernel filesystem";
+	for (size_t i = 0; i < ARRAY_SIZE(system_paths); i++) {
+		const char *p = system_paths[i].path;
+		size_t n = strlen(p);
+
+		if (!strncmp(normalized, p, n) &&
+		    (!normalized[n] || (system_paths[i].tree && normalized[n] == '/')))
+			return system_paths[i].use;
+	}
 	return NULL;
 }
 

@@ -669,8 +669,9 @@ int sp_plan_make(const struct sp_spec *spec, const struct sp_profile *profile,
  * directory meant), -ENAMETOOLONG.
  * sp_mountpoint_check() normalizes a mount point into out and refuses
  * (SP_ERR_INVALID) control characters, "/" in any spelling, and, unless
- * force, the directories of the operating system (/usr, /var, /boot ...)
- * and anything below /proc, /sys, /dev, /run.
+ * force, the directories of the operating system and every path in the
+ * trees it owns (/usr/..., /etc/..., /boot/..., /var/lib/..., below the
+ * kernel filesystems; the table in mountpoint.c says which and why).
  */
 int sp_path_normalize(const char *in, char *out, size_t len);
 int sp_mountpoint_check(const char *in, bool force, char *out, size_t len, struct sp_error *err);

@@ -11,8 +11,9 @@ md=(plan --controller md --level raid5 --disks 10 --chunk 1M --fs xfs
 	--members sdb,sdc,sdd,sde,sdf,sdg,sdh,sdi,sdj,sdk --kernel 6.1.0)
 perc=(plan --controller dell-perc5e --level 5 --disks 15 --chunk 128K --fs ext3
 	--device /dev/sdb --size 12732G --mountpoint /srv/md1000 --kernel 6.1.0)
+# (/var/lib holds the system's and the packages' state: a mount point there takes --force)
 lsi=(plan --controller lsi-megaraid-475 --level 5 --disks 3 --chunk 64K --fs ext3
-	--device /dev/sda --size 33G --mountpoint /var/lib/db --kernel 6.1.0)
+	--device /dev/sda --size 33G --mountpoint /var/lib/db --force --kernel 6.1.0)
 
 for name in p400 md perc lsi; do
 	declare -n args=$name

@@ -119,7 +119,8 @@ mkdir -p "$r/etc/udev/rules.d"
 mkfifo "$r/etc/udev/rules.d/60-stripeplan-$(basename "$dev").rules"
 refused 3 "is a FIFO; not replacing it" "udev rule a FIFO" "$r"
 
-for m in //  /. /data/.. /../../../X /usr; do
+# (/usr/lib/x, /var/lib/x, /etc/ssh: inside trees the system owns, issue 21)
+for m in //  /. /data/.. /../../../X /usr /usr/lib/x /var/lib/x /etc/ssh; do
 	r=$(fresh "mp-${#m}")
 	snap "$dev" "$r" before
 	expect_rc 2 "mountpoint: '$m'" sp apply "${P400[@]}" --device "$dev" --root "$r" --mountpoint "$m"

@@ -60,8 +60,20 @@ static void test_check(void **state)
 {
 	static const char *const refused[] = { "/", "//", "/.", "/./", "/data/..", "/..",
 					       "/../../../X", "data", "/da\nta", "/x\t" };
-	static const char *const system[] = { "/usr", "/usr/", "/./var", "/boot", "/boot/efi",
-					      "/etc", "/proc/x", "/sys/fs/x", "/dev/shm", "/run/a" };
+	static const char *const system[] = {
+		"/usr", "/usr/", "/./var", "/boot", "/boot/efi", "/etc", "/proc/x", "/sys/fs/x",
+		"/dev/shm", "/run/a",
+		/* whole trees the system owns (issue 21): not only the directory */
+		"/usr/lib", "/usr/lib/x", "/usr/local", "/usr/local/data", "/var/lib/x", "/var/lib",
+		"/etc/ssh", "/boot/x", "/bin/x", "/lib64/x", "/var/log/x", "/var/cache/apt",
+		"/var/tmp/x", "/var/run/x", "/efi/EFI", "/root", "/var/spool", "/sbin/x",
+	};
+	/* data trees: open without --force */
+	static const char *const data[] = {
+		"/srv", "/srv/x", "/data", "/mnt/x", "/media/usb", "/home", "/home/x", "/opt",
+		"/opt/db", "/var/www", "/var/mail", "/var/spool/postfix", "/var/opt/x", "/root/x",
+		"/tmp/x", "/var2", "/devices", "/usrx", "/etcetera", "/var/library",
+	};
 	char out[SP_PATH_MAX];
 
 	(void)state;
@@ -70,15 +82,15 @@ static void test_check(void **state)
 		assert_true(check(refused[i], true, out) < 0); /* --force does not help */
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(system); i++) {
-		assert_true(check(system[i], false, out) < 0);
+		if (check(system[i], false, out) == 0)
+			fail_msg("'%s' should need --force", system[i]);
 		assert_int_equal(check(system[i], true, out), 0);
 	}
+	for (size_t i = 0; i < ARRAY_SIZE(data); i++)
+		if (check(data[i], false, out) != 0)
+			fail_msg("'%s' should be open without --force", data[i]);
 	assert_int_equal(check("/./data//", false, out), 0);
 	assert_string_equal(out, "/data");
-	assert_int_equal(check("/usr/local/data", false, out), 0);
-	assert_int_equal(check("/srv", false, out), 0);
-	assert_int_equal(check("/var2", false, out), 0);
-	assert_int_equal(check("/devices", false, out), 0);
 }
 
 int main(void)
