@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "fstab.h"
+#include "textfile.h"
 
 #define BY_UUID_PREFIX "/dev/disk/by-uuid/"
 #define QUOTE_MAX 96U
@@ -90,31 +91,43 @@ static bool next_field(const char **pos, const char *end, char *buf, size_t len)
 	return true;
 }
 
-/* A dump or pass field: an optionally signed decimal number, nothing else. */
+/* A dump or pass field: an optionally signed decimal number, nothing else.
+ * One too large for a long is still a number to libmount (strtol
+ * saturates), and so to mount(8): so it is here. */
 static bool parse_number(const char *text, int *ret)
 {
 	char *endp;
 	long v;
 
-	errno = 0;
 	v = strtol(text, &endp, 10);
-	if (endp == text || *endp || errno)
+	if (endp == text || *endp)
 		return false;
 	*ret = v > 0x7fffffff ? 0x7fffffff : v < -0x7fffffff ? -0x7fffffff : (int)v;
 	return true;
 }
 
-/* The length of v without the quotes around it ("x" or 'x'), v moved past
- * the opening one. */
-static size_t unquote(const char **v)
+/*
+ * A tag's value as libblkid reads it for libmount, and so mount(8)
+ * (blkid_parse_tag_string): a value that opens with a quote runs to the
+ * last such quote and what follows is dropped ('"x"junk' is x); one
+ * whose quote never closes is no tag at all (false).  v is moved past
+ * the opening quote, *ret_len is the value's length.
+ */
+static bool unquote(const char **v, size_t *ret_len)
 {
-	size_t n = strlen(*v);
+	char q = (*v)[0];
+	const char *end;
 
-	if (n >= 2 && ((*v)[0] == '"' || (*v)[0] == '\'') && (*v)[n - 1] == (*v)[0]) {
-		(*v)++;
-		n -= 2;
+	if (q != '"' && q != '\'') {
+		*ret_len = strlen(*v);
+		return true;
 	}
-	return n;
+	end = strrchr(*v + 1, q);
+	if (!end)
+		return false;
+	(*v)++;
+	*ret_len = (size_t)(end - *v);
+	return true;
 }
 
 /* UUID=value, the value possibly quoted; "" when the source names no UUID */
@@ -131,8 +144,7 @@ static void uuid_of(const char *source, char *buf, size_t len)
 	if (strncmp(source, "UUID=", 5) != 0)
 		return;
 	v = source + 5;
-	n = unquote(&v);
-	if (n < len)
+	if (unquote(&v, &n) && n < len)
 		snprintf(buf, len, "%.*s", (int)n, v);
 }
 
@@ -150,7 +162,8 @@ static void tag_of(const char *source, struct entry *e)
 		if (strlen(tags[i]) != (size_t)(eq - source) || strncmp(source, tags[i], strlen(tags[i])))
 			continue;
 		v = eq + 1;
-		n = unquote(&v);
+		if (!unquote(&v, &n))
+			return; /* mount(8) reads no tag there either */
 		snprintf(e->tag, sizeof(e->tag), "%s", tags[i]);
 		snprintf(e->tag_value, sizeof(e->tag_value), "%.*s", (int)n, v);
 		return;
@@ -343,22 +356,78 @@ static int check_owned_line(const char *owned_line, const char *mountpoint, cons
 	return 0;
 }
 
-/*
- * An entry that names our mount point or UUID is ours (1) when it sits
- * directly below a marker, and a conflict (-EEXIST) otherwise; any other
- * entry is unrelated (0).
- */
-static int judge(const struct line *v, size_t i, const struct entry *e, const char *mountpoint,
-		 const char *uuid, struct sp_error *err)
+/* What one merge is about: the planned mount point and filesystem. */
+struct want {
+	const char *mountpoint;
+	const char *uuid;                  /* NULL or "": not known yet */
+	const struct sp_fstab_names *names; /* NULL: judged by uuid alone */
+};
+
+/* Whether the entry names what apply writes, in any spelling. */
+static bool names_ours(const struct want *w, const struct entry *e)
 {
-	bool mp = same_path(e->target, mountpoint), id = same_uuid(e->uuid, uuid);
-	char quoted[QUOTE_MAX + 8];
+	if (same_uuid(e->uuid, w->uuid))
+		return true;
+	return w->names && w->names->ours &&
+	       w->names->ours(e->tag, e->tag_value, e->source, w->names->userdata);
+}
+
+/* " (/dev/sdc1)" for a source that names a node now, else "". */
+static void node_note(const struct want *w, const struct entry *e, char *buf, size_t len)
+{
+	char node[SP_PATH_MAX] = "";
+
+	buf[0] = '\0';
+	if (w->names && w->names->node_of)
+		w->names->node_of(e->tag, e->tag_value, e->source, node, sizeof(node),
+				  w->names->userdata);
+	if (node[0] && strcmp(node, e->source))
+		snprintf(buf, len, " (%s)", node);
+}
+
+/*
+ * A block the tool owns for our mount point: ours to replace when it
+ * names what apply writes, or names no device present now (a run
+ * stopped after re-making the filesystem left it); a refusal when it
+ * names another device, so a second device never takes the first one's
+ * mount point.
+ */
+static int judge_owned(const struct line *v, size_t i, const struct entry *e,
+		       const struct want *w, struct sp_error *err)
+{
+	char quoted[QUOTE_MAX + 8], node[SP_PATH_MAX] = "";
+	const char *device = w->names && w->names->device ? w->names->device : "this device";
+
+	if (!w->names || !w->names->node_of || names_ours(w, e))
+		return 1;
+	w->names->node_of(e->tag, e->tag_value, e->source, node, sizeof(node), w->names->userdata);
+	if (!node[0])
+		return 1;
+	quote_line(&v[i], quoted, sizeof(quoted));
+	return sp_error_set(err, EEXIST, SP_ERR_INVALID,
+			    "mount point '%s' is %s's (line %zu: '%s'); stripeplan will not give it "
+			    "to %s as well: choose another --mountpoint, or remove that line and "
+			    "the marker above it",
+			    w->mountpoint, node, i + 1, quoted, device);
+}
+
+/*
+ * An entry that names our mount point, or what apply writes, is ours (1)
+ * when it sits directly below a marker, and a conflict (-EEXIST)
+ * otherwise; any other entry is unrelated (0).
+ */
+static int judge(const struct line *v, size_t i, const struct entry *e, const struct want *w,
+		 struct sp_error *err)
+{
+	bool mp = same_path(e->target, w->mountpoint), id = names_ours(w, e);
+	char quoted[QUOTE_MAX + 8], node[SP_PATH_MAX + 8];
+	const char *device = w->names && w->names->device ? w->names->device : NULL;
 
 	if (!mp && !id)
 		return 0;
 	if (i > 0 && is_marker(&v[i - 1])) {
 		if (marker_names(&v[i - 1], e->target) && e->uuid[0])
-			return 1;
+			return mp ? judge_owned(v, i, e, w, err) : 1;
 		/* below our marker, but not a line we write: someone's own */
 		quote_line(&v[i], quoted, sizeof(quoted));
 		return sp_error_set(err, EEXIST, SP_ERR_INVALID,
@@ -368,21 +437,34 @@ static int judge(const struct line *v, size_t i, const struct entry *e, const ch
 				    i + 1, SP_FSTAB_MARKER, quoted);
 	}
 	quote_line(&v[i], quoted, sizeof(quoted));
+	node_note(w, e, node, sizeof(node));
+	if (mp && device)
+		return sp_error_set(err, EEXIST, SP_ERR_INVALID,
+				    "line %zu already mounts '%s': '%s'%s; stripeplan does not give it "
+				    "to %s as well, nor edit lines it did not write",
+				    i + 1, w->mountpoint, quoted, node, device);
 	if (mp)
 		return sp_error_set(err, EEXIST, SP_ERR_INVALID,
-				    "line %zu already mounts '%s': '%s'; stripeplan does not edit "
+				    "line %zu already mounts '%s': '%s'%s; stripeplan does not edit "
 				    "lines it did not write",
-				    i + 1, mountpoint, quoted);
+				    i + 1, w->mountpoint, quoted, node);
+	if (e->uuid[0])
+		return sp_error_set(err, EEXIST, SP_ERR_INVALID,
+				    "line %zu already uses UUID=%s: '%s'%s; stripeplan does not edit "
+				    "lines it did not write",
+				    i + 1, e->uuid, quoted, node);
 	return sp_error_set(err, EEXIST, SP_ERR_INVALID,
-			    "line %zu already uses UUID=%s: '%s'; stripeplan does not edit lines "
-			    "it did not write",
-			    i + 1, uuid, quoted);
+			    "line %zu mounts %s%s, which is %s or on it, on '%s': '%s'; two lines "
+			    "would mount one filesystem, or one would name what apply replaces; "
+			    "stripeplan does not edit lines it did not write",
+			    i + 1, e->source, node, device ? device : "what apply writes", e->target,
+			    quoted);
 }
 
 /* Decides each line's fate: the first owned block becomes ours, any
  * further one is dropped, everything else is kept. */
-static int decide(const struct line *v, size_t n, const char *mountpoint, const char *uuid,
-		  enum fate *fate, size_t *ret_owned, struct sp_error *err)
+static int decide(const struct line *v, size_t n, const struct want *w, enum fate *fate,
+		  size_t *ret_owned, struct sp_error *err)
 {
 	struct entry *e = malloc(sizeof(*e));
 	size_t owned = 0;
@@ -395,7 +477,7 @@ static int decide(const struct line *v, size_t n, const char *mountpoint, const 
 		if (r < 0)
 			r = sp_error_set(err, -r, SP_ERR_FAILED, "out of memory");
 		else if (r > 0)
-			r = judge(v, i, e, mountpoint, uuid, err);
+			r = judge(v, i, e, w, err);
 		if (r < 0)
 			break;
 		if (r == 1) {
@@ -463,14 +545,15 @@ static char *build(const char *old_text, const struct line *v, size_t n, const e
 	return out;
 }
 
-int sp_fstab_merge_action(const char *old_text, const char *owned_line, const char *mountpoint,
-			  const char *uuid, char **ret_text, enum sp_fstab_action *ret_action,
-			  struct sp_error *err)
+int sp_fstab_merge_names(const char *old_text, const char *owned_line, const char *mountpoint,
+			 const char *uuid, const struct sp_fstab_names *names, char **ret_text,
+			 enum sp_fstab_action *ret_action, struct sp_error *err)
 {
 	char escaped[SP_PATH_MAX], marker[SP_PATH_MAX + 32];
+	const struct want w = { mountpoint, uuid, names };
 	struct line *v = NULL;
 	enum fate *fate = NULL;
-	size_t n = 0, owned = 0;
+	size_t n = 0, owned = 0, len;
 	char *text;
 	int r;
 
@@ -489,12 +572,22 @@ int sp_fstab_merge_action(const char *old_text, const char *owned_line, const ch
 		r = sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 		goto out;
 	}
-	r = decide(v, n, mountpoint, uuid, fate, &owned, err);
+	r = decide(v, n, &w, fate, &owned, err);
 	if (r < 0)
 		goto out;
 	text = build(old_text, v, n, fate, owned, marker, owned_line);
 	if (!text) {
 		r = sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
+		goto out;
+	}
+	/* a file the next run could not read back would be refused forever */
+	len = strlen(text);
+	if (len > SP_INPUT_MAX_BYTES) {
+		free(text);
+		r = sp_error_set(err, EFBIG, SP_ERR_INVALID,
+				 "with the line for '%s', it would be %zu bytes, more than the %u "
+				 "stripeplan reads back",
+				 mountpoint, len, SP_INPUT_MAX_BYTES);
 		goto out;
 	}
 	if (ret_action)
@@ -506,6 +599,14 @@ out:
 	free(fate);
 	free(v);
 	return r;
+}
+
+int sp_fstab_merge_action(const char *old_text, const char *owned_line, const char *mountpoint,
+			  const char *uuid, char **ret_text, enum sp_fstab_action *ret_action,
+			  struct sp_error *err)
+{
+	return sp_fstab_merge_names(old_text, owned_line, mountpoint, uuid, NULL, ret_text,
+				    ret_action, err);
 }
 
 int sp_fstab_merge(const char *old_text, const char *owned_line, const char *mountpoint,

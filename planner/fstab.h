@@ -50,6 +50,37 @@ int sp_fstab_merge_action(const char *old_text, const char *owned_line, const ch
 			  const char *uuid, char **ret_text, enum sp_fstab_action *ret_action,
 			  struct sp_error *err);
 
+/*
+ * What the merge cannot know from text alone: which spellings name what
+ * apply writes, and what another spelling names (the system side resolves
+ * both: system/fs-names.h).  Without it the merge judges by `uuid` alone.
+ */
+struct sp_fstab_names {
+	/* does the entry's source (tag and value as sp_fstab_match_fn gets
+	 * them) name the disk, a partition on it or a filesystem there? */
+	bool (*ours)(const char *tag, const char *value, const char *source, void *userdata);
+	/* the node the source names now ("" when none), for messages */
+	void (*node_of)(const char *tag, const char *value, const char *source, char *buf,
+			size_t len, void *userdata);
+	const char *device;         /* what apply formats, for messages: "/dev/sdb1" */
+	void *userdata;
+};
+
+/*
+ * sp_fstab_merge_action, with names.  A line the tool does not own that
+ * names what apply writes, in any spelling, is refused (-EEXIST, invalid
+ * input) wherever it mounts it: two lines would mount one filesystem, or
+ * one would name a filesystem apply replaces.  A block the tool owns for
+ * `mountpoint` that names another device present now is refused the same
+ * way, naming both devices: one mount point is not given to a second
+ * device.  One naming no device present now (its filesystem was re-made
+ * by a run that was stopped) is replaced.  The result must stay within
+ * SP_INPUT_MAX_BYTES, what the reader takes back (-EFBIG, invalid input).
+ */
+int sp_fstab_merge_names(const char *old_text, const char *owned_line, const char *mountpoint,
+			 const char *uuid, const struct sp_fstab_names *names, char **ret_text,
+			 enum sp_fstab_action *ret_action, struct sp_error *err);
+
 /* plan->fstab_line with the placeholder replaced by uuid.  -EINVAL for a
  * missing placeholder or a uuid with characters other than [0-9A-Za-z-],
  * -ENAMETOOLONG when buf is too small. */

@@ -88,20 +88,51 @@ int sp_fstab_write_atomic(const char *path, const char *text, const struct sp_fs
 	return r;
 }
 
+static int not_regular(const char *display, mode_t mode, struct sp_error *err)
+{
+	return sp_error_set(err, S_ISDIR(mode) ? EISDIR : EINVAL, SP_ERR_INVALID,
+			    "the fstab lock '%s' is %s, not a regular file", display,
+			    sp_file_kind(mode));
+}
+
+int sp_fstab_lock_check(int etc_fd, const char *display, struct sp_error *err)
+{
+	struct stat st;
+
+	/* lstat, not open: a device node there is never opened */
+	if (fstatat(etc_fd, SP_FSTAB_LOCK_NAME, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0 :
+					 sp_error_set(err, errno, SP_ERR_REFUSED,
+						      "cannot look at the fstab lock '%s': %s",
+						      display, strerror(errno));
+	return S_ISREG(st.st_mode) ? 0 : not_regular(display, st.st_mode, err);
+}
+
 int sp_fstab_lock(int etc_fd, const char *display, unsigned wait_ms, int *ret_fd,
 		  struct sp_error *err)
 {
-	int fd = openat(etc_fd, SP_FSTAB_LOCK_NAME,
-			O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
 	struct stat st;
+	int fd, r;
 
+	r = sp_fstab_lock_check(etc_fd, display, err);
+	if (r < 0)
+		return r;
+	fd = openat(etc_fd, SP_FSTAB_LOCK_NAME,
+		    O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == ELOOP)
+		return not_regular(display, S_IFLNK, err);
 	if (fd < 0)
 		return sp_error_set(err, errno, SP_ERR_FAILED,
 				    "cannot open the lock file '%s': %s", display, strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
 		close(fd);
-		return sp_error_set(err, EINVAL, SP_ERR_FAILED,
-				    "the lock file '%s' is not a regular file", display);
+		return sp_error_set(err, -r, SP_ERR_FAILED, "cannot stat the lock file '%s': %s",
+				    display, strerror(-r));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return not_regular(display, st.st_mode, err);
 	}
 	for (unsigned waited = 0;; waited += 20) {
 		if (flock(fd, LOCK_EX | LOCK_NB) == 0)

@@ -53,5 +53,13 @@ int sp_fstab_write_atomic(const char *path, const char *text, const struct sp_fs
 #define SP_FSTAB_LOCK_NAME ".fstab.lock"
 int sp_fstab_lock(int etc_fd, const char *display, unsigned wait_ms, int *ret_fd,
 		  struct sp_error *err);
+/*
+ * Whether the lock can be taken, creating and opening nothing: 0 when it
+ * is missing or a regular file; a link, directory, FIFO, device node or
+ * socket in its place is -errno with SP_ERR_INVALID ("the fstab lock
+ * '...' is a FIFO, not a regular file"), as the same in place of fstab
+ * is.  sp_fstab_lock refuses the same, before it opens anything.
+ */
+int sp_fstab_lock_check(int etc_fd, const char *display, struct sp_error *err);
 
 #endif

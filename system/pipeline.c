@@ -21,7 +21,9 @@
  *      step, unless --force: libblkid looks at the label, the end of the
  *      disk (backup GPT, old md superblocks) and the planned partition's
  *      whole range, whether or not a partition table still points at it;
- *   7. let go of the disk's claim: our own writes open it O_EXCL;
+ *   7. take what a step must hold from here until it runs (the fstab
+ *      lock), then let go of the disk's claim: our own writes open it
+ *      O_EXCL;
  *   8. apply the first differing step and everything after it, each
  *      followed by its verify, each write to a node re-checked against
  *      the identified disk; stop at the first failure, exit 4 once
@@ -405,6 +407,7 @@ static void init_ctx(const struct sp_plan *plan, const struct sp_run_opts *opts,
 	ctx->disk_fd = -1;
 	ctx->part_fd = -1;
 	ctx->claim_fd = -1;
+	ctx->fstab_lock_fd = -1;
 	ctx->program_dirs = opts->program_dirs;
 }
 
@@ -420,6 +423,7 @@ static void bind_disk(struct sp_ctx *ctx, int fd, const struct sp_facts *facts)
 static void unbind(struct sp_ctx *ctx)
 {
 	release_claim(ctx);
+	sp_step_fstab_release(ctx);
 	if (ctx->part_rdev && ctx->part_fd >= 0)
 		close(ctx->part_fd);
 	if (ctx->disk_fd >= 0)
@@ -503,6 +507,30 @@ static int preflight_all(struct sp_ctx *ctx, struct sp_report *r, size_t first, 
 		if (!steps[i]->preflight)
 			continue;
 		if (steps[i]->preflight(ctx, &res) < 0) {
+			r->error = res.error;
+			sp_step_result_clear(&res);
+			return finish(r, SP_OUTCOME_REFUSED, started);
+		}
+		sp_step_result_clear(&res);
+	}
+	return 0;
+}
+
+/*
+ * What a step must hold from before the first write until it runs (the
+ * fstab lock), taken once every refusal has passed and only when the run
+ * will write: a failure here is still a refusal with nothing written.
+ */
+static int reserve_all(struct sp_ctx *ctx, struct sp_report *r, size_t first, double started)
+{
+	if (ctx->dry_run)
+		return 0;
+	for (size_t i = first; i < N_STEPS; i++) {
+		struct sp_step_result res = { .name = steps[i]->name };
+
+		if (!steps[i]->reserve)
+			continue;
+		if (steps[i]->reserve(ctx, &res) < 0) {
 			r->error = res.error;
 			sp_step_result_clear(&res);
 			return finish(r, SP_OUTCOME_REFUSED, started);
@@ -710,6 +738,9 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 	if (rc)
 		goto out;
 	rc = refuse_overwrite(&ctx, r, first, started);
+	if (rc)
+		goto out;
+	rc = reserve_all(&ctx, r, first, started);
 	if (rc)
 		goto out;
 	if (!opts->dry_run && opts->before_write)

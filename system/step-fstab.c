@@ -5,11 +5,15 @@
  *
  * Before anything is written the filesystem is mounted once with exactly
  * the planned options (mount-test.h: a detached mount nobody else sees)
- * and unmounted again.  An
- * option the running kernel rejects (XFS nobarrier since 4.19) fails
- * here, not at the next boot in emergency mode.  All refusals (a mount
- * point or UUID used by a line we did not write) happen before that
- * mount, so a refused run touches nothing.
+ * and unmounted again.  An option the running kernel rejects (XFS
+ * nobarrier since 4.19) fails here, not at the next boot in emergency
+ * mode.  Everything the step could refuse is refused by its preflight,
+ * before the first step writes: a line that names what apply writes in
+ * any spelling (fs-names.h), a mount point another device has, an fstab
+ * the reader would not take back, a lock that is no regular file, a mount
+ * point in a system directory (also through a link).  The lock is taken
+ * before the first write (reserve) and held through this step, so no
+ * other run's line can appear between the preflight and the write.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -21,17 +25,20 @@
 #include <sys/mount.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include <blkid/blkid.h>
-
 #include "fileio.h"
+#include "fs-names.h"
 #include "fstab-file.h"
 #include "mount-test.h"
 #include "probe.h"
 #include "steps.h"
 
 #define OPTIONS_MAX (SP_MAX_OPTIONS * SP_NAME_MAX)
+/* The longest UUID mkfs.xfs or mke2fs gives a filesystem (8-4-4-4-12):
+ * what the preflight puts in the line it measures the merged fstab with. */
+#define LONGEST_UUID "00000000-0000-0000-0000-000000000000"
 
 /* <root> + an absolute path, without a doubled slash. */
 static int under_root(const struct sp_ctx *ctx, const char *abs, char *buf, size_t len)
@@ -210,60 +217,27 @@ static void no_mountpoint(struct sp_step_result *res)
 	snprintf(res->summary, sizeof(res->summary), "no mount point planned");
 }
 
-/* How the filesystem can be named in fstab. */
+/* How verify looks for the filesystem's lines. */
 struct names {
-	const char *uuid, *label;
-	char partuuid[SP_NAME_MAX], partlabel[SP_NAME_MAX];
-	dev_t rdev;
-	bool have_rdev;
+	const char *uuid;
 	bool uuid_only; /* apply: only the lines it may own or must not duplicate */
+	struct sp_fs_names *set; /* check: every spelling (fs-names.h) */
 };
-
-/* PARTUUID and PARTLABEL of the partition node, from its table entry. */
-static void partition_names(const char *path, struct names *n)
-{
-	blkid_probe pr = blkid_new_probe_from_filename(path);
-	const char *v;
-
-	if (!pr)
-		return;
-	blkid_probe_enable_superblocks(pr, 0);
-	blkid_probe_enable_partitions(pr, 1);
-	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
-	if (blkid_do_safeprobe(pr) == 0) {
-		if (blkid_probe_lookup_value(pr, "PART_ENTRY_UUID", &v, NULL) == 0)
-			snprintf(n->partuuid, sizeof(n->partuuid), "%s", v);
-		if (blkid_probe_lookup_value(pr, "PART_ENTRY_NAME", &v, NULL) == 0)
-			snprintf(n->partlabel, sizeof(n->partlabel), "%s", v);
-	}
-	blkid_free_probe(pr);
-}
 
 static bool same(const char *a, const char *b)
 {
 	return a && b && a[0] && !strcasecmp(a, b);
 }
 
-/* /dev/sdb1, /dev/disk/by-id/..., /dev/mapper/... all lead to the node. */
 static bool names_match(const char *tag, const char *value, const char *source, void *userdata)
 {
 	const struct names *n = userdata;
-	struct stat st;
 
 	if (!strcmp(tag, "UUID"))
 		return same(value, n->uuid);
 	if (n->uuid_only)
 		return !strncmp(source, "/dev/disk/by-uuid/", 18) && same(source + 18, n->uuid);
-	if (!strcmp(tag, "LABEL"))
-		return n->label && n->label[0] && !strcmp(value, n->label);
-	if (!strcmp(tag, "PARTUUID"))
-		return same(value, n->partuuid);
-	if (!strcmp(tag, "PARTLABEL"))
-		return n->partlabel[0] && !strcmp(value, n->partlabel);
-	if (tag[0] || source[0] != '/')
-		return false;
-	return n->have_rdev && stat(source, &st) == 0 && S_ISBLK(st.st_mode) &&
-	       st.st_rdev == n->rdev;
+	return sp_fs_names_match(n->set, tag, value, source);
 }
 
 static void copy_line(const struct sp_fstab_entry *e, struct sp_found_mount_line *l)
@@ -307,27 +281,30 @@ static int find_lines(const struct sp_ctx *ctx, const struct where *w, struct sp
 		      struct sp_step_result *res)
 {
 	struct sp_fstab_entry *have = calloc(SP_FOUND_MAX_MOUNT_LINES, sizeof(*have));
-	struct names names = { .uuid = ctx->fs_uuid, .label = ctx->found_fs.label,
-				.uuid_only = !ctx->auditing };
+	struct names names = { .uuid = ctx->fs_uuid, .uuid_only = !ctx->auditing,
+				.set = sp_fs_names_new() };
 	struct sp_fstab_file file;
 	struct sp_error err = { 0 };
-	struct stat st;
 	char *text = NULL;
 	int r = 0;
 
-	if (!have)
+	if (!have || !names.set) {
+		free(have);
+		sp_fs_names_free(names.set);
 		return fail(res, ENOMEM, SP_ERR_FAILED, "out of memory");
-	if (stat(f->fs_path, &st) == 0 && S_ISBLK(st.st_mode)) {
-		names.rdev = st.st_rdev;
-		names.have_rdev = true;
-		partition_names(f->fs_path, &names);
 	}
-	r = read_current(w, &text, &file, res);
+	/* the node (a missing one still leaves the names known) */
+	if (sp_fs_names_add_node(names.set, f->fs_path) == -ENOMEM ||
+	    sp_fs_names_add_fs(names.set, ctx->fs_uuid, ctx->found_fs.label) < 0)
+		r = fail(res, ENOMEM, SP_ERR_FAILED, "out of memory");
+	if (r == 0)
+		r = read_current(w, &text, &file, res);
 	if (r == 0 && sp_fstab_find(text, names_match, &names, have, SP_FOUND_MAX_MOUNT_LINES,
 				    &f->n_lines, &err) < 0)
 		r = fail_with(res, &err, f->path);
 	for (size_t i = 0; r == 0 && i < f->n_lines && i < SP_FOUND_MAX_MOUNT_LINES; i++)
 		copy_line(&have[i], &f->lines[i]);
+	sp_fs_names_free(names.set);
 	free(text);
 	free(have);
 	return r;
@@ -458,12 +435,88 @@ static int render_line(const struct sp_ctx *ctx, bool placeholder_ok, char *line
 	return 0;
 }
 
+/* ------------------------------------------ what apply writes, by name */
+
+static bool merge_ours(const char *tag, const char *value, const char *source, void *userdata)
+{
+	return sp_fs_names_match(userdata, tag, value, source);
+}
+
+static void merge_node_of(const char *tag, const char *value, const char *source, char *buf,
+			  size_t len, void *userdata)
+{
+	(void)userdata;
+	sp_fs_names_resolve(tag, value, source, buf, len);
+}
+
+/* One node's names; a node that is not there (yet) has none. */
+static int add_node(struct sp_fs_names *set, const char *path)
+{
+	int r = path && path[0] ? sp_fs_names_add_node(set, path) : 0;
+
+	return r == -ENOMEM ? r : 0;
+}
+
+static int add_partitions(const struct sp_ctx *ctx, struct sp_fs_names *set)
+{
+	struct sp_sysfs_partitions *parts;
+	char node[SP_PATH_MAX];
+	struct stat st;
+	int r = 0;
+
+	if (stat(sp_ctx_disk_path(ctx), &st) < 0 || !S_ISBLK(st.st_mode))
+		return 0;
+	parts = calloc(1, sizeof(*parts));
+	if (!parts)
+		return -ENOMEM;
+	if (sp_sysfs_partitions(ctx->sysfs, major(st.st_rdev), minor(st.st_rdev), parts) == 0)
+		for (size_t i = 0; r == 0 && i < parts->n; i++)
+			if (sp_node_of(parts->p[i].name, node, sizeof(node)) == 0)
+				r = add_node(set, node);
+	free(parts);
+	return r;
+}
+
+/*
+ * Every name the disk, each partition on it and their filesystems have
+ * before the first write, and the label the new filesystem gets: a line
+ * naming any of them is about what apply writes.  Read once, by the
+ * preflight, and kept for the apply that comes after mkfs, when the old
+ * names are gone from the disk.
+ */
+static int read_names(struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	struct sp_fs_names *set;
+	int r;
+
+	if (ctx->names)
+		return 0;
+	set = sp_fs_names_new();
+	if (!set)
+		return fail(res, ENOMEM, SP_ERR_FAILED, "out of memory");
+	r = add_node(set, sp_ctx_disk_path(ctx));
+	if (r == 0)
+		r = add_partitions(ctx, set);
+	if (r == 0)
+		r = add_node(set, sp_ctx_partition_path(ctx));
+	if (r == 0)
+		r = sp_fs_names_add_fs(set, ctx->fs_uuid, ctx->plan->label);
+	if (r < 0) {
+		sp_fs_names_free(set);
+		return fail(res, ENOMEM, SP_ERR_FAILED, "out of memory");
+	}
+	ctx->names = set;
+	return 0;
+}
+
 /* Reads and merges in memory: every refusal happens here, before the
  * mount test and before anything is written. */
 static int prepare(const struct sp_ctx *ctx, const struct where *w, const char *line,
 		   const char *uuid, char **ret_text, struct sp_fstab_file *ret_file,
 		   enum sp_fstab_action *ret_action, struct sp_step_result *res)
 {
+	const struct sp_fstab_names names = { merge_ours, merge_node_of,
+					      sp_ctx_partition_path(ctx), ctx->names };
 	struct sp_error err = { 0 };
 	char *old = NULL;
 	int r;
@@ -471,8 +524,8 @@ static int prepare(const struct sp_ctx *ctx, const struct where *w, const char *
 	r = read_current(w, &old, ret_file, res);
 	if (r < 0)
 		return r;
-	r = sp_fstab_merge_action(old, line, ctx->plan->mountpoint, uuid, ret_text, ret_action,
-				  &err);
+	r = sp_fstab_merge_names(old, line, ctx->plan->mountpoint, uuid,
+				 ctx->names ? &names : NULL, ret_text, ret_action, &err);
 	free(old);
 	return r < 0 ? fail_with(res, &err, w->fstab) : 0;
 }
@@ -494,6 +547,81 @@ static int check_mountpoint(const struct sp_ctx *ctx, struct sp_step_result *res
 	return 0;
 }
 
+/* Where a descriptor's file is, from the machine's root. */
+static int fd_path(int fd, char *buf, size_t len)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, len - 1);
+	if (n < 0 || (size_t)n >= len - 1)
+		return -ENAMETOOLONG;
+	buf[n] = '\0';
+	return 0;
+}
+
+/*
+ * Where the mount point really is inside the root: its deepest existing
+ * directory, reached as apply reaches it (links followed inside the
+ * root), and the rest of the path.  mount(8) and systemd follow the
+ * same links, so a /data that is a link to /usr/share mounts there.
+ */
+static int resolve_mountpoint(const struct where *w, const char *mountpoint, char *buf,
+			      size_t len)
+{
+	char path[SP_PATH_MAX], rest[SP_PATH_MAX] = "", real[SP_PATH_MAX], root[SP_PATH_MAX], *slash;
+	size_t rl;
+	int fd, r;
+
+	snprintf(path, sizeof(path), "%s", mountpoint);
+	for (;;) {
+		fd = path[1] ? sp_root_open_dir(w->root_fd, path, false, 0) : dup(w->root_fd);
+		if (fd != -ENOENT)
+			break;
+		slash = strrchr(path, '/');
+		snprintf(real, sizeof(real), "%s%s", slash, rest);
+		snprintf(rest, sizeof(rest), "%s", real);
+		slash[slash == path ? 1 : 0] = '\0';
+	}
+	if (fd < 0)
+		return fd;
+	r = fd_path(fd, real, sizeof(real));
+	close(fd);
+	if (r == 0)
+		r = fd_path(w->root_fd, root, sizeof(root));
+	if (r < 0)
+		return r;
+	rl = !strcmp(root, "/") ? 0 : strlen(root);
+	if (strncmp(real, root, rl) || (real[rl] && real[rl] != '/'))
+		return -EXDEV;
+	snprintf(path, sizeof(path), "%s%s", real[rl] ? real + rl : "/", rest);
+	return sp_path_normalize(path, buf, len);
+}
+
+/* A mount point that leads through a link into a system directory needs
+ * --force like the system directory itself. */
+static int check_resolved_mountpoint(const struct sp_ctx *ctx, const struct where *w,
+				     struct sp_step_result *res)
+{
+	char resolved[SP_PATH_MAX];
+	const char *use;
+
+	if (ctx->force || resolve_mountpoint(w, ctx->plan->mountpoint, resolved,
+					      sizeof(resolved)) < 0 ||
+	    !strcmp(resolved, ctx->plan->mountpoint))
+		return 0;
+	use = sp_mountpoint_system_use(resolved);
+	if (!strcmp(resolved, "/"))
+		use = "is the root filesystem";
+	if (!use)
+		return 0;
+	return fail(res, EINVAL, SP_ERR_INVALID,
+		    "mountpoint: '%s' leads to '%s' inside the target root (a symbolic link on "
+		    "the way), which %s; give --force to mount the array there",
+		    ctx->plan->mountpoint, resolved, use);
+}
+
 /* The root must take the new files: <root>/etc and the mount point are
  * (or can be made) writable directories inside it.  A read-only target,
  * or a symlinked etc/ that leads out of the root, fails here, before the
@@ -513,15 +641,55 @@ static int check_writable(const struct where *w, const char *rel, const char *di
 	return 0;
 }
 
-/* Everything apply could refuse, checked before any step writes. */
-static int preflight(struct sp_ctx *ctx, struct sp_step_result *res)
+/* The lock file as it is now, creating nothing: absent, or a regular
+ * file (never opened here: a device node in its place is not touched). */
+static int check_lock(const struct where *w, struct sp_step_result *res)
+{
+	struct sp_error err = { 0 };
+	int etc_fd = -1, r;
+
+	r = open_etc(w, false, &etc_fd, res);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return r;
+	r = sp_fstab_lock_check(etc_fd, w->lock, &err);
+	close(etc_fd);
+	return r < 0 ? fail(res, -err.code, err.kind, "%s; nothing was written", err.message) : 0;
+}
+
+/* The fstab as this run would leave it, measured with the longest UUID a
+ * filesystem gets (the real one is not known before mkfs). */
+static int check_merge(const struct sp_ctx *ctx, const struct where *w,
+		       struct sp_step_result *res)
 {
 	char line[sizeof(ctx->plan->fstab_line) + SP_UUID_MAX];
 	enum sp_fstab_action action;
 	struct sp_fstab_file file;
+	char *text = NULL;
+	int r;
+
+	if (sp_fstab_line_render(ctx->plan, ctx->fs_uuid[0] ? ctx->fs_uuid : LONGEST_UUID, line,
+				 sizeof(line)) < 0)
+		snprintf(line, sizeof(line), "%s", ctx->plan->fstab_line);
+	/* the filesystem may still be re-made: its UUID is not checked here,
+	 * every name it and the disk have now is (ctx->names) */
+	r = prepare(ctx, w, line, NULL, &text, &file, &action, res);
+	free(text);
+	if (r < 0 && res->error.kind != SP_ERR_FAILED)
+		snprintf(res->error.message + strlen(res->error.message),
+			 sizeof(res->error.message) - strlen(res->error.message),
+			 "; nothing was written");
+	return r;
+}
+
+/* Everything apply could refuse, checked before any step writes; a dry
+ * run checks the same. */
+static int preflight(struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	char msg[SP_MSG_MAX];
 	enum mnt_state mnt;
 	struct where w = { .root_fd = -1 };
-	char *text = NULL;
 	int r;
 
 	if (!ctx->plan->mountpoint[0])
@@ -531,10 +699,13 @@ static int preflight(struct sp_ctx *ctx, struct sp_step_result *res)
 		r = where_open(ctx, &w, res);
 	if (r < 0)
 		return r;
-	/* the filesystem may still be re-made: check the mount point only */
-	snprintf(line, sizeof(line), "%s", ctx->plan->fstab_line);
-	r = prepare(ctx, &w, line, NULL, &text, &file, &action, res);
-	free(text);
+	r = check_resolved_mountpoint(ctx, &w, res);
+	if (r == 0)
+		r = read_names(ctx, res);
+	if (r == 0)
+		r = check_lock(&w, res);
+	if (r == 0)
+		r = check_merge(ctx, &w, res);
 	if (r == 0)
 		r = mount_point_state(ctx, &w, false, &mnt, res);
 	if (r == 0 && mnt == MNT_MOUNTED)
@@ -543,6 +714,65 @@ static int preflight(struct sp_ctx *ctx, struct sp_step_result *res)
 		r = check_writable(&w, "etc", w.fstab, res);
 	if (r == 0 && !ctx->dry_run)
 		r = check_writable(&w, ctx->plan->mountpoint, w.mnt, res);
+	if (r == 0 && sp_mount_test_possible(msg, sizeof(msg)) < 0)
+		r = fail(res, EPERM, SP_ERR_REFUSED, "%s; nothing was written", msg);
+	where_close(&w);
+	return r;
+}
+
+/* How long a run waits for another one on the same root to finish its
+ * fstab step: another run holds the lock from before its first write. */
+#define FSTAB_LOCK_WAIT_MS 120000U
+
+/* The root's fstab lock, created when missing; kept in ctx. */
+static int take_lock(struct sp_ctx *ctx, const struct where *w, struct sp_step_result *res)
+{
+	struct sp_error err = { 0 };
+	int etc_fd = -1, lock_fd = -1, r;
+
+	if (ctx->have_fstab_lock)
+		return 0;
+	r = open_etc(w, true, &etc_fd, res);
+	if (r < 0)
+		return r;
+	r = sp_fstab_lock(etc_fd, w->lock, FSTAB_LOCK_WAIT_MS, &lock_fd, &err);
+	close(etc_fd);
+	if (r < 0)
+		return fail(res, -err.code, err.kind, "%s", err.message);
+	ctx->fstab_lock_fd = lock_fd;
+	ctx->have_fstab_lock = true;
+	return 0;
+}
+
+void sp_step_fstab_release(struct sp_ctx *ctx)
+{
+	if (ctx->have_fstab_lock)
+		close(ctx->fstab_lock_fd);
+	ctx->have_fstab_lock = false;
+	ctx->fstab_lock_fd = -1;
+	sp_fs_names_free(ctx->names);
+	ctx->names = NULL;
+}
+
+/*
+ * Right before the first write: the lock, held through this step, so no
+ * other run adds a line between this check and our write; then the
+ * check again, under it (another run may have written while we waited).
+ */
+static int reserve(struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	struct where w = { .root_fd = -1 };
+	int r;
+
+	if (!ctx->plan->mountpoint[0])
+		return 0;
+	r = where_open(ctx, &w, res);
+	if (r == 0)
+		r = take_lock(ctx, &w, res);
+	if (r == 0)
+		r = check_merge(ctx, &w, res);
+	if (r < 0 && res->error.kind == SP_ERR_FAILED)
+		res->error.kind = SP_ERR_REFUSED; /* nothing was written yet */
 	where_close(&w);
 	return r;
 }
@@ -557,9 +787,24 @@ static int write_fstab(const struct where *w, const char *text, const struct sp_
 	return 0;
 }
 
-/* How long a run waits for another one on the same root to finish its
- * fstab (its mount test included). */
-#define FSTAB_LOCK_WAIT_MS 60000U
+static int dry_run(const struct sp_ctx *ctx, const struct where *w, const char *line,
+		   struct sp_step_result *res)
+{
+	enum sp_fstab_action action = SP_FSTAB_KEEP;
+	enum mnt_state mnt = MNT_MISSING;
+	struct sp_fstab_file file;
+	char *text = NULL;
+	int r;
+
+	r = prepare(ctx, w, line, ctx->fs_uuid[0] ? ctx->fs_uuid : NULL, &text, &file, &action,
+		    res);
+	if (r == 0)
+		r = mount_point_state(ctx, w, false, &mnt, res);
+	if (r == 0)
+		dry_run_lines(ctx, w, line, action, mnt, res);
+	free(text);
+	return r;
+}
 
 static int apply(struct sp_ctx *ctx, struct sp_step_result *res)
 {
@@ -567,8 +812,7 @@ static int apply(struct sp_ctx *ctx, struct sp_step_result *res)
 	enum sp_fstab_action action = SP_FSTAB_KEEP;
 	enum mnt_state mnt = MNT_MISSING;
 	struct sp_fstab_file file;
-	struct sp_error err = { 0 };
-	int etc_fd = -1, lock_fd = -1, r;
+	int etc_fd = -1, r;
 	struct where w = { .root_fd = -1 };
 	char *text = NULL;
 
@@ -584,19 +828,19 @@ static int apply(struct sp_ctx *ctx, struct sp_step_result *res)
 	if (r < 0)
 		return r;
 	if (ctx->dry_run) {
-		r = prepare(ctx, &w, line, ctx->fs_uuid[0] ? ctx->fs_uuid : NULL, &text, &file,
-			    &action, res);
-		if (r == 0)
-			r = mount_point_state(ctx, &w, false, &mnt, res);
-		if (r == 0)
-			dry_run_lines(ctx, &w, line, action, mnt, res);
+		r = dry_run(ctx, &w, line, res);
 		goto out;
 	}
-	/* read, merge and replace under the root's fstab lock: a second run
-	 * on the same root waits, then merges into what this one wrote */
-	r = open_etc(&w, true, &etc_fd, res);
-	if (r == 0 && sp_fstab_lock(etc_fd, w.lock, FSTAB_LOCK_WAIT_MS, &lock_fd, &err) < 0)
-		r = fail_with(res, &err, w.fstab);
+	/* read, merge and replace under the root's fstab lock (taken before
+	 * the first write when the pipeline runs us): a second run on the
+	 * same root waits, then merges into what this one wrote */
+	r = read_names(ctx, res);
+	if (r == 0 && sp_fs_names_add_fs(ctx->names, ctx->fs_uuid, NULL) < 0)
+		r = fail(res, ENOMEM, SP_ERR_FAILED, "out of memory");
+	if (r == 0)
+		r = take_lock(ctx, &w, res);
+	if (r == 0)
+		r = open_etc(&w, true, &etc_fd, res);
 	if (r == 0)
 		r = prepare(ctx, &w, line, ctx->fs_uuid, &text, &file, &action, res);
 	if (r == 0)
@@ -611,13 +855,23 @@ static int apply(struct sp_ctx *ctx, struct sp_step_result *res)
 		snprintf(res->summary, sizeof(res->summary), "%s '%s' in %s; mount test passed",
 			 action_name(action, true), line, w.fstab);
 out:
-	if (lock_fd >= 0)
-		close(lock_fd);
 	if (etc_fd >= 0)
 		close(etc_fd);
+	/* the lock is ours until the file is replaced, not longer */
+	if (ctx->have_fstab_lock) {
+		close(ctx->fstab_lock_fd);
+		ctx->have_fstab_lock = false;
+		ctx->fstab_lock_fd = -1;
+	}
 	where_close(&w);
 	free(text);
 	return r;
 }
 
-const struct sp_step sp_step_fstab = { "fstab", verify, apply, NULL, preflight };
+const struct sp_step sp_step_fstab = {
+	.name = "fstab",
+	.verify = verify,
+	.apply = apply,
+	.preflight = preflight,
+	.reserve = reserve,
+};

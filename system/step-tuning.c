@@ -713,5 +713,9 @@ static int tuning_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 	return 0;
 }
 
-const struct sp_step sp_step_tuning = { STEP, tuning_verify, tuning_apply, NULL,
-					tuning_preflight };
+const struct sp_step sp_step_tuning = {
+	.name = STEP,
+	.verify = tuning_verify,
+	.apply = tuning_apply,
+	.preflight = tuning_preflight,
+};

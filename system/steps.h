@@ -17,6 +17,8 @@
 #include "stripeplan.h"
 #include "sysfs.h"
 
+struct sp_fs_names; /* fs-names.h */
+
 /* What the steps share while a run goes on. */
 struct sp_ctx {
 	const struct sp_plan *plan;
@@ -67,6 +69,15 @@ struct sp_ctx {
 	/* the mkfs the filesystem step runs, by its absolute path, found by
 	 * its preflight ("" until then) */
 	char mkfs_path[SP_PATH_MAX];
+	/* the fstab step's lock on <root>/etc/.fstab.lock, taken before the
+	 * first write (reserve) and held through that step; the fd is valid
+	 * only while have_fstab_lock */
+	bool have_fstab_lock;
+	int fstab_lock_fd;
+	/* every name the disk, its partitions and their filesystems have
+	 * before the first write (the fstab step's preflight reads them;
+	 * NULL until then): a line naming any is this device's */
+	struct sp_fs_names *names;
 };
 
 /*
@@ -92,7 +103,14 @@ struct sp_ctx {
  * calls every step's preflight before any apply, so such a refusal comes
  * with the disk untouched.  0, or -errno with res->error filled with the
  * kind it is (sp_step_error: SP_ERR_REFUSED, or SP_ERR_INVALID for the
- * plan's input); the pipeline passes it on as it is.
+ * plan's input); the pipeline passes it on as it is.  A dry run runs the
+ * same preflights and fails the same way; a preflight never writes.
+ *
+ * reserve(): optional.  Takes what the step must hold from before the
+ * first write until it runs (a lock), keeping it in ctx; called after
+ * every preflight and refusal passed, only when the run will write.  Its
+ * failure is a refusal like a preflight's; the pipeline lets go of
+ * whatever is still held when the run ends (sp_step_fstab_release).
  */
 struct sp_step {
 	const char *name;
@@ -100,6 +118,7 @@ struct sp_step {
 	int (*apply)(struct sp_ctx *ctx, struct sp_step_result *res);
 	int (*probe_existing)(struct sp_ctx *ctx, char *what, size_t len);
 	int (*preflight)(struct sp_ctx *ctx, struct sp_step_result *res);
+	int (*reserve)(struct sp_ctx *ctx, struct sp_step_result *res);
 };
 
 extern const struct sp_step sp_step_partition;
@@ -183,6 +202,10 @@ int sp_ctx_open_checked(const struct sp_ctx *ctx, const char *path, int flags, d
 /* Does the disk fd still name the disk we identified?  0 or -errno with
  * res->error filled; a ctx without a disk fd always passes. */
 int sp_ctx_check_disk(const struct sp_ctx *ctx, struct sp_step_result *res);
+
+/* Lets go of what the fstab step's preflight and reserve left in ctx (the
+ * names read, the fstab lock); safe to call more than once. */
+void sp_step_fstab_release(struct sp_ctx *ctx);
 
 /* The disk and partition node a run works on (the plan's, unless set). */
 const char *sp_ctx_disk_path(const struct sp_ctx *ctx);

@@ -156,6 +156,56 @@ checks=$((checks + 1))
 checks=$((checks + 1))
 findmnt -S "${dev}p1" >/dev/null && fail "the failed mount test left ${dev}p1 mounted"
 checks=$((checks + 1))
-! compgen -G "/run/stripeplan-mount.*" >/dev/null || fail "mount test directory left in /run"
+! compgen -G "/run/stripeplan-mount*" >/dev/null || fail "mount test directory left in /run"
+
+# --- one mount point, a second device: refused, both devices named ----------
+# (issue 21: the second apply replaced the first device's line and exited 0)
+two=$(new_root two $'# two devices\n')
+expect_ok "the first device" sp apply "${P400[@]}" --fs xfs --device "$dev" --mountpoint /data \
+	--root "$two"
+cp "$two/etc/fstab" "$WORK/two.orig"
+second=$(sp_loop_create 512M) || exit 1
+before=$(digest "$second")
+for flags in "" --dry-run --force; do
+	# shellcheck disable=SC2086 # one flag or none
+	expect_rc 2 "mount point '/data' is ${dev}p1's \\(line 3: 'UUID=[0-9a-f-]+ /data xfs .*'\\); stripeplan will not give it to ${second}p1 as well" \
+		sp apply "${P400[@]}" --fs xfs --device "$second" --mountpoint /data --root "$two" $flags
+	same_bytes "$two/etc/fstab" "$WORK/two.orig" "second device${flags:+ $flags}"
+	unchanged "$second" "$before" "second device${flags:+ $flags}"
+done
+
+# --- any spelling of what apply writes, mounted elsewhere ---------------------
+# (issue 21: a PARTUUID= line was not refused, the UUID= spelling was)
+uuid=$(blkid -p -o value -s UUID "${dev}p1")
+partuuid=$(blkid -p -o value -s PART_ENTRY_UUID "${dev}p1")
+expect_ok "a label" xfs_admin -L photos "${dev}p1"
+before=$(digest "$dev")
+for spelling in "PARTUUID=$partuuid" "PARTUUID=\"${partuuid^^}\"" "UUID=\"$uuid\"" \
+	"LABEL=photos" "${dev}p1" "/dev/disk/by-partuuid/$partuuid" "/dev/disk/by-uuid/$uuid" \
+	"/dev/disk/by-label/photos" "$dev"; do
+	r=$(new_root "spelling-${#spelling}-$RANDOM" "$spelling /srv xfs defaults 0 2"$'\n')
+	cp "$r/etc/fstab" "$WORK/spelling.orig"
+	expect_rc 2 "line 1 (mounts|already uses) .*(is ${dev}p1 or on it, on '/srv'|UUID=$uuid)" \
+		sp apply "${P400[@]}" --fs xfs --device "$dev" --mountpoint /data --root "$r"
+	same_bytes "$r/etc/fstab" "$WORK/spelling.orig" "the line '$spelling'"
+	unchanged "$dev" "$before" "the line '$spelling'"
+done
+expect_ok "no label" xfs_admin -L -- "${dev}p1"
+# a line about another device is not ours, and stays
+r=$(new_root unrelated "PARTUUID=0e1f2a3b-0000-4000-8000-000000000000 /srv xfs defaults 0 2"$'\n')
+expect_ok "an unrelated PARTUUID line" sp apply "${P400[@]}" --fs xfs --device "$dev" \
+	--mountpoint /data --root "$r"
+checks=$((checks + 1))
+grep -q '^PARTUUID=0e1f2a3b-0000-4000-8000-000000000000 /srv ' "$r/etc/fstab" ||
+	fail "the unrelated line was lost"
+
+# --- a mount point that leads into a system directory through a link ---------
+r=$(new_root linked-mp $'# mine\n')
+mkdir -p "$r/usr/share"
+ln -s usr/share "$r/data"
+expect_rc 2 "mountpoint: '/data' leads to '/usr/share' inside the target root \\(a symbolic link on the way\\), which holds the operating system" \
+	sp apply "${P400[@]}" --fs xfs --device "$dev" --mountpoint /data --root "$r"
+checks=$((checks + 1))
+[ "$(cat "$r/etc/fstab")" = "# mine" ] || fail "fstab written for a linked mount point"
 
 device_finish

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Every later step is proven before the first write (issue 21, rule 4):
 # the planned mkfs command run as mkfs -N/-n on a scratch file of the
-# partition's size, and each program apply runs found in the fixed list
-# of system directories.  Each refusal: the exit code, one line that
+# partition's size, each program apply runs found in the fixed list of
+# system directories, the fstab lock opened, and the merged fstab within
+# what stripeplan reads back.  Each refusal: the exit code, one line that
 # says why, the whole image, sfdisk's view and the scratch root unchanged;
 # --dry-run refuses the same way.
 . "$SRCDIR/tests/device/lib.bash"
@@ -72,5 +73,38 @@ checks=$((checks + 1))
 expect_ok "dry run names the program" sp apply "${P400[@]}" --fs ext4 --device "$dev" --force \
 	--dry-run
 expect_out "would: run: /(usr/)?s?bin/mke2fs -t ext4 "
+
+# --- the fstab lock is no regular file ------------------------------------
+expect_ok "back to blank" wipefs -q -a "$dev"
+for kind in fifo dir link; do
+	root="$WORK/root-$kind"
+	mkdir -p "$root/etc" "$WORK/outside"
+	printf '# mine\n' >"$root/etc/fstab"
+	case $kind in
+	fifo) mkfifo "$root/etc/.fstab.lock"; what="a FIFO" ;;
+	dir) mkdir "$root/etc/.fstab.lock"; what="a directory" ;;
+	link) : >"$WORK/outside/lock"; ln -s "$WORK/outside/lock" "$root/etc/.fstab.lock"
+		what="a symbolic link" ;;
+	esac
+	SP_TEST_ROOT_SAVED=$SP_TEST_ROOT
+	SP_TEST_ROOT=$root
+	both "$dev" 2 "the fstab lock '$root/etc/.fstab.lock' is $what, not a regular file; nothing was written" \
+		"${P400[@]}" --mountpoint /data --root "$root"
+	SP_TEST_ROOT=$SP_TEST_ROOT_SAVED
+done
+checks=$((checks + 1))
+[ ! -s "$WORK/outside/lock" ] || fail "the linked lock's target was written"
+
+# --- the merged fstab would be more than stripeplan reads back -------------
+root="$WORK/root-full"
+mkdir -p "$root/etc"
+# 1 MiB less 40 bytes: under the limit now, over it with our line
+head -c $((1024 * 1024 - 41)) /dev/zero | tr '\0' '#' >"$root/etc/fstab"
+echo >>"$root/etc/fstab"
+SP_TEST_ROOT_SAVED=$SP_TEST_ROOT
+SP_TEST_ROOT=$root
+both "$dev" 2 "$root/etc/fstab: with the line for '/data', it would be 10486[0-9]{2} bytes, more than the 1048576 stripeplan reads back; nothing was written" \
+	"${P400[@]}" --mountpoint /data --root "$root"
+SP_TEST_ROOT=$SP_TEST_ROOT_SAVED
 
 device_finish

@@ -139,6 +139,7 @@ static struct fixture *fixture(const char *root_dir)
 
 static void fixture_free(struct fixture *f)
 {
+	sp_step_fstab_release(&f->ctx);
 	sp_step_result_clear(&f->res);
 	free(f);
 }

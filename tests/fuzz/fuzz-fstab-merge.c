@@ -5,14 +5,19 @@
  *	FLAG MOUNTPOINT '\n' FSTAB...
  *
  * FLAG 'U' merges with the filesystem's UUID known, anything else without
- * it (a dry run before mkfs).  The owned line is a fixed entry for
- * MOUNTPOINT.  Oracles, on success:
+ * it (a dry run before mkfs); 'N' and 'n' do the same with names (a fake
+ * resolver: PARTUUID=OURS, LABEL=ours, /dev/sdz1 and the UUID name what
+ * apply writes; LABEL=other names /dev/other, anything else no device).
+ * The owned line is a fixed entry for MOUNTPOINT.  Oracles, on success:
  *  - every original line is in the output, in order, except markers and
  *    the line right below one (an owned block the merge may replace);
  *  - the owned line is in the output exactly once, right below its marker;
  *  - libmount parses the whole output and finds exactly one entry for the
  *    mount point with our UUID;
- *  - merging the output again changes nothing (SP_FSTAB_KEEP).
+ *  - merging the output again changes nothing (SP_FSTAB_KEEP);
+ *  - with names: no entry but the owned one names what apply writes,
+ *    and no line naming another device mounts MOUNTPOINT below a marker
+ *    (a second device never takes it over).
  * On failure the error is filled and nothing is returned.
  */
 #include <errno.h>
@@ -28,6 +33,33 @@
 #include "stripeplan.h"
 
 #define UUID "0f5e8a9c-1b2d-4e3f-9a8b-7c6d5e4f3a21"
+#define OUR_PARTUUID "OURS"
+
+/* The fake resolver of the 'N' and 'n' modes. */
+static bool fake_ours(const char *tag, const char *value, const char *source, void *userdata)
+{
+	(void)userdata;
+	if (!strcmp(tag, "UUID"))
+		return !strcasecmp(value, UUID);
+	if (!strcmp(tag, "PARTUUID"))
+		return !strcasecmp(value, OUR_PARTUUID);
+	if (!strcmp(tag, "LABEL"))
+		return !strcmp(value, "ours");
+	return !tag[0] && !strcmp(source, "/dev/sdz1");
+}
+
+static void fake_node_of(const char *tag, const char *value, const char *source, char *buf,
+			 size_t len, void *userdata)
+{
+	if (fake_ours(tag, value, source, userdata))
+		snprintf(buf, len, "/dev/sdz1");
+	else if (!strcmp(tag, "LABEL") && !strcmp(value, "other"))
+		snprintf(buf, len, "/dev/other");
+	else
+		buf[0] = '\0';
+}
+
+static const struct sp_fstab_names fake_names = { fake_ours, fake_node_of, "/dev/sdz1", NULL };
 
 struct lines {
 	size_t n;
@@ -126,7 +158,7 @@ static int skip_bad_line(struct libmnt_table *tb, const char *filename, int line
  * guess the format from the first line and read a file that starts with
  * two numbers as mountinfo.)
  */
-static void check_libmount(const char *out, const char *mountpoint)
+static void check_libmount(const char *out, const char *mountpoint, bool names)
 {
 	static int fd = -1;
 	struct libmnt_table *tb = mnt_new_table();
@@ -146,10 +178,18 @@ static void check_libmount(const char *out, const char *mountpoint)
 	FUZZ_CHECK(r == 0, "libmount cannot parse the output (%d):\n%s", r, out);
 	while (mnt_table_next_fs(tb, it, &fs) == 0) {
 		const char *target = mnt_fs_get_target(fs), *name = NULL, *value = NULL;
+		const char *source = mnt_fs_get_source(fs);
+		bool tagged = mnt_fs_get_tag(fs, &name, &value) == 0, named;
 
-		if (mnt_fs_get_tag(fs, &name, &value) == 0 && !strcmp(name, "UUID") &&
-		    !strcasecmp(value, UUID) && target && !strcmp(target, mountpoint))
+		if (tagged && !strcmp(name, "UUID") && !strcasecmp(value, UUID) && target &&
+		    !strcmp(target, mountpoint))
 			ours++;
+		else if (names) {
+			named = tagged ? fake_ours(name, value, "", NULL) :
+					 fake_ours("", "", source ? source : "", NULL);
+			FUZZ_CHECK(!named, "an entry for '%s' names what apply writes:\n%s",
+				   target ? target : "?", out);
+		}
 	}
 	FUZZ_CHECK(ours == 1, "libmount finds %zu entries for '%s':\n%s", ours, mountpoint, out);
 	mnt_free_iter(it);
@@ -161,6 +201,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *input = fuzz_strndup(data, size), *mountpoint, *old, *nl;
 	char escaped[SP_PATH_MAX], owned_line[SP_PATH_MAX + 128], marker[SP_PATH_MAX + 32];
 	char *out = NULL, *again = NULL;
+	const struct sp_fstab_names *names;
 	const char *uuid;
 	enum sp_fstab_action action;
 	struct sp_error err = { 0 };
@@ -169,7 +210,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!input || !input[0] || !(nl = strchr(input, '\n')))
 		goto done;
 	*nl = '\0';
-	uuid = input[0] == 'U' ? UUID : NULL;
+	uuid = input[0] == 'U' || input[0] == 'N' ? UUID : NULL;
+	names = input[0] == 'N' || input[0] == 'n' ? &fake_names : NULL;
 	mountpoint = input + 1;
 	old = nl + 1;
 	if (mountpoint[0] != '/' || sp_fstab_escape(mountpoint, escaped, sizeof(escaped), NULL) < 0)
@@ -177,20 +219,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(owned_line, sizeof(owned_line), "UUID=%s %s xfs noatime,nofail 0 0", UUID, escaped);
 	snprintf(marker, sizeof(marker), "%s %s", SP_FSTAB_MARKER, escaped);
 
-	r = sp_fstab_merge_action(old, owned_line, mountpoint, uuid, &out, &action, &err);
+	r = sp_fstab_merge_names(old, owned_line, mountpoint, uuid, names, &out, &action, &err);
 	if (r < 0) {
 		FUZZ_CHECK(err.code == r && err.message[0], "r %d, code %d, message '%s'", r,
 			   err.code, err.message);
-		FUZZ_CHECK(r == -EEXIST || r == -EINVAL, "unexpected error %d: %s", r, err.message);
+		FUZZ_CHECK(r == -EEXIST || r == -EINVAL || r == -EFBIG, "unexpected error %d: %s", r,
+			   err.message);
 		FUZZ_CHECK(out == NULL, "text returned on failure");
 		goto done;
 	}
 	FUZZ_CHECK(out != NULL, "no text");
 	FUZZ_CHECK((action == SP_FSTAB_KEEP) == !strcmp(out, old), "action %d", (int)action);
 	check_lines_kept(old, out, owned_line, marker);
-	check_libmount(out, mountpoint);
+	check_libmount(out, mountpoint, names != NULL);
 
-	r = sp_fstab_merge_action(out, owned_line, mountpoint, uuid, &again, &action, &err);
+	r = sp_fstab_merge_names(out, owned_line, mountpoint, uuid, names, &again, &action, &err);
 	FUZZ_CHECK(r == 0, "merging the output again fails: %s\n%s", err.message, out);
 	FUZZ_CHECK(action == SP_FSTAB_KEEP && !strcmp(again, out),
 		   "merging again changes the file (action %d):\n%s\n---\n%s", (int)action, out,

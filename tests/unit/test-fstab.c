@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -27,8 +28,10 @@
 #include "exec.h"
 #include "fstab-file.h"
 #include "steps.h"
+#include "textfile.h"
 
 #define UUID "0f5e8a9c-1b2d-4e3f-9a8b-7c6d5e4f3a21"
+#define OTHER_UUID "11111111-2222-4333-8444-555555555555"
 #define OPTS "noatime,logbufs=8,logbsize=256k,nofail,x-systemd.device-timeout=30s"
 #define LINE "UUID=" UUID " /data xfs " OPTS " 0 0"
 
@@ -293,6 +296,112 @@ static void test_refuse_uuid(void **state)
 		      -EEXIST, "line 1 already uses UUID=" UUID);
 	/* a PARTUUID or a LABEL that happens to look the same is something else */
 	free(merge_ok("PARTUUID=" UUID " /srv xfs defaults 0 0\n", LINE, "/data", UUID));
+}
+
+/* A fake resolver: PARTUUID=OURS, LABEL=ours and /dev/sdz1 name what
+ * apply writes; LABEL=other names another device present now. */
+static bool fake_ours(const char *tag, const char *value, const char *source, void *userdata)
+{
+	(void)userdata;
+	if (!strcmp(tag, "PARTUUID"))
+		return !strcasecmp(value, "OURS");
+	if (!strcmp(tag, "LABEL"))
+		return !strcmp(value, "ours");
+	return !tag[0] && !strcmp(source, "/dev/sdz1");
+}
+
+static void fake_node_of(const char *tag, const char *value, const char *source, char *buf,
+			 size_t len, void *userdata)
+{
+	snprintf(buf, len, "%s", fake_ours(tag, value, source, userdata) ? "/dev/sdz1" :
+				 !strcmp(tag, "LABEL") && !strcmp(value, "other") ? "/dev/sdy1" :
+				 !strcmp(tag, "UUID") && !strcmp(value, OTHER_UUID) ? "/dev/sdy1" :
+										 "");
+}
+
+static const struct sp_fstab_names fake = { fake_ours, fake_node_of, "/dev/sdz1", NULL };
+
+static int merge_names(const char *old, const char *uuid, char **text, struct sp_error *err)
+{
+	return sp_fstab_merge_names(old, LINE, "/data", uuid, &fake, text, NULL, err);
+}
+
+/* Any spelling of what apply writes, mounted elsewhere, and a mount point
+ * another device has (issue 21): refused, both devices named. */
+static void test_names(void **state)
+{
+	static const char *const ours[] = {
+		"PARTUUID=ours /srv xfs defaults 0 2\n",
+		"PARTUUID=\"OURS\" /srv xfs defaults 0 2\n",
+		"LABEL='ours' /home ext4 defaults 0 2\n",
+		"/dev/sdz1 /srv xfs defaults 0 2\n",
+		/* libblkid reads a quoted value up to its last quote, mount(8) too */
+		"PARTUUID=\"ours\"junk /srv xfs defaults 0 2\n",
+		/* and a pass number too large for a long is still a number */
+		"/dev/sdz1 /srv xfs defaults 0 99999999999999999999999\n",
+	};
+	struct sp_error err = { 0 };
+	char *text = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(ours); i++) {
+		sp_error_clear(&err);
+		assert_int_equal(merge_names(ours[i], NULL, &text, &err), -EEXIST);
+		assert_int_equal(err.kind, SP_ERR_INVALID);
+		if (!strstr(err.message, "line 1 mounts ") ||
+		    !strstr(err.message, "which is /dev/sdz1 or on it"))
+			fail_msg("'%s': %s", ours[i], err.message);
+	}
+	/* an unclosed quote is no tag to mount(8): not ours */
+	assert_int_equal(merge_names("PARTUUID=\"ours /srv xfs defaults 0 2\n", NULL, &text, &err), 0);
+	free(text);
+
+	/* our block for /data, naming another device present now */
+	sp_error_clear(&err);
+	assert_int_equal(merge_names("# stripeplan: /data\nUUID=" OTHER_UUID
+				     " /data xfs noatime 0 0\n",
+				     UUID, &text, &err),
+			 -EEXIST);
+	if (!strstr(err.message, "mount point '/data' is /dev/sdy1's (line 2: 'UUID=") ||
+	    !strstr(err.message, "will not give it to /dev/sdz1 as well"))
+		fail_msg("%s", err.message);
+	/* naming no device present now (a stopped run re-made it): replaced */
+	assert_int_equal(merge_names("# stripeplan: /data\nUUID=99999999-aaaa-4bbb-8ccc-"
+				     "dddddddddddd /data xfs noatime 0 0\n",
+				     UUID, &text, &err),
+			 0);
+	assert_non_null(strstr(text, LINE));
+	assert_null(strstr(text, "99999999"));
+	free(text);
+	/* a foreign line for the mount point names its device too */
+	sp_error_clear(&err);
+	assert_int_equal(merge_names("LABEL=other /data ext4 defaults 0 2\n", UUID, &text, &err),
+			 -EEXIST);
+	if (!strstr(err.message, "line 1 already mounts '/data'") ||
+	    !strstr(err.message, "(/dev/sdy1)") || !strstr(err.message, "to /dev/sdz1 as well"))
+		fail_msg("%s", err.message);
+}
+
+/* The merged file must stay within what stripeplan reads back. */
+static void test_merged_size(void **state)
+{
+	size_t n = SP_INPUT_MAX_BYTES - strlen(LINE) - 8;
+	char *old = malloc(n + 1), *text = NULL;
+	struct sp_error err = { 0 };
+
+	(void)state;
+	assert_non_null(old);
+	memset(old, '#', n - 1);
+	old[n - 1] = '\n';
+	old[n] = '\0';
+	assert_int_equal(sp_fstab_merge(old, LINE, "/data", UUID, &text, &err), -EFBIG);
+	assert_int_equal(err.kind, SP_ERR_INVALID);
+	assert_non_null(strstr(err.message, "more than the 1048576 stripeplan reads back"));
+	old[n - 200] = '\n';
+	old[n - 199] = '\0';
+	assert_int_equal(sp_fstab_merge(old, LINE, "/data", UUID, &text, &err), 0);
+	free(text);
+	free(old);
 }
 
 static void test_refuse_control_characters(void **state)
@@ -704,6 +813,8 @@ int main(void)
 		cmocka_unit_test(test_refuse_uuid),
 		cmocka_unit_test(test_crlf_kept),
 		cmocka_unit_test(test_user_line_under_marker),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_merged_size),
 		cmocka_unit_test(test_refuse_control_characters),
 		cmocka_unit_test(test_render),
 		cmocka_unit_test(test_find_uuid),
