@@ -31,10 +31,13 @@ static const char usage_apply[] =
 	"      --format text|json  report format\n"
 	"  -h, --help              show this help\n"
 	"\n"
-	"Refused (exit 3, nothing written): a mounted, swap, held (md, LVM, dm) or\n"
-	"exclusively opened device or partition, even with --force; a read-only\n"
-	"device; a device that is not the one the plan was made for (size, sector\n"
-	"sizes, WWN, serial, disk sequence); existing signatures without --force.\n"
+	"Refused (exit 3, nothing written): a device or partition in use (mounted,\n"
+	"swap, held by md/LVM/dm, backing a loop device, open in a process, locked,\n"
+	"opened exclusively), even with --force; a read-only device or partition; a\n"
+	"device that is not the one the plan was made for (size, sector sizes, WWN,\n"
+	"serial, disk sequence); existing signatures without --force.  Whatever a\n"
+	"later step would refuse (mkfs's dry run, fstab) is refused before the first\n"
+	"write.\n"
 	"Exit status: 0 done or unchanged, 2 invalid input, 3 refused, 4 a step failed.\n";
 
 static const char usage_check[] =
