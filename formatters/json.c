@@ -7,6 +7,7 @@
 #include <json-c/json.h>
 
 #include "format.h"
+#include "json-out.h"
 
 static json_object *str_or_null(const char *s)
 {
@@ -21,18 +22,7 @@ static json_object *u64(uint64_t v)
 
 static char *to_string(json_object *root)
 {
-	const char *s = json_object_to_json_string_ext(
-		root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
-	size_t len = strlen(s);
-	char *out = malloc(len + 2);
-
-	if (out) {
-		memcpy(out, s, len);
-		out[len] = '\n';
-		out[len + 1] = '\0';
-	}
-	json_object_put(root);
-	return out;
+	return sp_json_to_text(root);
 }
 
 /* The plan's fields and their order are its table's (planner/plan-load.c). */

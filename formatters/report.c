@@ -8,6 +8,7 @@
 
 #include "format.h"
 
+#include "json-out.h"
 static const char *status_words(enum sp_step_status s)
 {
 	switch (s) {
@@ -169,8 +170,6 @@ char *sp_format_report_json(const struct sp_report *r, const struct sp_plan *pla
 {
 	json_object *root = json_object_new_object(), *steps = json_object_new_array();
 	json_object *notes = json_object_new_array();
-	const char *s;
-	char *out;
 
 	json_object_object_add(root, "command", json_object_new_string(r->command));
 	json_object_object_add(root, "device", json_object_new_string(plan->device.path));
@@ -193,11 +192,5 @@ char *sp_format_report_json(const struct sp_report *r, const struct sp_plan *pla
 		json_object_object_add(root, "error", json_object_new_string(r->error.message));
 	json_object_object_add(root, "fs_uuid", r->fs_uuid[0] ? json_object_new_string(r->fs_uuid) : NULL);
 	json_object_object_add(root, "seconds", json_object_new_double(r->seconds));
-	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-						 JSON_C_TO_STRING_NOSLASHESCAPE);
-	out = malloc(strlen(s) + 2);
-	if (out)
-		sprintf(out, "%s\n", s);
-	json_object_put(root);
-	return out;
+	return sp_json_to_text(root);
 }

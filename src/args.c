@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "format.h"
 #include "probe.h"
+#include "utf8.h"
 
 enum {
 	OPT_CONTROLLER = 256, OPT_LEVEL, OPT_DISKS, OPT_CHUNK, OPT_SPANS, OPT_FS, OPT_DEVICE,
@@ -98,6 +99,24 @@ static int parse_members(const char *list, struct sp_spec *spec, struct sp_error
 	return 0;
 }
 
+/* A file on this machine (--root, -o, --plan, --facts): its name goes
+ * into no plan and no generated file, so it may be any bytes. */
+static bool is_local_path(int c)
+{
+	return c == OPT_ROOT || c == 'o' || c == OPT_PLAN || c == OPT_FACTS;
+}
+
+static int not_utf8(const char *name, const char *arg, struct sp_error *err)
+{
+	char *shown = sp_utf8_escape(arg);
+
+	sp_error_set(err, EILSEQ, SP_ERR_INVALID,
+		     "%s: '%.200s' is not valid UTF-8 (shown with \\xNN for each byte that is not)",
+		     name, shown ? shown : "?");
+	free(shown);
+	return -EILSEQ;
+}
+
 static int parse_format(const char *arg, struct sp_cli_args *a, struct sp_error *err)
 {
 	static const char *const names[] = {
@@ -137,6 +156,10 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 				return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 						    "%s: control character 0x%02x is not allowed",
 						    o->name, *p);
+		/* and text: the plan's JSON and the files are UTF-8, and a value
+		 * escaped there would not read back as what was typed */
+		if (!is_local_path(c) && !sp_utf8_valid(arg))
+			return not_utf8(o->name, arg, err);
 	}
 	switch (c) {
 	case OPT_CONTROLLER:

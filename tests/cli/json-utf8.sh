@@ -1,0 +1,59 @@
+#!/bin/bash
+# JSON is UTF-8, as strict parsers (Python's json, jq, Go) want it: values
+# typed that are not are refused (exit 2, one line showing each such byte
+# as \xNN), strings read from files that are not are escaped as \xNN, and
+# what is valid stays exactly as it was.
+. "$(dirname "$0")/lib.bash"
+
+sp() { timeout 20 "$STRIPEPLAN" "$@"; }
+base=(--controller hp-p400 --level 10 --disks 8 --chunk 256K --fs xfs --device /dev/sdb
+	--size 2T --kernel 6.1.0)
+
+strict_json() {
+	python3 -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' "$1"
+}
+
+# --- what is typed must be UTF-8 text (it goes into the plan's JSON) --------
+for flag in --mountpoint --label --device --controller --kernel --members --profiles; do
+	expect_exit 2 "^stripeplan: ${flag#--}: '/x\\\\xff\\\\xc3' is not valid UTF-8" \
+		sp plan "${base[@]}" "$flag" $'/x\xff\xc3'
+done
+expect_exit 2 "mountpoint: '/d\\\\xed\\\\xa0\\\\x80' is not valid UTF-8" \
+	sp plan "${base[@]}" --mountpoint $'/d\xed\xa0\x80'
+# UTF-8 is welcome, as it is (backslashes too)
+sp plan "${base[@]}" --mountpoint '/données\x41' --label 'été' --format json >"$WORK/utf8.json" ||
+	fail "a UTF-8 mount point is refused"
+checks=$((checks + 1))
+if ! strict_json "$WORK/utf8.json" ||
+	[ "$(jq -r '.mount.mountpoint + " " + .filesystem.label' "$WORK/utf8.json")" != '/données\x41 été' ]; then
+	fail "UTF-8 values changed: $(jq -c '.mount, .filesystem.label' "$WORK/utf8.json")"
+fi
+# a file of ours on this machine may have any name
+checks=$((checks + 1))
+if ! sp plan "${base[@]}" --format json -o "$WORK/plan"$'\xff'".json" ||
+	! strict_json "$WORK/plan"$'\xff'".json"; then
+	fail "-o to a file whose name is not UTF-8"
+fi
+
+# --- what is read may not be: escaped, and the JSON stays strict ------------
+sed 's/"ZC1ABCDE"/"ZC1\\u00e9 '$'\xff\xfe''\\\\xab"/' "$FIXTURES/facts/4kn.json" >"$WORK/facts.json"
+sp plan --controller generic --level 5 --disks 4 --chunk 64K --fs xfs --facts "$WORK/facts.json" \
+	--format json >"$WORK/facts-plan.json" || fail "plan from facts with a serial that is not UTF-8"
+checks=$((checks + 1))
+strict_json "$WORK/facts-plan.json" || fail "the plan's JSON is not UTF-8"
+checks=$((checks + 1))
+[ "$(jq -r .device.serial "$WORK/facts-plan.json")" = 'ZC1é \xff\xfe\x5cxab' ] ||
+	fail "serial as $(jq .device.serial "$WORK/facts-plan.json")"
+mkdir "$WORK/profiles"
+sed -e 's/"name": "generic"/"name": "site"/' \
+	-e 's/"description": "[^"]*"/"description": "caf'$'\xe9'' array"/' \
+	"$SRCDIR/planner/profiles/generic.json" >"$WORK/profiles/site.json"
+sp controllers --profiles "$WORK/profiles" --format json >"$WORK/controllers.json" ||
+	fail "controllers with a profile that is not UTF-8"
+checks=$((checks + 1))
+if ! strict_json "$WORK/controllers.json" ||
+	[ "$(jq -r '.[] | select(.name == "site") | .description' "$WORK/controllers.json")" != 'caf\xe9 array' ]; then
+	fail "the profile's description: $(grep -a caf "$WORK/controllers.json")"
+fi
+
+finish
