@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "exec.h"
 #include "format.h"
 #include "probe.h"
 #include "utf8.h"
@@ -309,6 +310,20 @@ static int plan_for_running_kernel(struct sp_cli_args *a, struct sp_error *err)
 	return 0;
 }
 
+/* The test hook that shortens how long a program may run (cli.h). */
+static int deadline_hook(unsigned *ret_s, struct sp_error *err)
+{
+	const char *deadline = getenv("STRIPEPLAN_TEST_DEADLINE");
+	uint64_t v;
+
+	if (!deadline)
+		return 0;
+	if (sp_parse_count(deadline, "STRIPEPLAN_TEST_DEADLINE", 1, SP_EXEC_DEADLINE_S, &v, err) < 0)
+		return -EINVAL;
+	*ret_s = (unsigned)v;
+	return 0;
+}
+
 int sp_cli_parse(int argc, char **argv, unsigned allowed, const char *help,
 		 struct sp_cli_args *args, bool *done)
 {
@@ -322,6 +337,8 @@ int sp_cli_parse(int argc, char **argv, unsigned allowed, const char *help,
 	args->pause_dir = getenv("STRIPEPLAN_TEST_PAUSE_BEFORE_WRITE");
 	args->program_dirs = getenv("STRIPEPLAN_TEST_PROGRAM_DIRS");
 	*done = false;
+	if (deadline_hook(&args->program_deadline_s, &err) < 0)
+		return sp_cli_fail(&err);
 	for (size_t i = 0; i < N_OPTS; i++)
 		longopts[i] = opt_table[i].opt;
 	memset(&longopts[N_OPTS], 0, sizeof(longopts[N_OPTS]));

@@ -34,11 +34,13 @@ struct sp_cli_args {
 	 * after which apply stops as if killed; STRIPEPLAN_TEST_PAUSE_BEFORE_WRITE,
 	 * a directory where apply says it is about to write and waits;
 	 * STRIPEPLAN_TEST_PROGRAM_DIRS, where apply looks for mkfs instead of
-	 * the system directories */
+	 * the system directories; STRIPEPLAN_TEST_DEADLINE, seconds a program
+	 * may run */
 	struct sp_sysfs sysfs;
 	const char *stop_after;
 	const char *pause_dir;
 	const char *program_dirs;
+	unsigned program_deadline_s;
 	bool strict;                /* check: any difference is drift */
 };
 

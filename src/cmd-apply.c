@@ -226,6 +226,7 @@ static int run(int argc, char **argv, bool apply)
 	opts.sysfs = &args->sysfs;
 	opts.stop_after = args->stop_after;
 	opts.program_dirs = args->program_dirs;
+	opts.program_deadline_s = args->program_deadline_s;
 	if (apply && args->pause_dir && args->pause_dir[0]) {
 		opts.before_write = pause_before_write;
 		opts.before_write_data = (void *)args->pause_dir;

@@ -5,15 +5,24 @@
  *
  * stdout and stderr share one pipe so the captured text keeps the order
  * the tool wrote it in; mkfs and parted interleave progress and errors.
- * A second close-on-exec pipe tells the parent whether execvpe() worked:
+ * A second close-on-exec pipe tells the parent whether execve() worked:
  * it sees EOF on success, or the child's errno when the exec failed, so
  * the "cannot run" message is built here, not in the forked child.
+ *
+ * The parent waits for the child, not for the end of its output: a tool
+ * that leaves a process behind holding the pipe (a daemon it started, a
+ * "sleep &" in a wrapper script) would otherwise keep apply waiting, with
+ * the disk locked, for as long as that process lives.  The child leads a
+ * process group of its own, so what it leaves behind and what the
+ * deadline kills is exactly what it started.  Its exit is seen with
+ * waitid(WNOWAIT), leaving it a zombie until the group has been signalled:
+ * while the zombie exists its pid, the group's id, cannot be reused, so
+ * the signal can reach no other process.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
-#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,8 +39,14 @@
 
 #define SP_EXEC_OUTPUT_MAX_BYTES (1024U * 1024U)
 #define SP_EXEC_CHUNK_BYTES 4096U
-
-extern char **environ;
+/* how often a running child is looked at while its output is quiet */
+#define SP_EXEC_TICK_MS 50
+/* output still read after the child exited, at most */
+#define SP_EXEC_DRAIN_MS 250
+/* from SIGTERM to SIGKILL at the deadline, and how long a child killed
+ * with SIGKILL may take to go (one stuck in the kernel may never) */
+#define SP_EXEC_TERM_GRACE_MS 2000
+#define SP_EXEC_KILL_WAIT_MS 10000
 
 struct sp_capture {
 	char *buf;
@@ -39,39 +54,91 @@ struct sp_capture {
 	size_t cap;
 };
 
-/*
- * The child's environment: ours without any LC_* override, plus LC_ALL=C
- * so messages can be matched.  Built before fork() because setenv() is
- * not async-signal-safe.  Only the pointer array is allocated.
- */
-static char **child_environ(void)
+unsigned sp_exec_deadline_s(uint64_t bytes)
 {
-	static char lc_all[] = "LC_ALL=C";
-	size_t n = 0, i, j = 0;
-	char **envp;
+	/* at most 2^24 TiB x 36 s: it fits */
+	uint64_t s = bytes / SP_TIB * SP_EXEC_DEADLINE_S_PER_TIB;
 
-	while (environ && environ[n])
-		n++;
-	envp = calloc(n + 2, sizeof(*envp));
+	return s > SP_EXEC_DEADLINE_S ? (unsigned)s : SP_EXEC_DEADLINE_S;
+}
+
+int sp_exec_find(const char *name, const char *dirs, char *buf, size_t len)
+{
+	const char *dir = dirs ? dirs : SP_EXEC_SYSTEM_DIRS;
+	bool too_long = false;
+
+	if (!name || !name[0] || strchr(name, '/'))
+		return -EINVAL;
+	while (*dir) {
+		size_t n = strcspn(dir, ":");
+		struct stat st;
+		int w;
+
+		/* only absolute entries: "" or "." would mean the caller's cwd */
+		if (n && dir[0] == '/') {
+			w = snprintf(buf, len, "%.*s/%s", (int)n, dir, name);
+			if (w < 0 || (size_t)w >= len)
+				too_long = true;
+			else if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) &&
+				 faccessat(AT_FDCWD, buf, X_OK, AT_EACCESS) == 0)
+				return 0;
+		}
+		dir += n + (dir[n] == ':');
+	}
+	if (len)
+		buf[0] = '\0'; /* it held the last candidate */
+	return too_long ? -ENAMETOOLONG : -ENOENT;
+}
+
+/*
+ * The child's whole environment, built before fork() (the child may only
+ * make async-signal-safe calls).  Returns NULL when out of memory.
+ */
+static char **child_environ(const struct sp_exec_opts *opts)
+{
+	const char *dirs = opts && opts->program_dirs ? opts->program_dirs : SP_EXEC_SYSTEM_DIRS;
+	char **envp = calloc(3, sizeof(*envp));
+
 	if (!envp)
 		return NULL;
-	for (i = 0; i < n; i++)
-		if (strncmp(environ[i], "LC_ALL=", 7) != 0)
-			envp[j++] = environ[i];
-	envp[j] = lc_all;
+	if (asprintf(&envp[0], "PATH=%s", dirs) < 0)
+		envp[0] = NULL;
+	envp[1] = strdup("LC_ALL=C");
+	if (!envp[0] || !envp[1]) {
+		free(envp[0]);
+		free(envp[1]);
+		free(envp);
+		return NULL;
+	}
 	return envp;
+}
+
+static void environ_free(char **envp)
+{
+	for (size_t i = 0; envp && envp[i]; i++)
+		free(envp[i]);
+	free(envp);
 }
 
 /* Runs in the forked child: only async-signal-safe calls from here on. */
 static void __attribute__((noreturn))
-child_exec(const char *const *argv, char **envp, int out_fd, int status_fd)
+child_exec(const char *path, const char *const *argv, char **envp, pid_t parent, int out_fd,
+	   int status_fd)
 {
 	sigset_t all;
 	int null_fd, e;
 
 	sigemptyset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
+	/* the parent ignores SIGPIPE, and an ignored signal stays ignored
+	 * across exec: the tool gets the default back */
 	signal(SIGPIPE, SIG_DFL);
+	/* a group of its own, so the deadline reaches all it started; and it
+	 * goes when we go, as it did in our group under a terminal's ^C */
+	if (setpgid(0, 0) < 0 || prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		goto fail;
+	if (getppid() != parent) /* gone before the line above: nobody to tell */
+		_exit(127);
 
 	null_fd = open("/dev/null", O_RDONLY);
 	if (null_fd < 0 || dup2(null_fd, STDIN_FILENO) < 0 ||
@@ -80,7 +147,7 @@ child_exec(const char *const *argv, char **envp, int out_fd, int status_fd)
 	/* Descriptors the caller forgot to mark close-on-exec stay with us. */
 	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
 
-	execvpe(argv[0], (char *const *)argv, envp);
+	execve(path, (char *const *)argv, envp);
 fail:
 	e = errno;
 	if (write(status_fd, &e, sizeof(e)) < 0) {
@@ -137,38 +204,138 @@ static int capture_read(struct sp_capture *c, int fd)
 	return 0;
 }
 
-static int capture_all(struct sp_capture *c, int fd)
+/* A child being run: its pid (= its process group), the read end of its
+ * output (-1 once at EOF), what it wrote. */
+struct child {
+	pid_t pid;
+	int out_fd;
+	struct sp_capture cap;
+	bool exited;
+	int status;
+};
+
+/* Reads what the output pipe has within timeout_ms; stops reading at EOF.
+ * 0, or -errno when reading failed. */
+static int read_some(struct child *c, int timeout_ms)
 {
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct pollfd pfd = { .fd = c->out_fd, .events = POLLIN };
 	int r;
 
+	if (c->out_fd < 0) {
+		if (timeout_ms > 0)
+			poll(NULL, 0, timeout_ms);
+		return 0;
+	}
+	r = poll(&pfd, 1, timeout_ms);
+	if (r < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (r == 0)
+		return 0;
+	r = capture_read(&c->cap, c->out_fd);
+	if (r == 1) {
+		close(c->out_fd);
+		c->out_fd = -1;
+		return 0;
+	}
+	return r;
+}
+
+/* Whether the child has exited, without reaping it (see the top). */
+static bool has_exited(struct child *c)
+{
+	siginfo_t si;
+
+	if (c->exited)
+		return true;
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+		return errno != EINTR; /* ECHILD: nothing left to wait for */
+	c->exited = si.si_pid == c->pid;
+	return c->exited;
+}
+
+static int ms_left(double until)
+{
+	double left = (until - sp_now_seconds()) * 1000.0;
+
+	return left <= 0 ? 0 : left > 1e9 ? 1000000000 : (int)left + 1;
+}
+
+/* Reads output until the child exits or until `until`; true when it exited. */
+static int wait_exit(struct child *c, double until, bool *ret_exited)
+{
 	for (;;) {
-		r = poll(&pfd, 1, -1);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
+		int left, r;
+
+		if (has_exited(c)) {
+			*ret_exited = true;
+			return 0;
 		}
-		r = capture_read(c, fd);
-		if (r != 0)
-			return r < 0 ? r : 0;
+		left = ms_left(until);
+		if (!left) {
+			*ret_exited = false;
+			return 0;
+		}
+		r = read_some(c, left < SP_EXEC_TICK_MS ? left : SP_EXEC_TICK_MS);
+		if (r < 0)
+			return r;
 	}
 }
 
-static int wait_child(pid_t pid, int *ret_status)
+/* After the exit: end what it left in its group, then read what is left
+ * in the pipe, for a moment at most. */
+static int drain(struct child *c)
+{
+	double until = sp_now_seconds() + SP_EXEC_DRAIN_MS / 1000.0;
+
+	kill(-c->pid, SIGKILL);
+	while (c->out_fd >= 0) {
+		int left = ms_left(until), r;
+
+		if (!left)
+			break;
+		r = read_some(c, left);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Reaps the child (it has exited or will after SIGKILL). */
+static int reap(struct child *c)
 {
 	int status;
 
-	while (waitpid(pid, &status, 0) < 0)
+	while (waitpid(c->pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
 	if (WIFEXITED(status))
-		*ret_status = WEXITSTATUS(status);
+		c->status = WEXITSTATUS(status);
 	else if (WIFSIGNALED(status))
-		*ret_status = 128 + WTERMSIG(status);
+		c->status = 128 + WTERMSIG(status);
 	else
-		*ret_status = 255;
+		c->status = 255;
 	return 0;
+}
+
+/*
+ * The deadline passed: SIGTERM to the group, then SIGKILL.  Returns 0
+ * once the child is reaped, -EBUSY when even SIGKILL did not end it (a
+ * process in uninterruptible sleep): it is left to init.
+ */
+static int kill_group(struct child *c)
+{
+	bool exited = false;
+
+	kill(-c->pid, SIGTERM);
+	if (wait_exit(c, sp_now_seconds() + SP_EXEC_TERM_GRACE_MS / 1000.0, &exited) == 0 && exited) {
+		kill(-c->pid, SIGKILL); /* what it started, which may ignore SIGTERM */
+		return reap(c);
+	}
+	kill(-c->pid, SIGKILL);
+	if (wait_exit(c, sp_now_seconds() + SP_EXEC_KILL_WAIT_MS / 1000.0, &exited) < 0 || !exited)
+		return -EBUSY;
+	return reap(c);
 }
 
 /* The child's errno from a failed exec, or 0 once the exec closed the pipe. */
@@ -190,25 +357,77 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-int sp_exec(const char *const *argv, struct sp_exec_result *result, struct sp_error *err)
+/* A program that cannot be run reads like the shell's 127. */
+static void not_run(const char *name, int e, struct sp_capture *cap, int *ret_status)
 {
-	struct sp_capture cap = { 0 };
+	int n = snprintf(cap->buf, cap->cap, "cannot run '%s': %s\n", name, strerror(e));
+
+	cap->len = n < 0 ? 0 : (size_t)n >= cap->cap ? cap->cap - 1 : (size_t)n;
+	*ret_status = 127;
+}
+
+/* Runs the started child to its end or its deadline. */
+static int supervise(struct child *c, const char *name, unsigned deadline_s, struct sp_error *err)
+{
+	bool exited = false;
+	int r = wait_exit(c, sp_now_seconds() + deadline_s, &exited);
+
+	if (r < 0) {
+		kill(-c->pid, SIGKILL);
+		reap(c);
+		return sp_error_set(err, -r, SP_ERR_FAILED, "cannot read output of '%s': %s", name,
+				    strerror(-r));
+	}
+	if (!exited) {
+		r = kill_group(c);
+		return sp_error_set(err, ETIME, SP_ERR_FAILED,
+				    "%s did not finish within %u s; killed it and its process group%s",
+				    name, deadline_s,
+				    r < 0 ? " (it did not exit even after SIGKILL: stuck in the kernel?)" : "");
+	}
+	r = drain(c);
+	if (r < 0) {
+		reap(c);
+		return sp_error_set(err, -r, SP_ERR_FAILED, "cannot read output of '%s': %s", name,
+				    strerror(-r));
+	}
+	r = reap(c);
+	if (r < 0)
+		return sp_error_set(err, -r, SP_ERR_FAILED, "cannot wait for '%s': %s", name,
+				    strerror(-r));
+	return 0;
+}
+
+int sp_exec(const char *const *argv, const struct sp_exec_opts *opts, struct sp_exec_result *result,
+	    struct sp_error *err)
+{
+	struct child c = { .pid = -1, .out_fd = -1 };
 	int out[2] = { -1, -1 }, st[2] = { -1, -1 };
-	int r, status = 0, exec_errno;
-	char **envp = NULL;
+	unsigned deadline_s = opts && opts->deadline_s ? opts->deadline_s : SP_EXEC_DEADLINE_S;
+	int r, status = 0, exec_errno, found;
+	char **envp = NULL, path[SP_PATH_MAX];
+	pid_t parent = getpid();
 	double start;
-	pid_t pid;
 
 	if (!argv || !argv[0] || !argv[0][0] || !result)
 		return sp_error_set(err, EINVAL, SP_ERR_FAILED,
 				    "cannot run a program without a name");
 
-	envp = child_environ();
-	r = capture_grow(&cap, 1);
+	envp = child_environ(opts);
+	r = capture_grow(&c.cap, SP_MSG_MAX);
 	if (!envp || r < 0) {
 		r = sp_error_set(err, ENOMEM, SP_ERR_FAILED,
 				 "cannot run '%s': out of memory", argv[0]);
 		goto out;
+	}
+	start = sp_now_seconds();
+	if (strchr(argv[0], '/'))
+		found = snprintf(path, sizeof(path), "%s", argv[0]) < (int)sizeof(path) ? 0 : -ENAMETOOLONG;
+	else
+		found = sp_exec_find(argv[0], opts ? opts->program_dirs : NULL, path, sizeof(path));
+	if (found < 0) {
+		not_run(argv[0], -found, &c.cap, &status);
+		goto done;
 	}
 	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(st, O_CLOEXEC) < 0) {
 		r = sp_error_set(err, errno, SP_ERR_FAILED,
@@ -216,86 +435,45 @@ int sp_exec(const char *const *argv, struct sp_exec_result *result, struct sp_er
 				 strerror(errno));
 		goto out;
 	}
-
-	start = sp_now_seconds();
-	pid = fork();
-	if (pid < 0) {
+	c.pid = fork();
+	if (c.pid < 0) {
 		r = sp_error_set(err, errno, SP_ERR_FAILED, "cannot run '%s': fork: %s",
 				 argv[0], strerror(errno));
 		goto out;
 	}
-	if (pid == 0)
-		child_exec(argv, envp, out[1], st[1]);
+	if (c.pid == 0)
+		child_exec(path, argv, envp, parent, out[1], st[1]);
+	/* both sides set the group, so it is set before either goes on */
+	setpgid(c.pid, c.pid);
 
 	close_fd(&out[1]);
 	close_fd(&st[1]);
-	r = capture_all(&cap, out[0]);
+	c.out_fd = out[0];
+	out[0] = -1;
+	r = supervise(&c, argv[0], deadline_s, err);
+	if (r < 0)
+		goto out;
+	status = c.status;
 	exec_errno = read_exec_errno(st[0]);
-	/* Reap the child whatever happened to the pipe: no zombies. */
-	if (r < 0) {
-		kill(pid, SIGKILL);
-		wait_child(pid, &status);
-		r = sp_error_set(err, -r, SP_ERR_FAILED,
-				 "cannot read output of '%s': %s", argv[0], strerror(-r));
-		goto out;
-	}
-	r = wait_child(pid, &status);
-	if (r < 0) {
-		r = sp_error_set(err, -r, SP_ERR_FAILED, "cannot wait for '%s': %s",
-				 argv[0], strerror(-r));
-		goto out;
-	}
-	if (exec_errno) {
-		int n = snprintf(cap.buf, cap.cap, "cannot run '%s': %s\n", argv[0],
-				 strerror(exec_errno));
-
-		cap.len = n < 0 ? 0 : (size_t)n >= cap.cap ? cap.cap - 1 : (size_t)n;
-		status = 127;
-	}
-
-	cap.buf[cap.len] = '\0';
+	if (exec_errno)
+		not_run(argv[0], exec_errno, &c.cap, &status);
+done:
+	c.cap.buf[c.cap.len] = '\0';
 	result->exit_status = status;
-	result->output = cap.buf;
-	result->output_len = cap.len;
+	result->output = c.cap.buf;
+	result->output_len = c.cap.len;
 	result->seconds = sp_now_seconds() - start;
-	cap.buf = NULL;
+	c.cap.buf = NULL;
 	r = 0;
 out:
+	close_fd(&c.out_fd);
 	close_fd(&out[0]);
 	close_fd(&out[1]);
 	close_fd(&st[0]);
 	close_fd(&st[1]);
-	free(cap.buf);
-	free(envp);
+	free(c.cap.buf);
+	environ_free(envp);
 	return r;
-}
-
-int sp_exec_find(const char *name, const char *dirs, char *buf, size_t len)
-{
-	const char *dir = dirs ? dirs : SP_EXEC_SYSTEM_DIRS;
-	bool too_long = false;
-
-	if (!name || !name[0] || strchr(name, '/'))
-		return -EINVAL;
-	while (*dir) {
-		size_t n = strcspn(dir, ":");
-		struct stat st;
-		int w;
-
-		/* only absolute entries: "" or "." would mean the caller's cwd */
-		if (n && dir[0] == '/') {
-			w = snprintf(buf, len, "%.*s/%s", (int)n, dir, name);
-			if (w < 0 || (size_t)w >= len)
-				too_long = true;
-			else if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) &&
-				 faccessat(AT_FDCWD, buf, X_OK, AT_EACCESS) == 0)
-				return 0;
-		}
-		dir += n + (dir[n] == ':');
-	}
-	if (len)
-		buf[0] = '\0'; /* it held the last candidate */
-	return too_long ? -ENAMETOOLONG : -ENOENT;
 }
 
 void sp_exec_result_free(struct sp_exec_result *result)

@@ -149,6 +149,8 @@ int sp_mkfs_preflight(struct sp_ctx *ctx, struct sp_step_result *res)
 {
 	const struct sp_plan *plan = ctx->plan;
 	const char *argv[SP_MAX_ARGV + 4];
+	struct sp_exec_opts opts = { .program_dirs = ctx->program_dirs,
+				     .deadline_s = ctx->program_deadline_s };
 	struct sp_exec_result out = { 0 };
 	char scratch[64], sector[32], cmd[SP_MSG_MAX], why[SP_MSG_MAX], size[32];
 	int fd, r;
@@ -164,7 +166,7 @@ int sp_mkfs_preflight(struct sp_ctx *ctx, struct sp_step_result *res)
 	if (fd < 0)
 		return fd;
 	dry_run_argv(ctx, scratch, sector, sizeof(sector), argv);
-	r = sp_exec(argv, &out, &res->error);
+	r = sp_exec(argv, &opts, &out, &res->error);
 	close(fd);
 	if (r < 0) {
 		res->error.kind = SP_ERR_REFUSED; /* it could not even try: nothing written */

@@ -404,6 +404,7 @@ static void init_ctx(const struct sp_plan *plan, const struct sp_run_opts *opts,
 	ctx->force = opts->force;
 	ctx->partition_wait_ms = opts->partition_wait_ms;
 	ctx->sysfs = opts->sysfs;
+	ctx->program_deadline_s = opts->program_deadline_s;
 	ctx->disk_fd = -1;
 	ctx->part_fd = -1;
 	ctx->claim_fd = -1;

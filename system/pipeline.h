@@ -19,6 +19,8 @@ struct sp_run_opts {
 	/* tests only: where programs are looked for instead of the system
 	 * directories (SP_EXEC_SYSTEM_DIRS); NULL = those */
 	const char *program_dirs;
+	/* tests only: seconds a program may run; 0 = its deadline */
+	unsigned program_deadline_s;
 	/* tests only: end the run after this step, as if killed there */
 	const char *stop_after;
 	/*

@@ -512,6 +512,8 @@ static int run_mkfs(struct sp_ctx *ctx, const char *path, struct sp_step_result 
 {
 	const struct sp_plan *plan = ctx->plan;
 	const char *argv[SP_MAX_ARGV + 1];
+	struct sp_exec_opts opts = { .program_dirs = ctx->program_dirs,
+				     .deadline_s = ctx->program_deadline_s };
 	struct sp_exec_result out = { 0 };
 	char why[SP_MSG_MAX];
 	size_t i;
@@ -524,7 +526,10 @@ static int run_mkfs(struct sp_ctx *ctx, const char *path, struct sp_step_result 
 	for (i = 1; i < plan->n_mkfs_argv; i++)
 		argv[i] = plan->mkfs_argv[i];
 	argv[i] = NULL;
-	r = sp_exec(argv, &out, &res->error);
+	/* mkfs's work grows with what it formats */
+	if (!opts.deadline_s)
+		opts.deadline_s = sp_exec_deadline_s(plan->size_bytes);
+	r = sp_exec(argv, &opts, &out, &res->error);
 	if (r < 0) {
 		res->status = SP_STEP_FAILED;
 		return r;

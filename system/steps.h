@@ -66,6 +66,9 @@ struct sp_ctx {
 	/* where the programs a step runs are looked for: NULL is
 	 * SP_EXEC_SYSTEM_DIRS (tests: STRIPEPLAN_TEST_PROGRAM_DIRS) */
 	const char *program_dirs;
+	/* seconds a program may run; 0: its own deadline (sp_exec_deadline_s;
+	 * tests: STRIPEPLAN_TEST_DEADLINE) */
+	unsigned program_deadline_s;
 	/* the mkfs the filesystem step runs, by its absolute path, found by
 	 * its preflight ("" until then) */
 	char mkfs_path[SP_PATH_MAX];

@@ -48,7 +48,7 @@ int run_argv(const char *const *argv, char *out, size_t len)
 	struct sp_error err = { 0 };
 	int status;
 
-	if (sp_exec(argv, &res, &err) < 0) {
+	if (sp_exec(argv, NULL, &res, &err) < 0) {
 		print_error("%s\n", err.message);
 		return -1;
 	}

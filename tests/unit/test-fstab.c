@@ -795,7 +795,7 @@ static int group_teardown(void **state)
 	int status;
 
 	(void)state;
-	if (sp_exec(argv, &res, &err) < 0)
+	if (sp_exec(argv, NULL, &res, &err) < 0)
 		return -1;
 	status = res.exit_status;
 	sp_exec_result_free(&res);

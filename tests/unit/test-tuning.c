@@ -40,7 +40,7 @@ static int run_argv(const char *const *argv, char *out, size_t len)
 	struct sp_error err = { 0 };
 	int status;
 
-	if (sp_exec(argv, &ran, &err) < 0) {
+	if (sp_exec(argv, NULL, &ran, &err) < 0) {
 		print_error("%s\n", err.message);
 		return -1;
 	}
