@@ -2,6 +2,7 @@
 /* Opens libparted on first use (why: parted.h). */
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "parted.h"
 
@@ -10,6 +11,31 @@
 #endif
 
 struct sp_parted sp_parted;
+
+/*
+ * Debian's and Ubuntu's libparted (their gptsync patch) runs
+ * `sh -c "dmidecode -s system-manufacturer"` through popen(), from PATH
+ * and with no time limit, in the GPT label's constructor
+ * ped_disk_gpt_init(), to give Intel Macs a "synced" hybrid MBR instead of
+ * the protective one -- unless PARTED_GPT_APPLE is set: "1" forces the
+ * hybrid MBR, anything else the protective one, and then nothing is run
+ * (parted's own tests set it so).  Set to "0" before libparted's
+ * constructor can run, no shell and no dmidecode are ever started, and
+ * every GPT written has the protective MBR, whatever the caller's
+ * environment said.  A constructor, because the installer build links
+ * libparted in (cmake/static-deps.cmake) and its constructor then runs
+ * before main(); priority 101 puts ours first, ahead of every constructor
+ * without one.  Upstream parted has no such code and ignores the variable.
+ */
+static void no_dmidecode(void)
+{
+	setenv("PARTED_GPT_APPLE", "0", 1);
+}
+
+static void __attribute__((constructor(101))) no_dmidecode_at_start(void)
+{
+	no_dmidecode();
+}
 
 /* the one cast POSIX allows: dlsym's void * to a function pointer */
 #define LOAD(t, f) ((t).f = (__typeof__((t).f))dlsym(handle, "ped_" #f))
@@ -24,6 +50,7 @@ const char *sp_parted_load(void)
 		return NULL;
 	/* kept open for the life of the process: libparted's own state
 	 * (exception handler, device cache) lives as long as we use it */
+	no_dmidecode();
 	handle = dlopen(SP_LIBPARTED_SONAME, RTLD_NOW | RTLD_LOCAL);
 	if (!handle) {
 		snprintf(why, sizeof(why), "%s", dlerror());

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libparted, opened only when the partition step runs.  Loading libparted
- * runs its constructor, which starts `sh -c "dmidecode ..."`; linked in,
- * that would happen in every process, `plan` and `--version` included.
- * So the binary does not link it: sp_parted_load() dlopen()s it and fills
+ * runs its constructors; Debian's would start `sh -c "dmidecode ..."`
+ * (parted.c says how that is stopped), and loading it costs `plan` and
+ * `--version` time and memory they do not need.  So the binary does not
+ * link it: sp_parted_load() dlopen()s it and fills
  * a table, and the macros below turn the step's ped_*() calls into calls
  * through that table (the prototypes come from <parted/parted.h>).
  * Include this after <parted/parted.h>, in the partition step only.

@@ -55,6 +55,14 @@ new_root() {
 # --- kickstart: %post --nochroot in Anaconda's environment ------------------
 checks=$((checks + 1))
 static=$(installer_binary) || fail "the installer binary did not build: $(tail -20 "$WORK/static-build.log")"
+# libparted is linked into it and its constructor runs at every start:
+# Debian's would start dmidecode through a shell, from PATH
+mkdir -p "$WORK/dmi"
+printf '#!/bin/sh\ntouch %q/dmidecode-ran\n' "$WORK" >"$WORK/dmi/dmidecode"
+chmod +x "$WORK/dmi/dmidecode"
+expect_ok "installer binary --version" env -u PARTED_GPT_APPLE PATH="$WORK/dmi:$PATH" "$static" --version
+checks=$((checks + 1))
+[ ! -e "$WORK/dmidecode-ran" ] || fail "the installer binary started dmidecode"
 dev=$(sp_loop_create 1G) || exit 1
 ks="$WORK/ks.cfg"
 expect_ok "kickstart snippet" sp plan "${ARRAY[@]}" --device "$dev" --format kickstart -o "$ks"
