@@ -20,6 +20,10 @@ char *sp_format_profiles_text(const struct sp_profile_set *set);
 char *sp_format_step_line(const struct sp_step_result *res, size_t index, size_t total);
 char *sp_format_report_text(const struct sp_report *report, const struct sp_plan *plan);
 char *sp_format_report_json(const struct sp_report *report, const struct sp_plan *plan);
+/* The run in one line, for when its report could not be shown: "apply
+ * '/dev/sdb': done: the device now matches the plan", with the error and
+ * what was left behind when it failed. */
+char *sp_format_report_summary(const struct sp_report *report, const struct sp_plan *plan);
 
 /* Installer snippets around an apply command line (already shell-quoted,
  * without --root): kickstart %post --nochroot, preseed late_command.

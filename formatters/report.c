@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What apply and check did, for people (text) and for machines (JSON). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,8 +8,8 @@
 #include <json-c/json.h>
 
 #include "format.h"
-
 #include "json-out.h"
+
 static const char *status_words(enum sp_step_status s)
 {
 	switch (s) {
@@ -113,6 +114,28 @@ char *sp_format_report_text(const struct sp_report *r, const struct sp_plan *pla
 			      r->outcome == SP_OUTCOME_MATCH))
 		fprintf(f, "filesystem %s on %s, UUID=%s\n", sp_fs_name(plan->fs), plan->partition_path,
 			r->fs_uuid);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+char *sp_format_report_summary(const struct sp_report *r, const struct sp_plan *plan)
+{
+	bool failed = r->outcome == SP_OUTCOME_FAILED || r->outcome == SP_OUTCOME_REFUSED;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "%s '%s': %s", r->command, plan->device.path, outcome_sentence(r));
+	if (failed && r->error.message[0])
+		fprintf(f, ": %s", r->error.message);
+	for (size_t i = 0; i < r->n_notes; i++)
+		if (!strncmp(r->notes[i], "left behind:", 12))
+			fprintf(f, "; %s", r->notes[i]);
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;

@@ -346,7 +346,8 @@ int sp_cli_parse(int argc, char **argv, unsigned allowed, const char *help,
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
 		if (c == 'h') {
-			fputs(help, stdout);
+			sp_cli_outcome("the help text", "nothing was done");
+			sp_cli_print(help);
 			*done = true;
 			return 0;
 		}

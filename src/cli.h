@@ -69,6 +69,22 @@ int sp_cli_make_plan(const struct sp_cli_args *args, struct sp_plan *ret, struct
  * edited file is refused (exit 2), never executed. */
 int sp_cli_replan(const struct sp_cli_args *args, struct sp_plan *plan, struct sp_error *err);
 
+/*
+ * Standard input, output and error (src/output.c).  sp_cli_start() runs
+ * first in main(): a closed 0, 1 or 2 gets /dev/null, SIGPIPE is ignored.
+ * Everything the CLI prints goes through sp_cli_print() (standard output)
+ * and sp_cli_error() (one "stripeplan: " line on standard error); both are
+ * checked.  sp_cli_outcome() says what the run did, in words for the
+ * message sp_cli_finish() prints when standard output was lost ("the
+ * report", "the run itself: apply '/dev/sdb': done: ..."); sp_cli_finish()
+ * returns the exit status: rc, or 4 when the output was lost.
+ */
+void sp_cli_start(void);
+int sp_cli_print(const char *text);
+void sp_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void sp_cli_outcome(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int sp_cli_finish(int rc);
+
 int sp_cli_fail(const struct sp_error *err);
 int sp_cli_usage_error(const char *fmt, const char *arg);
 int sp_cli_write_output(const char *path, const char *text, struct sp_error *err);

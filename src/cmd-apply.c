@@ -12,6 +12,7 @@
 #include "format.h"
 #include "pipeline.h"
 #include "probe.h"
+#include "runlog.h"
 
 static const char usage_apply[] =
 	"Usage: stripeplan apply (--plan FILE | PLAN OPTIONS) --device PATH [OPTIONS]\n"
@@ -86,9 +87,8 @@ static bool is_directory(const char *path)
  */
 #define PAUSE_MAX_MS 120000U
 
-static void pause_before_write(void *data)
+static void pause_before_write(const char *dir)
 {
-	const char *dir = data;
 	char paused[SP_PATH_MAX + 16], resume[SP_PATH_MAX + 16];
 	struct stat st;
 	int fd;
@@ -97,15 +97,15 @@ static void pause_before_write(void *data)
 	snprintf(resume, sizeof(resume), "%s/resume", dir);
 	fd = open(paused, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0) {
-		fprintf(stderr, "stripeplan: test pause: cannot create '%s': %s; not pausing\n",
-			paused, strerror(errno));
+		sp_cli_error("test pause: cannot create '%s': %s; not pausing", paused,
+			     strerror(errno));
 		return;
 	}
 	close(fd);
 	for (unsigned waited = 0; stat(resume, &st) < 0; waited += 20) {
 		if (waited >= PAUSE_MAX_MS) {
-			fprintf(stderr, "stripeplan: test pause: no '%s' after %u s; going on\n",
-				resume, PAUSE_MAX_MS / 1000);
+			sp_cli_error("test pause: no '%s' after %u s; going on", resume,
+				     PAUSE_MAX_MS / 1000);
 			return;
 		}
 		usleep(20 * 1000);
@@ -114,7 +114,18 @@ static void pause_before_write(void *data)
 
 struct progress {
 	bool text;
+	const char *pause_dir;
+	bool writing; /* every refusal passed: apply went on to write */
 };
+
+static void before_write(void *data)
+{
+	struct progress *p = data;
+
+	p->writing = true;
+	if (p->pause_dir && p->pause_dir[0])
+		pause_before_write(p->pause_dir);
+}
 
 static void print_step(const struct sp_step_result *res, size_t index, size_t total, void *userdata)
 {
@@ -124,10 +135,8 @@ static void print_step(const struct sp_step_result *res, size_t index, size_t to
 	if (!p->text)
 		return;
 	line = sp_format_step_line(res, index, total);
-	if (line) {
-		fputs(line, stdout);
-		fflush(stdout);
-	}
+	if (line)
+		sp_cli_print(line);
 	free(line);
 }
 
@@ -185,22 +194,55 @@ static int fs_from_device(struct sp_cli_args *args, struct sp_error *err)
 	return 0;
 }
 
+/*
+ * An apply that went on to write keeps its report under --root (runlog.h),
+ * whatever the outcome: what a run left on a disk must be on record even
+ * when nobody read its output.
+ */
+static void keep_report(const struct sp_cli_args *args, const struct sp_plan *plan,
+			const struct sp_report *report, char *kept, size_t len)
+{
+	struct sp_error err = { 0 };
+	char *json = sp_format_report_json(report, plan);
+
+	kept[0] = '\0';
+	if (!json) {
+		sp_cli_error("cannot keep the report: out of memory");
+		return;
+	}
+	if (sp_runlog_keep(args->root[0] ? args->root : "/", plan->device.kernel_name, json, kept,
+			   len, &err) < 0)
+		sp_cli_error("%s", err.message);
+	free(json);
+}
+
+/* What the run did, for the message when its report cannot be printed. */
+static void tell_outcome(const struct sp_report *report, const struct sp_plan *plan,
+			 const char *kept)
+{
+	char *summary = sp_format_report_summary(report, plan);
+
+	sp_cli_outcome("the report", "the run itself: %s%s%s%s", summary ? summary : report->command,
+		       kept[0] ? "; the report is kept in '" : "", kept, kept[0] ? "'" : "");
+	free(summary);
+}
+
 static int run(int argc, char **argv, bool apply)
 {
 	struct sp_cli_args *args = calloc(1, sizeof(*args));
 	struct sp_plan *plan = calloc(1, sizeof(*plan));
 	struct sp_report *report = calloc(1, sizeof(*report));
 	struct sp_error err = { 0 };
-	struct progress progress;
+	struct progress progress = { 0 };
 	struct sp_run_opts opts = { 0 };
 	unsigned allowed = SP_OPT_PLAN_FLAGS | SP_OPT_PLAN_FILE | SP_OPT_ROOT |
 			   SP_OPT_FORCE | (apply ? SP_OPT_APPLY : SP_OPT_CHECK);
-	char *text = NULL;
+	char *text = NULL, kept[SP_PATH_MAX] = "";
 	bool done = false;
 	int rc;
 
 	if (!args || !plan || !report) {
-		fprintf(stderr, "stripeplan: out of memory\n");
+		sp_cli_error("out of memory");
 		rc = SP_EXIT_FAILED;
 		goto out;
 	}
@@ -220,6 +262,7 @@ static int run(int argc, char **argv, bool apply)
 		goto out;
 	}
 	progress.text = args->format == SP_FORMAT_TEXT;
+	progress.pause_dir = args->pause_dir;
 	opts.root = args->root[0] ? args->root : "/";
 	opts.dry_run = args->dry_run;
 	opts.force = args->force;
@@ -227,21 +270,27 @@ static int run(int argc, char **argv, bool apply)
 	opts.stop_after = args->stop_after;
 	opts.program_dirs = args->program_dirs;
 	opts.program_deadline_s = args->program_deadline_s;
-	if (apply && args->pause_dir && args->pause_dir[0]) {
-		opts.before_write = pause_before_write;
-		opts.before_write_data = (void *)args->pause_dir;
+	if (apply && !args->dry_run) {
+		opts.before_write = before_write;
+		opts.before_write_data = &progress;
 	}
 	opts.strict = args->strict;
 	opts.on_step = print_step;
 	opts.userdata = &progress;
 	rc = apply ? sp_pipeline_apply(plan, &opts, report) : sp_pipeline_check(plan, &opts, report);
+	if (progress.writing && report->outcome != SP_OUTCOME_REFUSED)
+		keep_report(args, plan, report, kept, sizeof(kept));
+	tell_outcome(report, plan, kept);
 	text = args->format == SP_FORMAT_JSON ? sp_format_report_json(report, plan) :
 						sp_format_report_text(report, plan);
 	if (text)
-		fputs(text, stdout);
-	fflush(stdout);
+		sp_cli_print(text);
+	else
+		sp_cli_error("cannot format the report: out of memory");
 	if (report->outcome == SP_OUTCOME_REFUSED || report->outcome == SP_OUTCOME_FAILED)
 		sp_cli_fail(&report->error);
+	if (!text && rc == SP_EXIT_OK)
+		rc = SP_EXIT_FAILED;
 out:
 	free(text);
 	sp_report_free(report);

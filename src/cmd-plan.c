@@ -125,7 +125,7 @@ int sp_cmd_plan(int argc, char **argv)
 
 	if (!args || !plan) {
 		rc = SP_EXIT_FAILED;
-		fprintf(stderr, "stripeplan: out of memory\n");
+		sp_cli_error("out of memory");
 		goto out;
 	}
 	rc = sp_cli_parse(argc, argv, SP_OPT_PLAN_FLAGS | SP_OPT_OUTPUT | SP_OPT_FORCE, usage_plan,
@@ -142,10 +142,11 @@ int sp_cmd_plan(int argc, char **argv)
 		goto out;
 	}
 	if (!text) {
-		fprintf(stderr, "stripeplan: out of memory\n");
+		sp_cli_error("out of memory");
 		rc = SP_EXIT_FAILED;
 		goto out;
 	}
+	sp_cli_outcome("the plan", "the plan was made; nothing was touched");
 	if (sp_cli_write_output(args->output[0] ? args->output : NULL, text, &err) < 0)
 		rc = sp_cli_fail(&err);
 out:
@@ -175,8 +176,10 @@ int sp_cmd_controllers(int argc, char **argv)
 	bool done = false;
 	int rc;
 
-	if (!args)
+	if (!args) {
+		sp_cli_error("out of memory");
 		return SP_EXIT_FAILED;
+	}
 	rc = sp_cli_parse(argc, argv, 0, usage_controllers, args, &done);
 	if (rc || done)
 		goto out;
@@ -186,8 +189,13 @@ int sp_cmd_controllers(int argc, char **argv)
 		goto out;
 	}
 	text = args->format == SP_FORMAT_JSON ? sp_format_profiles_json(set) : sp_format_profiles_text(set);
-	if (!text || sp_cli_write_output(NULL, text, &err) < 0)
+	if (!text) {
+		sp_cli_error("out of memory");
 		rc = SP_EXIT_FAILED;
+		goto out;
+	}
+	sp_cli_outcome("the controller list", "the profiles were read; nothing was touched");
+	sp_cli_write_output(NULL, text, &err);
 out:
 	free(text);
 	sp_profiles_free(set);

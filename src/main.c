@@ -44,16 +44,17 @@ int sp_cli_fail(const struct sp_error *err)
 
 	for (const char *line = msg, *end; *line; line = *end ? end + 1 : end) {
 		end = strchrnul(line, '\n');
-		fprintf(stderr, "stripeplan: %.*s\n", (int)(end - line), line);
+		sp_cli_error("%.*s", (int)(end - line), line);
 	}
 	return sp_error_exit_code(err);
 }
 
 int sp_cli_usage_error(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "stripeplan: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'stripeplan --help'.\n");
+	char msg[SP_MSG_MAX];
+
+	snprintf(msg, sizeof(msg), fmt, arg);
+	sp_cli_error("%s\nTry 'stripeplan --help'.", msg);
 	return SP_EXIT_INVALID;
 }
 
@@ -65,10 +66,9 @@ int sp_cli_write_output(const char *path, const char *text, struct sp_error *err
 	int r;
 
 	if (!path || !strcmp(path, "-")) {
-		fputs(text, stdout);
-		return fflush(stdout) == 0 ? 0 :
-			sp_error_set(err, errno, SP_ERR_FAILED, "cannot write output: %s",
-				     strerror(errno));
+		/* a failure is kept and told once, by sp_cli_finish() */
+		sp_cli_print(text);
+		return 0;
 	}
 	/* -o /dev/full must not turn the device node into a file: only a
 	 * regular file (or nothing) is replaced; the writer checks again */
@@ -108,20 +108,29 @@ static const struct command commands[] = {
 	{ "check", sp_cmd_check },
 };
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	if (argc < 2)
 		return sp_cli_usage_error("%s", "no command given");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fputs(usage_main, stdout);
+		sp_cli_outcome("the help text", "nothing was done");
+		sp_cli_print(usage_main);
 		return SP_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
-		printf("stripeplan %s\n", STRIPEPLAN_VERSION);
+		sp_cli_outcome("the version", "nothing was done");
+		sp_cli_print("stripeplan " STRIPEPLAN_VERSION "\n");
 		return SP_EXIT_OK;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
 	return sp_cli_usage_error("unknown command '%s'", argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+	/* before anything opens a file: see src/output.c */
+	sp_cli_start();
+	return sp_cli_finish(run(argc, argv));
 }
