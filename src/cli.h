@@ -71,7 +71,8 @@ int sp_cli_replan(const struct sp_cli_args *args, struct sp_plan *plan, struct s
 
 /*
  * Standard input, output and error (src/output.c).  sp_cli_start() runs
- * first in main(): a closed 0, 1 or 2 gets /dev/null, SIGPIPE is ignored.
+ * first in main(): a closed 0, 1 or 2 gets /dev/null, SIGPIPE is ignored;
+ * it returns 2 (message printed) when output or error is a block device.
  * Everything the CLI prints goes through sp_cli_print() (standard output)
  * and sp_cli_error() (one "stripeplan: " line on standard error); both are
  * checked.  sp_cli_outcome() says what the run did, in words for the
@@ -79,7 +80,7 @@ int sp_cli_replan(const struct sp_cli_args *args, struct sp_plan *plan, struct s
  * report", "the run itself: apply '/dev/sdb': done: ..."); sp_cli_finish()
  * returns the exit status: rc, or 4 when the output was lost.
  */
-void sp_cli_start(void);
+int sp_cli_start(void);
 int sp_cli_print(const char *text);
 void sp_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void sp_cli_outcome(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

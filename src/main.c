@@ -131,6 +131,7 @@ static int run(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	/* before anything opens a file: see src/output.c */
-	sp_cli_start();
-	return sp_cli_finish(run(argc, argv));
+	int rc = sp_cli_start();
+
+	return sp_cli_finish(rc ? rc : run(argc, argv));
 }

@@ -9,6 +9,9 @@
  * over its label.  So before anything is opened, a closed 0, 1 or 2 gets
  * /dev/null, as gnulib's stdopen() and util-linux do.
  *
+ * Standard output or error open on a block device is refused the same
+ * way: nothing stripeplan prints belongs on a disk.
+ *
  * SIGPIPE is ignored, so a reader that goes away (`apply | head -1`) makes
  * a write fail with EPIPE instead of killing apply between two steps.
  * Every write to standard output and error is checked; output is written
@@ -62,7 +65,51 @@ static int open_null(void)
 	return open("/", O_PATH | O_DIRECTORY);
 }
 
-void sp_cli_start(void)
+/*
+ * Output that lands on a disk: `apply ... > /dev/sdb` is one slip away
+ * from `--device /dev/sdb`, and the report would go over the new label.
+ * Nothing stripeplan prints is meant for a block device, so such a
+ * descriptor is replaced by /dev/null and the run refused before it
+ * starts.  Returns 0, or the exit status when refused.
+ */
+static int refuse_block_devices(void)
+{
+	static const char *const names[] = { [STDOUT_FILENO] = "standard output",
+					     [STDERR_FILENO] = "standard error" };
+	const char *which = NULL;
+	bool err_is_block = false;
+	char msg[SP_MSG_MAX];
+
+	for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++) {
+		struct stat st;
+		int null_fd;
+
+		if (fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode))
+			continue;
+		null_fd = open_null();
+		if (null_fd < 0 || dup2(null_fd, fd) < 0)
+			_exit(SP_EXIT_INVALID);
+		close(null_fd);
+		which = which ? "standard output and error" : names[fd];
+		err_is_block = fd == STDERR_FILENO;
+	}
+	if (!which)
+		return 0;
+	snprintf(msg, sizeof(msg),
+		 "%s is a block device; stripeplan writes its output to no disk: refused, nothing "
+		 "was done", which);
+	/* told where it can still be read */
+	if (err_is_block) {
+		sp_cli_print("stripeplan: ");
+		sp_cli_print(msg);
+		sp_cli_print("\n");
+	} else {
+		sp_cli_error("%s", msg);
+	}
+	return SP_EXIT_INVALID;
+}
+
+int sp_cli_start(void)
 {
 	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
 		int got;
@@ -79,6 +126,7 @@ void sp_cli_start(void)
 		}
 	}
 	signal(SIGPIPE, SIG_IGN);
+	return refuse_block_devices();
 }
 
 static int write_all(int fd, const char *buf, size_t len)

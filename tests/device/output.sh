@@ -89,6 +89,16 @@ done
 protective_mbr "$dev"
 no_text "$dev"
 
+# Output redirected to a block device (the disk itself, one slip away from
+# --device) is refused before anything: the report would go over the label.
+to_dev() { "$@" >"$dev"; }
+err_to_dev() { "$@" 2>"$dev"; }
+expect_untouched 2 "$dev" "^stripeplan: standard output is a block device; stripeplan writes its output to no disk: refused, nothing was done$" \
+	to_dev sp apply "${P400[@]}" --device "$dev" --mountpoint /data
+expect_untouched 2 "$dev" "^stripeplan: standard error is a block device" \
+	err_to_dev sp check "${P400[@]}" --device "$dev" --mountpoint /data
+expect_untouched 2 "$dev" "^stripeplan: standard output is a block device" to_dev sp --version
+
 # Blank device: the disk gets exactly the plan and never the report.
 blank=$(sp_loop_create 1G) || exit 1
 rc=0
@@ -192,9 +202,11 @@ ran_none "check or plan ran"
 
 # --- libparted starts nothing: no shell, no dmidecode -----------------------
 dev4=$(sp_loop_create 1G) || exit 1
-strace -f -qq -e trace=execve -o "$WORK/trace" "$STRIPEPLAN" apply "${P400[@]}" --device "$dev4" \
+# LeakSanitizer cannot run under ptrace: the sanitizer build's runs without it
+no_lsan="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+ASAN_OPTIONS=$no_lsan strace -f -qq -e trace=execve -o "$WORK/trace" "$STRIPEPLAN" apply "${P400[@]}" --device "$dev4" \
 	--root "$SP_TEST_ROOT" >"$WORK/out" 2>&1 || fail "apply under strace: $(cat "$WORK/out")"
-strace -f -qq -e trace=execve -o "$WORK/trace-check" "$STRIPEPLAN" check --strict "${P400[@]}" \
+ASAN_OPTIONS=$no_lsan strace -f -qq -e trace=execve -o "$WORK/trace-check" "$STRIPEPLAN" check --strict "${P400[@]}" \
 	--device "$dev4" --root "$SP_TEST_ROOT" >"$WORK/out" 2>&1 || fail "check under strace: $(cat "$WORK/out")"
 checks=$((checks + 1))
 started=$(cat "$WORK/trace" "$WORK/trace-check" | grep -o 'execve("[^"]*"' | sort | uniq -c)
