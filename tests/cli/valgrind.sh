@@ -20,11 +20,16 @@ if ! command -v valgrind >/dev/null; then
 fi
 
 mkdir "$WORK/logs"
+# The log is opened here, on descriptor 9, not by valgrind (--log-file):
+# valgrind would open it on the lowest free number, which is standard
+# output when a test closes it (output.sh: '>&-'), and stripeplan's report
+# would go into the log instead of finding standard output closed.
 cat >"$WORK/stripeplan" <<WRAPPER
 #!/bin/sh
+exec 9>"$WORK/logs/\$\$.log"
 exec valgrind --quiet --error-exitcode=99 --leak-check=full --show-leak-kinds=definite \\
 	--errors-for-leak-kinds=definite --suppressions="$SRCDIR/tests/sanitizers/valgrind.supp" \\
-	--log-file="$WORK/logs/%p.log" "$STRIPEPLAN" "\$@"
+	--log-fd=9 "$STRIPEPLAN" "\$@"
 WRAPPER
 chmod +x "$WORK/stripeplan"
 
