@@ -12,82 +12,7 @@
 #include <string.h>
 
 #include "json-out.h"
-#include "utf8.h"
-
-static bool escape_string(json_object *o)
-{
-	char *safe;
-	bool ok;
-
-	if (sp_utf8_valid(json_object_get_string(o)))
-		return true;
-	safe = sp_utf8_escape(json_object_get_string(o));
-	ok = safe && json_object_set_string(o, safe);
-	free(safe);
-	return ok;
-}
-
-/* What is left to visit, in a walk of the tree without recursion (a
- * tree's depth is then no concern).  A JSON null is a NULL pointer:
- * nothing to visit, and never on the list. */
-struct walk {
-	struct walk_item {
-		json_object *o;
-	} *items;
-	size_t n, cap;
-	bool ok;
-};
-
-static void push(struct walk *w, json_object *o)
-{
-	struct walk_item *grown;
-
-	if (!o || !w->ok)
-		return;
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 64;
-
-		grown = realloc(w->items, cap * sizeof(struct walk_item));
-		if (!grown) {
-			w->ok = false;
-			return;
-		}
-		w->items = grown;
-		w->cap = cap;
-	}
-	w->items[w->n++].o = o;
-}
-
-static bool make_strings_utf8(json_object *root)
-{
-	struct walk w = { .ok = true };
-
-	push(&w, root);
-	while (w.ok && w.n) {
-		json_object *o = w.items[--w.n].o;
-
-		switch (json_object_get_type(o)) {
-		case json_type_string:
-			w.ok = escape_string(o);
-			break;
-		case json_type_array:
-			for (size_t i = 0; i < json_object_array_length(o); i++)
-				push(&w, json_object_array_get_idx(o, i));
-			break;
-		case json_type_object: {
-			json_object_object_foreach(o, key, value) {
-				(void)key;
-				push(&w, value);
-			}
-			break;
-		}
-		default:
-			break;
-		}
-	}
-	free(w.items);
-	return w.ok;
-}
+#include "json-utf8.h"
 
 char *sp_json_to_text(json_object *root)
 {
@@ -95,7 +20,7 @@ char *sp_json_to_text(json_object *root)
 	char *out = NULL;
 	size_t len;
 
-	if (!root || !make_strings_utf8(root))
+	if (!root || !sp_json_escape_utf8(root))
 		goto out;
 	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 							 JSON_C_TO_STRING_NOSLASHESCAPE);

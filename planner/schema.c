@@ -12,6 +12,7 @@
 
 #include <json-c/json.h>
 
+#include "json-utf8.h"
 #include "schema.h"
 
 /* ------------------------------------------------------------- where */
@@ -125,6 +126,7 @@ int sp_json_parse_object(const char *text, const char *prefix, const char *noun,
 	json_object *obj;
 	const char *why = NULL;
 	size_t end;
+	int r;
 
 	if (!tok)
 		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "%s: out of memory", prefix);
@@ -151,6 +153,14 @@ int sp_json_parse_object(const char *text, const char *prefix, const char *noun,
 		json_object_put(obj);
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "%s: not a stripeplan %s (JSON error: %s)", prefix, noun, why);
+	}
+	/* Keys and strings must be UTF-8 as strict parsers want them, and as
+	 * the writer makes them (json-utf8.h): a plan then reads back as it
+	 * was written, and json-c's own check would let overlong forms by. */
+	r = sp_json_require_utf8(obj, prefix, err);
+	if (r < 0) {
+		json_object_put(obj);
+		return r;
 	}
 	*ret = obj;
 	return 0;

@@ -171,7 +171,9 @@ int sp_where_error(struct sp_error *err, const struct sp_where *w, const char *l
 int sp_where_error_from(struct sp_error *err, const struct sp_where *w, const struct sp_error *why);
 
 /* Parses text as one JSON object and nothing after it (json-c's strict
- * mode); errors say "PREFIX: not a stripeplan NOUN (JSON error: ...)". */
+ * mode) whose keys and strings are all valid UTF-8; errors say "PREFIX:
+ * not a stripeplan NOUN (JSON error: ...)", or for a string that is not
+ * UTF-8 "PREFIX: '\xff...' is not valid UTF-8 ..." (-EILSEQ). */
 int sp_json_parse_object(const char *text, const char *prefix, const char *noun,
 			 struct json_object **ret, struct sp_error *err);
 

@@ -4,6 +4,7 @@
  * escaping of strings that are not: each edge of Unicode's table 3-7,
  * and escaped text that reads back to the same bytes.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -14,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "json-utf8.h"
 #include "utf8.h"
 
 static void test_valid(void **state)
@@ -84,12 +86,52 @@ static void test_escape(void **state)
 	expect_escape("", "");
 }
 
+static json_object *parse(const char *text)
+{
+	json_object *o = json_tokener_parse(text);
+
+	assert_non_null(o);
+	return o;
+}
+
+/* Input JSON: every key and string must be UTF-8 (json-c itself lets an
+ * overlong form through); output JSON: strings that are not get escaped. */
+static void test_json_trees(void **state)
+{
+	struct sp_error err = { 0 };
+	json_object *o;
+
+	(void)state;
+	o = parse("{\"a\": [null, 1, {\"b\": \"\xc3\xa9t\xc3\xa9\"}], \"c\": null}");
+	assert_int_equal(sp_json_require_utf8(o, "plan", &err), 0);
+	json_object_put(o);
+
+	o = parse("{\"a\": [null, {\"b\": \"x\xc0\x80\"}], \"c\": \"\xff\"}");
+	assert_int_equal(sp_json_require_utf8(o, "plan", &err), -EILSEQ);
+	assert_int_equal(err.kind, SP_ERR_INVALID);
+	assert_non_null(strstr(err.message, "is not valid UTF-8"));
+	assert_true(sp_json_escape_utf8(o));
+	assert_string_equal(json_object_get_string(json_object_object_get(o, "c")), "\\xff");
+	assert_string_equal(json_object_get_string(json_object_object_get(
+				    json_object_array_get_idx(json_object_object_get(o, "a"), 1), "b")),
+			    "x\\xc0\\x80");
+	assert_int_equal(sp_json_require_utf8(o, "plan", &err), 0);
+	json_object_put(o);
+
+	o = parse("{\"k\xff\": 1}");
+	assert_int_equal(sp_json_require_utf8(o, "facts.json", &err), -EILSEQ);
+	assert_string_equal(err.message, "facts.json: 'k\\xff' is not valid UTF-8 (shown with "
+					 "\\xNN for each byte that is not); JSON input must be UTF-8");
+	json_object_put(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid),
 		cmocka_unit_test(test_char_len),
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_json_trees),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
