@@ -711,6 +711,7 @@ static void test_step_verify(void **state)
 	assert_int_equal(f->res.status, SP_STEP_UNCHANGED);
 	assert_string_equal(f->res.summary, "no mount point planned");
 	sp_step_result_clear(&f->res);
+	sp_step_fstab_release(&f->ctx); /* what the pipeline does after a run */
 	free(f);
 }
 
@@ -740,6 +741,7 @@ static void test_step_dry_run(void **state)
 	assert_int_equal(sp_step_fstab.apply(&f->ctx, &f->res), 0);
 	assert_line(&f->res, "add 'UUID=" SP_FSTAB_UUID_PLACEHOLDER " /data xfs");
 	sp_step_result_clear(&f->res);
+	sp_step_fstab_release(&f->ctx); /* what the pipeline does after a run */
 	free(f);
 }
 
@@ -774,6 +776,7 @@ static void test_step_refuses_before_mounting(void **state)
 	f->plan.mountpoint[0] = '\0';
 	assert_int_equal(sp_step_fstab.apply(&f->ctx, &f->res), 0);
 	assert_string_equal(f->res.summary, "no mount point planned");
+	sp_step_fstab_release(&f->ctx); /* what the pipeline does after a run */
 	free(f);
 }
 
