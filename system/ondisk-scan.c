@@ -372,10 +372,12 @@ int sp_gpt_read_disk(int fd, unsigned sector, uint64_t disk_bytes, struct sp_gpt
 	/* a copy the other one (or the protective MBR) says should be there */
 	if (g->backup == SP_ONDISK_ABSENT && g->primary == SP_ONDISK_INTACT) {
 		g->backup = SP_ONDISK_DAMAGED;
+		g->backup_missing = true;
 		snprintf(g->backup_why, sizeof(g->backup_why), "it is missing (no GPT signature)");
 	}
 	if (g->primary == SP_ONDISK_ABSENT && g->backup == SP_ONDISK_INTACT) {
 		g->primary = SP_ONDISK_DAMAGED;
+		g->primary_missing = true;
 		snprintf(g->primary_why, sizeof(g->primary_why), "it is missing (no GPT signature)");
 	}
 	free(pe);
@@ -389,6 +391,12 @@ bool sp_gpt_one_copy_damaged(const struct sp_gpt_state *g)
 {
 	return (g->primary == SP_ONDISK_DAMAGED && g->backup == SP_ONDISK_INTACT) ||
 	       (g->backup == SP_ONDISK_DAMAGED && g->primary == SP_ONDISK_INTACT);
+}
+
+bool sp_gpt_one_copy_missing(const struct sp_gpt_state *g)
+{
+	return (g->backup_missing && g->primary == SP_ONDISK_INTACT) ||
+	       (g->primary_missing && g->backup == SP_ONDISK_INTACT);
 }
 
 void sp_gpt_describe_damage(const struct sp_gpt_state *g, char *buf, size_t len)

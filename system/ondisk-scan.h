@@ -58,6 +58,9 @@ int sp_scan_fs_at(int fd, uint64_t start, const struct sp_scan_hints *hints,
 struct sp_gpt_state {
 	bool mbr_protective;
 	enum sp_ondisk_verdict primary, backup;  /* ABSENT, INTACT or DAMAGED */
+	/* DAMAGED because it is not there at all (no GPT signature where the
+	 * other copy says it is), not because something there is wrong */
+	bool primary_missing, backup_missing;
 	char primary_why[SP_MSG_MAX / 2], backup_why[SP_MSG_MAX / 2];
 	uint64_t primary_lba, backup_lba;        /* where each was read */
 	struct sp_gpt_header primary_hdr, backup_hdr;
@@ -74,6 +77,8 @@ struct sp_gpt_state {
 int sp_gpt_read_disk(int fd, unsigned sector_bytes, uint64_t disk_bytes, struct sp_gpt_state *ret);
 /* One copy damaged (or missing) while the other is intact. */
 bool sp_gpt_one_copy_damaged(const struct sp_gpt_state *g);
+/* One copy missing (no signature where it belongs), the other intact. */
+bool sp_gpt_one_copy_missing(const struct sp_gpt_state *g);
 /* "the backup GPT header at LBA 2097151 is damaged: header CRC is ...;
  * the primary at LBA 1 is intact" */
 void sp_gpt_describe_damage(const struct sp_gpt_state *g, char *buf, size_t len);

@@ -954,12 +954,28 @@ static bool label_is_the_plans(struct sp_ctx *ctx)
  * superblocks at the end.  The partition's own range is the filesystem
  * step's to probe.
  */
+/* One copy is not there at all while the other is intact. */
+static bool gpt_copy_missing(const struct sp_ctx *ctx)
+{
+	struct sp_gpt_state *g = calloc(1, sizeof(*g));
+	bool missing = g && sp_step_read_gpt(ctx, g) == 0 && sp_gpt_one_copy_missing(g);
+
+	free(g);
+	return missing;
+}
+
 /*
- * A GPT copy that is damaged or missing is someone's label, however
- * intact the other: refused, with the repair, even when the intact copy
- * is exactly the plan's layout.  Rewriting it then is what parted asks
- * leave to ("Fix?"), and that answer is the user's to give (sgdisk -e,
- * sfdisk), not ours: the handler never answers Fix either.
+ * A GPT copy that is damaged is someone's label, however intact the
+ * other: refused, with the repair, even when the intact copy is exactly
+ * the plan's layout.  Rewriting it then is what parted asks leave to
+ * ("Fix?"), and that answer is the user's to give (sgdisk -e, sfdisk),
+ * not ours: the handler never answers Fix either.  A copy that is not
+ * there at all beside an intact copy that is exactly the plan's is what
+ * an apply stopped between libparted's two writes leaves (kill -9, a
+ * power cut): writing the plan's table again puts back the same primary
+ * and adds the missing copy, so nothing is lost and the re-run converges;
+ * what else sits where the copy belongs (an md 1.0 superblock) is still
+ * found by the probe after this.
  */
 static bool gpt_copy_refused(struct sp_ctx *ctx, char *what, size_t len)
 {
@@ -968,7 +984,11 @@ static bool gpt_copy_refused(struct sp_ctx *ctx, char *what, size_t len)
 	bool refused = false;
 
 	if (f && read_gpt_copies(ctx, f)) {
-		refused = true;
+		refused = f->gpt_both_damaged || !found_is_the_plans(ctx->plan, f) ||
+			  f->sector_bytes != ctx->plan->device.logical_sector_bytes ||
+			  !gpt_copy_missing(ctx);
+		if (!refused)
+			goto out;
 		if (f->gpt_both_damaged)
 			snprintf(what, len, "a gpt partition table whose copies are both damaged "
 				 "(%s); gdisk's recovery menu or testdisk rebuild it", f->gpt_damage);
@@ -978,6 +998,7 @@ static bool gpt_copy_refused(struct sp_ctx *ctx, char *what, size_t len)
 				 "again", f->gpt_damage, found_is_the_plans(ctx->plan, f) ?
 				 " and holds exactly the plan's partition" : "", disk, disk, disk);
 	}
+out:
 	free(f);
 	return refused;
 }

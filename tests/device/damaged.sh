@@ -163,4 +163,17 @@ for copy in primary backup; do
 	restored true
 done
 
+# --- a missing copy beside the plan's own table converges ------------------
+# what an apply stopped between libparted's primary and backup writes leaves
+# (kill -9 on a blank disk): the primary is exactly the plan's, no GPT at the
+# end; writing the plan's table again loses nothing, so no --force is needed
+expect_ok "a fresh layout" sp apply "${P400[@]}" --fs xfs --device "$dev" --force
+blkdiscard -f "${dev}p1" >/dev/null 2>&1
+dd if=/dev/zero of="$dev" bs=512 seek="$last" count=1 conv=notrunc,fsync status=none
+expect_ok "apply over a missing backup copy" sp apply "${P400[@]}" --fs xfs --device "$dev"
+expect_out '^\[1/[0-9]\] partition .*done, verified'
+expect_ok "check --strict after it" sp check "${P400[@]}" --fs xfs --device "$dev" --strict
+checks=$((checks + 1))
+sfdisk -q --verify "$dev" >/dev/null 2>&1 || fail "sfdisk --verify: $(sfdisk --verify "$dev" 2>&1)"
+
 device_finish
