@@ -77,19 +77,21 @@ expect_out 'wiped the linux_raid_member signature at offset 4096 on '"$dev"
 expect_ok "apply --force" sp apply "${P400[@]}" --fs xfs --device "$dev" --force
 delpart "$dev" 1
 dd if=/dev/zero of="$dev" bs=512 count=2048 conv=fsync status=none
-expect_refused "$dev" "holds a gpt partition table" sp apply "${P400[@]}" --fs xfs --device "$dev"
+# (the backup GPT left is exactly the plan's, which alone would be written
+# again; the filesystem its partition holds is what refuses)
+expect_refused "$dev" "holds an xfs filesystem .* at 1 MiB, where the plan's partition" sp apply "${P400[@]}" --fs xfs --device "$dev"
 # ... and with the backup GPT at the end gone too: the xfs itself
 wipefs -q -a "$dev"
 expect_refused "$dev" "holds an xfs filesystem .* at 1 MiB" sp apply "${P400[@]}" --fs ext4 --device "$dev"
 
-# --- only the backup GPT is left: the primary and the filesystem are gone ---
+# --- only the backup GPT is left: the primary and the XFS's first 7 MiB gone --
 dd if=/dev/zero of="$dev" bs=1M count=8 conv=fsync status=none
 expect_ok "apply --force" sp apply "${P400[@]}" --fs xfs --device "$dev" --force
 delpart "$dev" 1
 dd if=/dev/zero of="$dev" bs=1M count=8 conv=fsync status=none
 checks=$((checks + 1))
 wipefs -n "$dev" | grep -q 'gpt' || fail "the test lost its backup GPT: $(wipefs -n "$dev")"
-expect_refused "$dev" "holds a gpt partition table" sp apply "${P400[@]}" --fs xfs --device "$dev"
+expect_refused "$dev" "holds a damaged xfs filesystem at 1 MiB \\(no primary superblock" sp apply "${P400[@]}" --fs xfs --device "$dev"
 
 # --- --force is the way through, and the result checks ----------------------
 expect_ok "apply --force" sp apply "${P400[@]}" --fs xfs --device "$dev" --force
