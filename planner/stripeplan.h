@@ -139,6 +139,8 @@ int sp_raid_data_disks(enum sp_level level, unsigned disks, unsigned spans,
 		       unsigned *ret_data_disks, struct sp_error *err);
 /* Parity disks written per stripe: 0, 1 or 2 (per span). */
 unsigned sp_level_parity_disks(enum sp_level level);
+/* RAID5, 6, 50, 60: parity rotates over the members. */
+bool sp_level_has_parity(enum sp_level level);
 /* RAID1 (md or a controller's): a mirror has no stripe to align to. */
 bool sp_level_is_mirror(enum sp_level level);
 
@@ -681,6 +683,11 @@ const char *sp_mountpoint_system_use(const char *normalized);
 /* Escapes a path for fstab (space \040, tab \011, backslash \134);
  * control characters are rejected. */
 int sp_fstab_escape(const char *in, char *out, size_t len, struct sp_error *err);
+/* "UUID=@FS_UUID@ /data xfs OPTIONS 0 PASSNO": the line a plan owns, the
+ * mount point escaped; -ENAMETOOLONG (SP_ERR_INVALID) when it is longer
+ * than len. */
+int sp_fstab_line_make(const char *mountpoint, const char *fstype, const char *options,
+		       int passno, char *buf, size_t len, struct sp_error *err);
 
 void sp_plan_add_warning(struct sp_plan *plan, const char *code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

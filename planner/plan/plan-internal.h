@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The planner's stages that live in their own files. */
+/* The planner's stages, one file each, and what they share. */
 #ifndef STRIPEPLAN_PLAN_INTERNAL_H
 #define STRIPEPLAN_PLAN_INTERNAL_H
 
 #include "stripeplan.h"
+
+/* The page of the machines stripeplan runs on: an entry of md's stripe
+ * cache, and what an optimal I/O size that could be a stripe is made of. */
+#define SP_PAGE_BYTES 4096U
 
 /* Level, disks, chunk, layout and the stripe, from the spec and (for a
  * probed md array) the kernel; fills plan's array fields and sources. */
@@ -18,5 +22,23 @@ void sp_plan_members(const struct sp_spec *spec, const struct sp_facts *facts,
 /* Whether the probe saw that member disk `disk` has no such knob
  * (device/queue_depth exists on SCSI disks only). */
 bool sp_plan_member_lacks(const struct sp_facts *facts, const char *disk, const char *knob);
+
+/*
+ * The stages sp_plan_make() runs after the array's, in order; each fills
+ * its part of the plan or returns -errno with err saying why (the spec is
+ * the one the array stage settled: its level, disks and chunk).
+ *   partition   alignment, table, start and size (planner/plan/partition.c)
+ *   filesystem  geometry and the mkfs argv (filesystem.c)
+ *   mount       options and the fstab line (mount.c)
+ *   tuning      knobs, module options, what is left out (tuning.c)
+ */
+int sp_plan_partition(const struct sp_spec *spec, const struct sp_profile *profile,
+		      struct sp_plan *plan, struct sp_error *err);
+int sp_plan_filesystem(const struct sp_spec *spec, const struct sp_profile *profile,
+		       struct sp_plan *plan, struct sp_error *err);
+int sp_plan_mount(const struct sp_spec *spec, const struct sp_profile *profile,
+		  struct sp_plan *plan, struct sp_error *err);
+int sp_plan_tuning(const struct sp_spec *spec, const struct sp_profile *profile,
+		   struct sp_plan *plan, struct sp_error *err);
 
 #endif

@@ -86,6 +86,11 @@ unsigned sp_level_parity_disks(enum sp_level level)
 	return li ? li->parity_disks : 0;
 }
 
+bool sp_level_has_parity(enum sp_level level)
+{
+	return sp_level_parity_disks(level) > 0;
+}
+
 static int check_spans(const struct level_info *li, unsigned disks, unsigned spans,
 		       struct sp_error *err)
 {
