@@ -1,4 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The knobs stripeplan sets: each one's kernel bounds, unit and clamping,
+ * its values parsed once and compared as numbers, and a plan's tuning
+ * entries: the sysfs file each one names and the characters it may hold.
+ */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -6,6 +12,7 @@
 
 #include "knob.h"
 #include "stripeplan.h"
+#include "tuning.h"
 
 static const char *const sp_scheduler_table[] = {
 	[SP_SCHED_NONE] = "none",   [SP_SCHED_MQ_DEADLINE] = "mq-deadline",
@@ -199,4 +206,121 @@ bool sp_value_equal(const struct sp_value *a, const struct sp_value *b)
 		return true;
 	}
 	return false;
+}
+
+/* ------------------------------------------------------------ entries */
+
+#define SYSFS_BLOCK "/sys/block/"
+#define SYSFS_MODULE "/sys/module/"
+#define MODULE_PARAMS "parameters/"
+/* "cciss!c0d0": the kernel writes the '/' of a device name as '!' */
+#define DEVICE_NAME_CHARS "._-!:"
+#define ATTR_NAME_CHARS "._-"
+
+static bool name_ok(const char *s, size_t n, const char *extra)
+{
+	if (n == 0 || n >= SP_NAME_MAX || (n == 1 && s[0] == '.') ||
+	    (n == 2 && s[0] == '.' && s[1] == '.'))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr(extra, s[i]))
+			return false;
+	return true;
+}
+
+/* "queue/read_ahead_kb": components of a relative path, no "." or "..". */
+static bool attr_ok(const char *attr)
+{
+	const char *end;
+
+	for (;;) {
+		end = strchr(attr, '/');
+		if (!name_ok(attr, end ? (size_t)(end - attr) : strlen(attr), ATTR_NAME_CHARS))
+			return false;
+		if (!end)
+			return true;
+		attr = end + 1;
+	}
+}
+
+/*
+ * A value is a number, a scheduler's name (queue/scheduler) or, for a
+ * module parameter only, a word of [a-z0-9,]: text that needs no quoting
+ * in sysfs, the udev rule, the tune script or modprobe.d.
+ */
+static bool value_ok(const struct sp_tuning *t)
+{
+	const struct sp_value *v = &t->value;
+
+	switch (v->kind) {
+	case SP_VALUE_NUMBER:
+		return true;
+	case SP_VALUE_SCHEDULER:
+		return t->kind == SP_TUNING_SYSFS && !strcmp(t->attribute, "queue/scheduler");
+	case SP_VALUE_WORD:
+		return t->kind == SP_TUNING_MODULE && v->word[0] &&
+		       strspn(v->word, "abcdefghijklmnopqrstuvwxyz0123456789,") == strlen(v->word);
+	case SP_VALUE_UNSET:
+	case SP_VALUE_AUTO:
+		break;
+	}
+	return false;
+}
+
+static const char *const sp_tuning_kind_table[] = {
+	[SP_TUNING_SYSFS] = "sysfs",
+	[SP_TUNING_MODULE] = "module",
+};
+SP_STRING_TABLE(sp_tuning_kind, enum sp_tuning_kind, NULL)
+
+int sp_tuning_path(const struct sp_tuning *t, char *buf, size_t len)
+{
+	int n = t->kind == SP_TUNING_MODULE ?
+			snprintf(buf, len, SYSFS_MODULE "%s/" MODULE_PARAMS "%s", t->device,
+				 t->attribute) :
+			snprintf(buf, len, SYSFS_BLOCK "%s/%s", t->device, t->attribute);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int sp_tuning_from_path(enum sp_tuning_kind kind, const char *path, struct sp_tuning *ret)
+{
+	const char *prefix = kind == SP_TUNING_MODULE ? SYSFS_MODULE : SYSFS_BLOCK;
+	const char *name, *slash, *attr;
+	size_t n;
+
+	if (strncmp(path, prefix, strlen(prefix)) != 0)
+		return -EINVAL;
+	name = path + strlen(prefix);
+	slash = strchr(name, '/');
+	if (!slash)
+		return -EINVAL;
+	n = (size_t)(slash - name);
+	attr = slash + 1;
+	if (kind == SP_TUNING_MODULE) {
+		if (strncmp(attr, MODULE_PARAMS, strlen(MODULE_PARAMS)) != 0)
+			return -EINVAL;
+		attr += strlen(MODULE_PARAMS);
+	}
+	if (n >= sizeof(ret->device) || strlen(attr) >= sizeof(ret->attribute))
+		return -EINVAL;
+	ret->kind = kind;
+	memcpy(ret->device, name, n);
+	ret->device[n] = '\0';
+	memcpy(ret->attribute, attr, strlen(attr) + 1);
+	return 0;
+}
+
+int sp_tuning_check(const struct sp_tuning *t)
+{
+	bool module = t->kind == SP_TUNING_MODULE;
+
+	if (!sp_tuning_kind_name(t->kind) || !value_ok(t))
+		return -EINVAL;
+	if (module && strchr(t->attribute, '/'))
+		return -EINVAL;
+	if (!name_ok(t->device, strlen(t->device), module ? ATTR_NAME_CHARS : DEVICE_NAME_CHARS) ||
+	    !attr_ok(t->attribute))
+		return -EINVAL;
+	return 0;
 }

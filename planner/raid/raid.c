@@ -116,6 +116,12 @@ bool sp_level_is_mirror(enum sp_level level)
 	return level == SP_LEVEL_1;
 }
 
+static const char *const sp_stripe_rule_table[] = {
+	[SP_STRIPE_PAIRS] = "pairs",
+	[SP_STRIPE_NEAR_COPIES] = "near-copies",
+};
+SP_STRING_TABLE(sp_stripe_rule, enum sp_stripe_rule, "pairs")
+
 /* What hardware controllers allow; md's own rules are in its profile. */
 static const struct sp_level_rule default_rules[] = {
 	{ .level = SP_LEVEL_0, .min_disks = 2 },

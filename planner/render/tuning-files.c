@@ -21,120 +21,8 @@
 #include "tuning.h"
 
 #define TUNE_TEMPLATE "stripeplan-tune.sh.in"
-#define SYSFS_BLOCK "/sys/block/"
-#define SYSFS_MODULE "/sys/module/"
-#define MODULE_PARAMS "parameters/"
-/* "cciss!c0d0": the kernel writes the '/' of a device name as '!' */
-#define DEVICE_NAME_CHARS "._-!:"
-#define ATTR_NAME_CHARS "._-"
-
-static bool name_ok(const char *s, size_t n, const char *extra)
-{
-	if (n == 0 || n >= SP_NAME_MAX || (n == 1 && s[0] == '.') ||
-	    (n == 2 && s[0] == '.' && s[1] == '.'))
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!isalnum((unsigned char)s[i]) && !strchr(extra, s[i]))
-			return false;
-	return true;
-}
-
-/* "queue/read_ahead_kb": components of a relative path, no "." or "..". */
-static bool attr_ok(const char *attr)
-{
-	const char *end;
-
-	for (;;) {
-		end = strchr(attr, '/');
-		if (!name_ok(attr, end ? (size_t)(end - attr) : strlen(attr), ATTR_NAME_CHARS))
-			return false;
-		if (!end)
-			return true;
-		attr = end + 1;
-	}
-}
-
-/*
- * A value is a number, a scheduler's name (queue/scheduler) or, for a
- * module parameter only, a word of [a-z0-9,]: text that needs no quoting
- * in sysfs, the udev rule, the tune script or modprobe.d.
- */
-static bool value_ok(const struct sp_tuning *t)
-{
-	const struct sp_value *v = &t->value;
-
-	switch (v->kind) {
-	case SP_VALUE_NUMBER:
-		return true;
-	case SP_VALUE_SCHEDULER:
-		return t->kind == SP_TUNING_SYSFS && !strcmp(t->attribute, "queue/scheduler");
-	case SP_VALUE_WORD:
-		return t->kind == SP_TUNING_MODULE && v->word[0] &&
-		       strspn(v->word, "abcdefghijklmnopqrstuvwxyz0123456789,") == strlen(v->word);
-	case SP_VALUE_UNSET:
-	case SP_VALUE_AUTO:
-		break;
-	}
-	return false;
-}
-
-static const char *const sp_tuning_kind_table[] = {
-	[SP_TUNING_SYSFS] = "sysfs",
-	[SP_TUNING_MODULE] = "module",
-};
-SP_STRING_TABLE(sp_tuning_kind, enum sp_tuning_kind, NULL)
-
-int sp_tuning_path(const struct sp_tuning *t, char *buf, size_t len)
-{
-	int n = t->kind == SP_TUNING_MODULE ?
-			snprintf(buf, len, SYSFS_MODULE "%s/" MODULE_PARAMS "%s", t->device,
-				 t->attribute) :
-			snprintf(buf, len, SYSFS_BLOCK "%s/%s", t->device, t->attribute);
-
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-int sp_tuning_from_path(enum sp_tuning_kind kind, const char *path, struct sp_tuning *ret)
-{
-	const char *prefix = kind == SP_TUNING_MODULE ? SYSFS_MODULE : SYSFS_BLOCK;
-	const char *name, *slash, *attr;
-	size_t n;
-
-	if (strncmp(path, prefix, strlen(prefix)) != 0)
-		return -EINVAL;
-	name = path + strlen(prefix);
-	slash = strchr(name, '/');
-	if (!slash)
-		return -EINVAL;
-	n = (size_t)(slash - name);
-	attr = slash + 1;
-	if (kind == SP_TUNING_MODULE) {
-		if (strncmp(attr, MODULE_PARAMS, strlen(MODULE_PARAMS)) != 0)
-			return -EINVAL;
-		attr += strlen(MODULE_PARAMS);
-	}
-	if (n >= sizeof(ret->device) || strlen(attr) >= sizeof(ret->attribute))
-		return -EINVAL;
-	ret->kind = kind;
-	memcpy(ret->device, name, n);
-	ret->device[n] = '\0';
-	memcpy(ret->attribute, attr, strlen(attr) + 1);
-	return 0;
-}
-
-int sp_tuning_check(const struct sp_tuning *t)
-{
-	bool module = t->kind == SP_TUNING_MODULE;
-
-	if (!sp_tuning_kind_name(t->kind) || !value_ok(t))
-		return -EINVAL;
-	if (module && strchr(t->attribute, '/'))
-		return -EINVAL;
-	if (!name_ok(t->device, strlen(t->device), module ? ATTR_NAME_CHARS : DEVICE_NAME_CHARS) ||
-	    !attr_ok(t->attribute))
-		return -EINVAL;
-	return 0;
-}
+/* what a file name keeps of an identity; anything else becomes '-' */
+#define FILE_NAME_CHARS "._-"
 
 static bool udev_ok(const char *s);
 static bool md_matched_by_uuid(const struct sp_plan *plan);
@@ -224,7 +112,7 @@ static int identity_name(const struct sp_plan *plan, char *buf, size_t len)
 	for (i = 0; id[i]; i++) {
 		char c = id[i];
 
-		buf[n + i] = isalnum((unsigned char)c) || strchr(ATTR_NAME_CHARS, c) ? c : '-';
+		buf[n + i] = isalnum((unsigned char)c) || strchr(FILE_NAME_CHARS, c) ? c : '-';
 	}
 	buf[n + i] = '\0';
 	return 0;
@@ -372,14 +260,13 @@ static bool is_sysfs(const struct sp_tuning *t)
 
 /*
  * "# WHY" above an entry stripeplan writes, its path in path; or, for one
- * it does not write (ok false, or not a path it knows), a "# skipped, not
- * a WHAT stripeplan writes: PATH" line instead, and false.
+ * it does not write (sp_tuning_check() refuses it), a "# skipped, not a
+ * WHAT stripeplan writes: PATH" line instead, and false.
  */
-static bool put_why(FILE *f, const struct sp_tuning *t, bool ok, const char *what, char *path,
-		    size_t len)
+static bool put_why(FILE *f, const struct sp_tuning *t, const char *what, char *path, size_t len)
 {
 	path[0] = '\0';
-	if (sp_tuning_path(t, path, len) < 0 || sp_tuning_check(t) < 0 || !ok) {
+	if (sp_tuning_path(t, path, len) < 0 || sp_tuning_check(t) < 0) {
 		fprintf(f, "# skipped, not a %s stripeplan writes: ", what);
 		put_comment_text(f, path);
 		fputc('\n', f);
@@ -527,7 +414,7 @@ static void put_knobs(FILE *f, const struct sp_plan *plan)
 		/* an entry it does not write leaves a comment saying so */
 		if (is_sysfs(t) && (sp_tuning_path(t, path, sizeof(path)) < 0 ||
 				    sp_tuning_check(t) < 0))
-			skipped += !put_why(f, t, true, "/sys/block knob", path, sizeof(path));
+			skipped += !put_why(f, t, "/sys/block knob", path, sizeof(path));
 	}
 	if (skipped)
 		fputc('\n', f);
@@ -705,21 +592,16 @@ static void put_disk_rule(FILE *f, const struct sp_plan *plan, const char *disk,
 	const char *attr;
 	size_t n = 0;
 
-	for (size_t i = 0; i < plan->n_tuning; i++) {
-		if (!same_disk(&plan->tuning[i], disk, &attr))
-			continue;
-		if (value_ok(&plan->tuning[i]))
-			n++;
-		else
-			fprintf(f, "# skipped ATTR{%s}: unsafe value\n", attr);
-	}
+	/* same_disk() holds only entries sp_tuning_check() passes */
+	for (size_t i = 0; i < plan->n_tuning; i++)
+		n += same_disk(&plan->tuning[i], disk, &attr);
 	if (!n)
 		return;
 	put_match(f, plan, disk, km);
 	for (size_t i = 0; i < plan->n_tuning; i++) {
 		const struct sp_tuning *t = &plan->tuning[i];
 
-		if (same_disk(t, disk, &attr) && value_ok(t))
+		if (same_disk(t, disk, &attr))
 			fprintf(f, ", ATTR{%s}=\"%s\"", attr, SP_VALUE_TEXT(&t->value));
 	}
 	fputc('\n', f);
@@ -779,7 +661,7 @@ static void put_option(FILE *f, const struct sp_tuning *t)
 {
 	char path[SP_PATH_MAX];
 
-	if (!put_why(f, t, value_ok(t), "module option", path, sizeof(path)))
+	if (!put_why(f, t, "module option", path, sizeof(path)))
 		return;
 	fprintf(f, "\noptions %s %s=%s\n", t->device, t->attribute, SP_VALUE_TEXT(&t->value));
 }

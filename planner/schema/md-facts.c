@@ -1,40 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * md arrays as facts: the personality names md/level uses, and the "md"
- * object of a facts file or a plan's device (both read with the same
- * bounds, because both are input somebody may have edited).
+ * The "md" object of a facts file or a plan's device: what the kernel
+ * says about an md array, read with the same bounds from both, because
+ * both are input somebody may have edited.
  */
-#include <errno.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
 #include "schema.h"
-
-int sp_md_level(const struct sp_md_facts *md, const char *array, enum sp_level *ret,
-		struct sp_error *err)
-{
-	static const struct {
-		const char *name;
-		enum sp_level level;
-	} known[] = {
-		{ "raid0", SP_LEVEL_0 }, { "raid1", SP_LEVEL_1 },   { "raid5", SP_LEVEL_5 },
-		{ "raid6", SP_LEVEL_6 }, { "raid10", SP_LEVEL_10 },
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(known); i++) {
-		if (!strcmp(md->level, known[i].name)) {
-			*ret = known[i].level;
-			return 0;
-		}
-	}
-	return sp_error_set(err, EINVAL, SP_ERR_INVALID,
-			    "level: %s is md '%s', which stripeplan does not plan (it plans raid0, "
-			    "raid1, raid5, raid6 and raid10)",
-			    array, md->level[0] ? md->level : "(none)");
-}
-
-/* ------------------------------------------------------------- JSON */
 
 /* An md member whose disk is not given is a whole disk: the disk is its name. */
 static int member_check(void *obj, const struct sp_where *w, struct sp_error *err)
