@@ -350,9 +350,14 @@ unsigned sp_level_bit(enum sp_level level);
 
 struct sp_profile_set;
 
-/* Loads the embedded profiles, then *.json from each directory in dirs
- * (NULL-terminated; a missing directory is fine, a bad file is an error). */
-int sp_profiles_load(const char *const *dirs, struct sp_profile_set **ret, struct sp_error *err);
+/* A set of the profiles stripeplan ships (planner/profiles/, embedded at
+ * build time). */
+int sp_profiles_embedded(struct sp_profile_set **ret, struct sp_error *err);
+/* Adds the profile that text holds (origin names it in messages); one
+ * named as a profile of the set replaces it, so a site's own file
+ * overrides a shipped profile.  -ENOSPC past 64 profiles. */
+int sp_profiles_add(struct sp_profile_set *set, const char *text, const char *origin,
+		    struct sp_error *err);
 /* Parses one profile from JSON text. */
 int sp_profile_parse(const char *json_text, const char *origin, struct sp_profile *ret,
 		     struct sp_error *err);
@@ -437,11 +442,10 @@ struct sp_facts {
 };
 
 /*
- * Facts from a JSON file instead of a device, so planning is testable
- * without root: the same field names as the plan's "device" object.
+ * Facts from a JSON file's text instead of a device, so planning is
+ * testable without root: the same field names as the plan's "device"
+ * object; origin names the file in messages.
  */
-int sp_facts_load_json(const char *file, struct sp_facts *ret, struct sp_error *err);
-/* The same from the file's text; origin names it in messages. */
 int sp_facts_from_json(const char *text, const char *origin, struct sp_facts *ret,
 		       struct sp_error *err);
 
@@ -702,9 +706,6 @@ int sp_plan_from_json(const char *text, struct sp_plan *ret, struct sp_error *er
 /* The plan as the JSON object a plan file holds (NULL: out of memory);
  * sp_format_plan_json() prints it. */
 struct json_object *sp_plan_to_json(const struct sp_plan *plan);
-/* sp_plan_from_json() on the file at path, read as untrusted input
- * (sp_read_input_at); an empty file is refused with a hint. */
-int sp_plan_load_file(const char *path, struct sp_plan *ret, struct sp_error *err);
 
 /*
  * A plan read from a file is untrusted: nothing in it is executed as it

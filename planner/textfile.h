@@ -6,15 +6,9 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-struct sp_error;
+#include "base.h" /* SP_INPUT_MAX_BYTES */
 
-/*
- * Every file read as input (plan, profile, facts, fstab, our own tuning
- * files under --root) is at most this: the largest plan with every
- * tuning entry is well under 100 KiB, and one cap means one rule to
- * document and to fuzz.
- */
-#define SP_INPUT_MAX_BYTES (1024U * 1024U)
+struct sp_error;
 
 /*
  * Reads a small untrusted file: opened O_NONBLOCK so a FIFO or a device

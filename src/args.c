@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "exec.h"
 #include "format.h"
+#include "inputs.h"
 #include "probe.h"
 #include "utf8.h"
 

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "format.h"
+#include "inputs.h"
 #include "pipeline.h"
 #include "probe.h"
 #include "runlog.h"

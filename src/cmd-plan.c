@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "format.h"
+#include "inputs.h"
 
 static const char usage_plan[] =
 	"Usage: stripeplan plan --controller NAME [--level LEVEL --disks N --chunk SIZE]\n"

@@ -4,15 +4,12 @@
  * at build time, and a site's own, a later profile replacing an earlier
  * one of the same name (schema/profile-file.c reads one).
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "embedded.h"
-#include "textfile.h"
 #include "schema.h"
 
 #define MAX_PROFILES 64U
@@ -37,10 +34,8 @@ const struct sp_level_rule *sp_profile_level_rule(const struct sp_profile *profi
 	return sp_level_default_rule(level);
 }
 
-/* A later profile with the same name replaces the earlier one, so a
- * site can override a shipped profile from /etc/stripeplan/controllers.d. */
-static int set_add(struct sp_profile_set *set, const char *text, const char *origin,
-		   struct sp_error *err)
+int sp_profiles_add(struct sp_profile_set *set, const char *text, const char *origin,
+		    struct sp_error *err)
 {
 	struct sp_profile p;
 	int r = sp_profile_parse(text, origin, &p, err);
@@ -60,46 +55,7 @@ static int set_add(struct sp_profile_set *set, const char *text, const char *ori
 	return 0;
 }
 
-static int compare_names(const struct dirent **a, const struct dirent **b)
-{
-	return strcmp((*a)->d_name, (*b)->d_name);
-}
-
-static int json_file(const struct dirent *d)
-{
-	size_t len = strlen(d->d_name);
-
-	return d->d_name[0] != '.' && len > 5 && !strcmp(d->d_name + len - 5, ".json");
-}
-
-static int set_add_dir(struct sp_profile_set *set, const char *dir, struct sp_error *err)
-{
-	struct dirent **names = NULL;
-	int n = scandir(dir, &names, json_file, compare_names);
-	int r = 0;
-
-	if (n < 0)
-		return errno == ENOENT ? 0 :
-			sp_error_set(err, errno, SP_ERR_INVALID,
-				     "cannot read profile directory '%s': %s", dir, strerror(errno));
-	for (int i = 0; i < n; i++) {
-		char path[SP_PATH_MAX];
-		char *text = NULL;
-
-		if (r == 0) {
-			snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
-			r = sp_read_input_at(AT_FDCWD, path, 0, "profile", path, &text, NULL, err);
-			if (r == 0)
-				r = set_add(set, text, path, err);
-			free(text);
-		}
-		free(names[i]);
-	}
-	free(names);
-	return r;
-}
-
-int sp_profiles_load(const char *const *dirs, struct sp_profile_set **ret, struct sp_error *err)
+int sp_profiles_embedded(struct sp_profile_set **ret, struct sp_error *err)
 {
 	struct sp_profile_set *set = calloc(1, sizeof(*set));
 	int r = 0;
@@ -107,9 +63,7 @@ int sp_profiles_load(const char *const *dirs, struct sp_profile_set **ret, struc
 	if (!set)
 		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 	for (const struct sp_embedded *e = sp_embedded_profiles; r == 0 && e->name; e++)
-		r = set_add(set, e->text, e->name, err);
-	for (size_t i = 0; r == 0 && dirs && dirs[i]; i++)
-		r = set_add_dir(set, dirs[i], err);
+		r = sp_profiles_add(set, e->text, e->name, err);
 	if (r < 0) {
 		sp_profiles_free(set);
 		return r;

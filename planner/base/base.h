@@ -8,6 +8,15 @@
 
 #include <stddef.h>
 
+/*
+ * Every file read as input (plan, profile, facts, fstab, our own tuning
+ * files under --root) is at most this: the largest plan with every
+ * tuning entry is well under 100 KiB, and one cap means one rule to
+ * document and to fuzz.  The system library's reader enforces it
+ * (textfile.h); the core keeps what it writes within it.
+ */
+#define SP_INPUT_MAX_BYTES (1024U * 1024U)
+
 /* 0, and a compile error when a is a pointer rather than an array (a
  * pointer's sizeof would make ARRAY_SIZE quietly wrong). */
 #define SP_MUST_BE_ARRAY(a)                                                                \

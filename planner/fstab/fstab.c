@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include "fstab.h"
-#include "textfile.h"
 
 #define BY_UUID_PREFIX "/dev/disk/by-uuid/"
 #define QUOTE_MAX 96U

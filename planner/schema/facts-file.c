@@ -5,7 +5,6 @@
  * rows marked SP_VIEW_FACTS are what only the probe and a facts file say).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +13,6 @@
 #include <json-c/json.h>
 
 #include "schema.h"
-#include "textfile.h"
 
 static void facts_init(void *obj)
 {
@@ -117,19 +115,5 @@ int sp_facts_from_json(const char *text, const char *origin, struct sp_facts *re
 		*ret = *f;
 	json_object_put(obj);
 	free(f);
-	return r;
-}
-
-int sp_facts_load_json(const char *file, struct sp_facts *ret, struct sp_error *err)
-{
-	char *text = NULL;
-	int r;
-
-	if (!file || !file[0])
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "no facts file given");
-	r = sp_read_input_at(AT_FDCWD, file, 0, NULL, file, &text, NULL, err);
-	if (r == 0)
-		r = sp_facts_from_json(text, file, ret, err);
-	free(text);
 	return r;
 }

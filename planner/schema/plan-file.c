@@ -8,7 +8,6 @@
  * made again from the file's request (plan-replan.c).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +16,6 @@
 #include <json-c/json.h>
 
 #include "schema.h"
-#include "textfile.h"
 #include "tuning.h"
 
 /* ------------------------------------------------------------ custom */
@@ -508,22 +506,4 @@ int sp_plan_from_json(const char *text, struct sp_plan *ret, struct sp_error *er
 struct json_object *sp_plan_to_json(const struct sp_plan *plan)
 {
 	return sp_schema_write(&sp_plan_schema, plan, SP_VIEW_PLAN);
-}
-
-int sp_plan_load_file(const char *path, struct sp_plan *ret, struct sp_error *err)
-{
-	char *text = NULL;
-	int r = sp_read_input_at(AT_FDCWD, path, 0, "plan", path, &text, NULL, err);
-
-	if (r < 0)
-		return r;
-	if (!text[strspn(text, " \t\r\n")])
-		r = sp_error_set(err, ENODATA, SP_ERR_INVALID,
-				 "plan: '%s' is empty; give the output of 'stripeplan plan "
-				 "--format json'",
-				 path);
-	else
-		r = sp_plan_from_json(text, ret, err);
-	free(text);
-	return r;
 }

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "inputs.h"
 #include "probe.h"
 #include "sysfs.h"
 

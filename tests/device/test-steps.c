@@ -70,7 +70,7 @@ static int group_setup(void **state)
 		return -1;
 	snprintf(saved_path, sizeof(saved_path), "%s",
 		 getenv("PATH") ? getenv("PATH") : "/usr/sbin:/usr/bin:/sbin:/bin");
-	if (sp_profiles_load(NULL, &profiles, &err) < 0) {
+	if (sp_profiles_embedded(&profiles, &err) < 0) {
 		print_error("%s\n", err.message);
 		return -1;
 	}

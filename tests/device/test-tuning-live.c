@@ -56,7 +56,7 @@ static void plan_for_loop(struct sp_plan *plan)
 	struct sp_error err = { 0 };
 	struct utsname u;
 
-	assert_int_equal(sp_profiles_load(NULL, &profiles, &err), 0);
+	assert_int_equal(sp_profiles_embedded(&profiles, &err), 0);
 	if (sp_probe_facts(NULL, dev, &facts, &err) < 0)
 		fail_msg("probe: %s", err.message);
 	assert_int_equal(uname(&u), 0);

@@ -27,7 +27,7 @@ static int setup(void **state)
 	struct sp_error err = { 0 };
 
 	(void)state;
-	return sp_profiles_load(NULL, &profiles, &err);
+	return sp_profiles_embedded(&profiles, &err);
 }
 
 static int teardown(void **state)

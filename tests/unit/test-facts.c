@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "inputs.h"
 #include "stripeplan.h"
 
 static void fixture_path(const char *name, char *buf, size_t len)

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "inputs.h"
 #include "stripeplan.h"
 #include "tuning.h"
 
@@ -27,7 +28,7 @@ static int setup(void **state)
 	struct sp_error err = { 0 };
 
 	(void)state;
-	return sp_profiles_load(NULL, &profiles, &err);
+	return sp_profiles_embedded(&profiles, &err);
 }
 
 static int teardown(void **state)

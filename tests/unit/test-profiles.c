@@ -32,7 +32,7 @@ static void test_embedded_profiles(void **state)
 	char names[256];
 
 	(void)state;
-	assert_int_equal(sp_profiles_load(NULL, &set, &err), 0);
+	assert_int_equal(sp_profiles_embedded(&set, &err), 0);
 	sp_profiles_names(set, names, sizeof(names));
 	assert_string_equal(names, "dell-perc5e, dell-perc6i, generic, hp-p400, lsi-megaraid-475, md");
 
@@ -159,7 +159,7 @@ static void test_plan_json_round_trip(void **state)
 	char *json, *again;
 
 	(void)state;
-	assert_int_equal(sp_profiles_load(NULL, &set, &err), 0);
+	assert_int_equal(sp_profiles_embedded(&set, &err), 0);
 	assert_int_equal(sp_parse_kernel("6.1", &spec.kernel, &err), 0);
 	assert_int_equal(sp_plan_make(&spec, sp_profiles_find(set, "md"), &facts, a, &err), 0);
 	json = sp_format_plan_json(a);

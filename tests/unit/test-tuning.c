@@ -912,7 +912,7 @@ static int group_setup(void **state)
 	struct sp_error err = { 0 };
 
 	(void)state;
-	return sp_profiles_load(NULL, &profiles, &err);
+	return sp_profiles_embedded(&profiles, &err);
 }
 
 static int group_teardown(void **state)
