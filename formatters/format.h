@@ -6,9 +6,9 @@
 #ifndef STRIPEPLAN_FORMAT_H
 #define STRIPEPLAN_FORMAT_H
 
-#include "result.h"
+#include "audit/result.h"
 #include "stripeplan.h"
-#include "tuning.h"
+#include "render/tuning-files.h"
 
 char *sp_format_plan_json(const struct sp_plan *plan);
 char *sp_format_plan_text(const struct sp_plan *plan);

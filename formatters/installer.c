@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "embedded.h"
+#include "render/template.h"
 #include "format.h"
 
 bool sp_has_control_chars(const char *s)

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "json-out.h"
-#include "json-utf8.h"
+#include "schema/json-utf8.h"
 
 char *sp_json_to_text(json_object *root)
 {

@@ -25,7 +25,7 @@ static char *to_string(json_object *root)
 	return sp_json_to_text(root);
 }
 
-/* The plan's fields and their order are its table's (planner/plan-load.c). */
+/* The plan's fields and their order are its table's (planner/schema/plan-file.c). */
 char *sp_format_plan_json(const struct sp_plan *p)
 {
 	json_object *root = sp_plan_to_json(p);

@@ -11,7 +11,7 @@
 #include "format.h"
 #include "inputs.h"
 #include "probe.h"
-#include "utf8.h"
+#include "base/utf8.h"
 
 enum {
 	OPT_CONTROLLER = 256, OPT_LEVEL, OPT_DISKS, OPT_CHUNK, OPT_SPANS, OPT_FS, OPT_DEVICE,

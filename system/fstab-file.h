@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Reading and replacing the fstab file; the merge itself is planner/fstab.h. */
+/* Reading and replacing the fstab file; the merge itself is planner/fstab/fstab.h. */
 #ifndef STRIPEPLAN_FSTAB_FILE_H
 #define STRIPEPLAN_FSTAB_FILE_H
 
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "fstab.h"
+#include "fstab/fstab.h"
 
 /* What the old file was, so the new one keeps its mode and owner. */
 struct sp_fstab_file {

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "exec.h"
-#include "mount-options.h"
+#include "fstab/mount-options.h"
 #include "mount-test.h"
 #include "stripeplan.h"
 

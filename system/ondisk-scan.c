@@ -31,7 +31,9 @@
 #include <xfs/xfs.h>
 #include <xfs/xfs_format.h>
 
+#include "base/units.h"
 #include "ondisk-scan.h"
+#include "plan/xfs-geometry.h"
 
 /* The core reads fields at these offsets without the headers: hold it
  * to the installed ones. */

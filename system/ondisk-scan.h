@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Reading a disk for what the core's on-disk readers (planner/ondisk.h)
+ * Reading a disk for what the core's on-disk readers (planner/ondisk/ondisk.h)
  * recognise and libblkid does not report: damaged primaries, secondary
  * XFS superblocks and ext backups of a filesystem whose primary is gone,
  * and each GPT copy on its own.  Read-only, bounded reads (pread), no
@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ondisk.h"
+#include "ondisk/ondisk.h"
 
 /* What a filesystem left at one start. */
 struct sp_fs_trace {

@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tuning.h"
+#include "render/tuning-files.h"
 #include "fileio.h"
 #include "textfile.h"
 #include "steps.h"

@@ -13,7 +13,7 @@
 
 #include "clock.h"
 #include "ondisk-scan.h"
-#include "result.h"
+#include "audit/result.h"
 #include "stripeplan.h"
 #include "sysfs.h"
 

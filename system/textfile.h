@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "base.h" /* SP_INPUT_MAX_BYTES */
+#include "base/base.h" /* SP_INPUT_MAX_BYTES */
 
 struct sp_error;
 

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "raidmodel.h"
+#include "base/error.h"
+#include "base/units.h"
+#include "raid/model.h"
 
 static const char usage[] =
 	"Usage: sp-replay --level LEVEL --disks N [--spans G] --chunk SIZE [OPTIONS] [TRACE]\n"

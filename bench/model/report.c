@@ -25,7 +25,7 @@
 
 #include <json-c/json.h>
 
-#include "base.h"
+#include "base/base.h"
 
 #define MAX_ARRAYS 16
 #define MAX_LAYOUTS 16

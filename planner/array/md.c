@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "stripeplan.h"
+#include "base/base.h"
+#include "base/error.h"
+#include "md.h"
 
 int sp_md_level(const struct sp_md_facts *md, const char *array, enum sp_level *ret,
 		struct sp_error *err)

@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "embedded.h"
-#include "schema.h"
+#include "base/embedded.h"
+#include "base/error.h"
+#include "profile.h"
+#include "schema/objects.h"
 
 #define MAX_PROFILES 64U
 

@@ -13,6 +13,10 @@
 #include <string.h>
 
 #include "audit.h"
+#include "base/units.h"
+#include "kernel/kernel.h"
+#include "plan/spec.h"
+#include "raid/raid.h"
 
 #define RECREATE "re-create with 'stripeplan apply --force' (destroys the data)"
 #define MSDOS_MAX_SECTORS (1ULL << 32)

@@ -16,14 +16,17 @@
  * `check` exits 1 on costly or suboptimal findings, 0 when everything
  * only differs; `check --strict` exits 1 on any finding.
  */
-#ifndef STRIPEPLAN_AUDIT_H
-#define STRIPEPLAN_AUDIT_H
+#ifndef STRIPEPLAN_AUDIT_AUDIT_H
+#define STRIPEPLAN_AUDIT_AUDIT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stripeplan.h"
+#include "base/base.h"
+#include "kernel/knob.h"
+#include "plan/plan.h"
+#include "raid/cost.h"
 
 enum sp_severity {
 	SP_SEVERITY_DIFFERS = 0,
@@ -32,18 +35,6 @@ enum sp_severity {
 };
 
 SP_STRING_TABLE_DECLARE(sp_severity, enum sp_severity); /* "costly" */
-
-/*
- * What a layout costs, from the array model: member I/O of writes of one
- * full stripe (and of reads of one chunk) placed where the filesystem
- * places them, as a multiple of the least the level allows.  1.0 = as
- * good as it gets.
- */
-struct sp_cost {
-	bool known;
-	double write_ratio;
-	double read_ratio;
-};
 
 #define SP_MAX_FINDINGS 24U
 
@@ -64,32 +55,6 @@ void sp_findings_add(struct sp_findings *fs, enum sp_severity severity, const ch
 		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* The worst severity of the findings; -1 when there are none. */
 int sp_findings_worst(const struct sp_findings *fs);
-
-/* ----------------------------------------------------------- the model */
-
-/* The layout as found: the array, where the data starts, and the
- * stripe settings the filesystem allocates by (0 = none). */
-struct sp_layout {
-	enum sp_level level;
-	unsigned disks, spans;
-	uint64_t chunk_bytes;
-	uint64_t start_bytes;    /* partition start on the array */
-	uint64_t fs_su_bytes;    /* the filesystem's stripe unit, 0 = none */
-	unsigned fs_sw;          /* stripe width in units, 0 = none */
-	unsigned fs_block_bytes; /* where it allocates without a stripe unit */
-};
-
-/*
- * Writes of one full stripe of the array (chunk x data disks) at every
- * offset the filesystem aligns them to — its stripe width when it has
- * one, else its stripe unit, else its block — starting at the partition
- * start, each written alone (as direct writes are); reads of one chunk
- * at every multiple of its stripe unit (else block).  The ratios are the
- * member I/O of all of them over the least the level allows (a full
- * stripe write costs one I/O per member, a chunk read one).
- * -EINVAL (SP_ERR_INVALID) for a layout the model cannot cost.
- */
-int sp_cost_layout(const struct sp_layout *layout, struct sp_cost *ret, struct sp_error *err);
 
 /* ------------------------------------------------------------ partition */
 

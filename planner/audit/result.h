@@ -4,11 +4,12 @@
  * Plain data, filled by the system library's steps and pipeline and read
  * by the formatters, which therefore need nothing from the system library.
  */
-#ifndef STRIPEPLAN_RESULT_H
-#define STRIPEPLAN_RESULT_H
+#ifndef STRIPEPLAN_AUDIT_RESULT_H
+#define STRIPEPLAN_AUDIT_RESULT_H
 
 #include "audit.h"
-#include "stripeplan.h"
+#include "base/base.h"
+#include "base/error.h"
 
 #define SP_STEP_MAX_LINES 24U
 #define SP_UUID_MAX 64U

@@ -1,19 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Small helpers every library shares (util-linux keeps its own in
- * include/c.h): the length of an array, and enum <-> name tables.
+ * include/c.h): the sizes of names, paths and messages, the length of an
+ * array, and enum <-> name tables.
  */
 #ifndef STRIPEPLAN_BASE_H
 #define STRIPEPLAN_BASE_H
 
 #include <stddef.h>
 
+#define SP_NAME_MAX 64
+#define SP_PATH_MAX 4096
+#define SP_MSG_MAX 512
+
 /*
  * Every file read as input (plan, profile, facts, fstab, our own tuning
  * files under --root) is at most this: the largest plan with every
  * tuning entry is well under 100 KiB, and one cap means one rule to
  * document and to fuzz.  The system library's reader enforces it
- * (textfile.h); the core keeps what it writes within it.
+ * (system/textfile.h); the core keeps what it writes within it.
  */
 #define SP_INPUT_MAX_BYTES (1024U * 1024U)
 

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stripeplan.h"
+#include "base.h"
+#include "devname.h"
+#include "error.h"
 
 int sp_kernel_name_from_path(const char *path, char *buf, size_t len, struct sp_error *err)
 {

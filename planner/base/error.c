@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stripeplan.h"
+#include "error.h"
 
 void sp_error_clear(struct sp_error *err)
 {

@@ -11,7 +11,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "stripeplan.h"
+#include "error.h"
+#include "units.h"
 
 bool sp_is_power_of_two(uint64_t v)
 {

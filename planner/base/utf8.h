@@ -12,8 +12,8 @@
  * "\x" passes for an escape.  A valid string is never escaped: a plan
  * file must read back as exactly what was planned.
  */
-#ifndef STRIPEPLAN_UTF8_H
-#define STRIPEPLAN_UTF8_H
+#ifndef STRIPEPLAN_BASE_UTF8_H
+#define STRIPEPLAN_BASE_UTF8_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -13,14 +13,18 @@
  * of the file is copied through unchanged; libmount parses the entries
  * only to find conflicts, never to write them back.
  */
-#ifndef STRIPEPLAN_FSTAB_H
-#define STRIPEPLAN_FSTAB_H
+#ifndef STRIPEPLAN_FSTAB_FSTAB_H
+#define STRIPEPLAN_FSTAB_FSTAB_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "stripeplan.h"
+#include "base/base.h"
+#include "base/error.h"
+#include "line.h"
+#include "mountpoint.h"
+#include "plan/plan.h"
 
 #define SP_FSTAB_MARKER "# stripeplan:"
 

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stripeplan.h"
+#include "base/base.h"
+#include "base/error.h"
+#include "line.h"
 
 int sp_fstab_escape(const char *in, char *out, size_t len, struct sp_error *err)
 {

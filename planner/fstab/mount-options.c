@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/mount.h>
 
-#include "base.h"
+#include "base/base.h"
 #include "mount-options.h"
 
 struct vfs_option {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef STRIPEPLAN_MOUNT_OPTIONS_H
-#define STRIPEPLAN_MOUNT_OPTIONS_H
+#ifndef STRIPEPLAN_FSTAB_MOUNT_OPTIONS_H
+#define STRIPEPLAN_FSTAB_MOUNT_OPTIONS_H
 
 #include <stddef.h>
 

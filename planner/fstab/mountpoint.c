@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stripeplan.h"
+#include "base/base.h"
+#include "base/error.h"
+#include "mountpoint.h"
 
 /*
  * Where the running system lives: an array mounted there, or anywhere in

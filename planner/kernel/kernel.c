@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stripeplan.h"
+#include "base/error.h"
+#include "kernel.h"
 
 static int parse_component(const char **p, unsigned *out)
 {

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/error.h"
+#include "kernel.h"
 #include "knob.h"
-#include "stripeplan.h"
-#include "tuning.h"
 
 static const char *const sp_scheduler_table[] = {
 	[SP_SCHED_NONE] = "none",   [SP_SCHED_MQ_DEADLINE] = "mq-deadline",

@@ -5,16 +5,17 @@
  * text), compared as a number, and turned into text only where it leaves
  * (sysfs, the udev rule, the tune script, JSON).  Nothing parses back text
  * the planner wrote, so a profile's "0004096" cannot become a value that
- * never equals the kernel's 4096.
+ * never equals the kernel's 4096.  A plan's tuning entry names a knob of
+ * a device (or a module's parameter) and the value it gets.
  */
-#ifndef STRIPEPLAN_KNOB_H
-#define STRIPEPLAN_KNOB_H
+#ifndef STRIPEPLAN_KERNEL_KNOB_H
+#define STRIPEPLAN_KERNEL_KNOB_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "base.h"
+#include "base/base.h"
 
 struct sp_error;
 
@@ -84,5 +85,34 @@ const char *sp_value_format(const struct sp_value *v, char *buf, size_t len);
 bool sp_value_equal(const struct sp_value *a, const struct sp_value *b);
 /* A number, for the planner: SP_VALUE_NUMBER with n. */
 struct sp_value sp_value_number(uint64_t n);
+
+/* ------------------------------------------------------------ entries */
+
+enum sp_tuning_kind {
+	SP_TUNING_SYSFS = 0, /* /sys/block/<device>/<attribute>, set live and at boot */
+	SP_TUNING_MODULE,    /* /sys/module/<device>/parameters/<attribute>: modprobe.d */
+};
+
+/* One knob.  Its sysfs path is derived (sp_tuning_path), never stored. */
+struct sp_tuning {
+	enum sp_tuning_kind kind;
+	char device[SP_NAME_MAX];        /* kernel name "sdb", "cciss!c0d0"; or the module */
+	char attribute[2 * SP_NAME_MAX]; /* "queue/read_ahead_kb"; or the module parameter */
+	struct sp_value value;           /* a number, a scheduler, or a module parameter's word */
+	char why[SP_MSG_MAX];
+};
+
+/* "sysfs", "module" (the plan file's "kind"); NULL for no kind. */
+SP_STRING_TABLE_DECLARE(sp_tuning_kind, enum sp_tuning_kind);
+/* The knob's file: "/sys/block/sdb/queue/read_ahead_kb",
+ * "/sys/module/megaraid_mbox/parameters/max_sectors".  0 or -ENAMETOOLONG. */
+int sp_tuning_path(const struct sp_tuning *t, char *buf, size_t len);
+/* The inverse, for the plan file's "path" (the one place a path is split):
+ * -EINVAL unless path is the form sp_tuning_path() writes for kind.  Sets
+ * kind, device and attribute of *ret. */
+int sp_tuning_from_path(enum sp_tuning_kind kind, const char *path, struct sp_tuning *ret);
+/* Whether an entry is one stripeplan may write: device, attribute and value
+ * of the strict character sets, no "." or ".." component.  0 or -EINVAL. */
+int sp_tuning_check(const struct sp_tuning *t);
 
 #endif

@@ -21,14 +21,14 @@
  * All multi-byte fields are read with explicit byte order; a buffer
  * shorter than the structure is "absent" or "damaged", never read past.
  */
-#ifndef STRIPEPLAN_ONDISK_H
-#define STRIPEPLAN_ONDISK_H
+#ifndef STRIPEPLAN_ONDISK_ONDISK_H
+#define STRIPEPLAN_ONDISK_ONDISK_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stripeplan.h"
+#include "base/base.h"
 
 enum sp_ondisk_verdict {
 	SP_ONDISK_ABSENT = 0, /* no magic: not this structure */

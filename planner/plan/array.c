@@ -12,7 +12,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array/md.h"
+#include "base/error.h"
+#include "base/units.h"
 #include "plan-internal.h"
+#include "raid/raid.h"
 
 
 struct diffs {

@@ -11,7 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/error.h"
+#include "base/units.h"
 #include "plan-internal.h"
+#include "xfs-geometry.h"
 
 #define EXT3_MAX_BLOCKS ((1ULL << 32) - 1)      /* no 64bit feature: mke2fs's MAX_32_NUM */
 

@@ -8,6 +8,10 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "base/error.h"
+#include "fstab/line.h"
+#include "fstab/mountpoint.h"
+#include "kernel/kernel.h"
 #include "plan-internal.h"
 
 #define DEVICE_TIMEOUT "x-systemd.device-timeout=30s"

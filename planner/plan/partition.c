@@ -10,6 +10,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "base/devname.h"
+#include "base/error.h"
+#include "base/units.h"
 #include "plan-internal.h"
 
 #define GPT_ENTRIES_BYTES 16384U                /* 128 entries x 128 bytes */

@@ -3,7 +3,7 @@
 #ifndef STRIPEPLAN_PLAN_INTERNAL_H
 #define STRIPEPLAN_PLAN_INTERNAL_H
 
-#include "stripeplan.h"
+#include "plan.h"
 
 /* The page of the machines stripeplan runs on: an entry of md's stripe
  * cache, and what an optimal I/O size that could be a stripe is made of. */

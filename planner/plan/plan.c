@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/error.h"
+#include "kernel/kernel.h"
 #include "plan-internal.h"
 
 void sp_plan_add_warning(struct sp_plan *plan, const char *code, const char *fmt, ...)

@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema.h"
+#include "base/error.h"
+#include "plan.h"
+#include "schema/schema.h"
 
 #define differ sp_error_set
 

@@ -3,7 +3,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "stripeplan.h"
+#include "base/error.h"
+#include "spec.h"
 
 static const char *const sp_fs_table[] = {
 	[SP_FS_XFS] = "xfs",

@@ -11,6 +11,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/devname.h"
+#include "base/error.h"
+#include "base/units.h"
+#include "kernel/kernel.h"
+#include "kernel/knob.h"
 #include "plan-internal.h"
 
 /* -E2BIG when the plan holds no more: a knob is never dropped unsaid */

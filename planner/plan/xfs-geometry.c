@@ -22,7 +22,9 @@
 #include <errno.h>
 #include <inttypes.h>
 
-#include "stripeplan.h"
+#include "base/error.h"
+#include "base/units.h"
+#include "xfs-geometry.h"
 
 #define AG_MIN_BYTES (16 * SP_MIB)
 #define AG_MAX_BYTES (SP_TIB - SP_FS_BLOCK_BYTES)

@@ -14,8 +14,10 @@
 #include <errno.h>
 #include <inttypes.h>
 
-#include "audit.h"
-#include "raidmodel.h"
+#include "base/error.h"
+#include "base/units.h"
+#include "cost.h"
+#include "model.h"
 
 /* Offsets costed per direction; past this the period is sampled evenly. */
 #define COST_MAX_SAMPLES 4096U

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The array model: requests in, member I/O out.  See raidmodel.h for what
+ * The array model: requests in, member I/O out.  See model.h for what
  * is modelled and what is not.
  */
 #include <errno.h>
@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "raidmodel.h"
+#include "base/error.h"
+#include "base/units.h"
+#include "model.h"
 
 /* A row with writes gathered but not yet written back. */
 struct open_row {

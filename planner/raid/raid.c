@@ -5,7 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "stripeplan.h"
+#include "base/error.h"
+#include "raid.h"
 
 /* indexed by the level's number (sparse) */
 static const char *const sp_level_table[] = {

@@ -9,7 +9,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "raidmodel.h"
+#include "base/error.h"
+#include "model.h"
 
 #define LINE_MAX_BYTES 256
 

@@ -3,7 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "embedded.h"
+#include "base/embedded.h"
+#include "template.h"
 
 const char *sp_embedded_template(const char *name)
 {

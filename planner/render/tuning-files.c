@@ -17,8 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "embedded.h"
-#include "tuning.h"
+#include "kernel/knob.h"
+#include "raid/raid.h"
+#include "template.h"
+#include "tuning-files.h"
 
 #define TUNE_TEMPLATE "stripeplan-tune.sh.in"
 /* what a file name keeps of an identity; anything else becomes '-' */

@@ -12,6 +12,10 @@
 
 #include <json-c/json.h>
 
+#include "array/facts.h"
+#include "base/devname.h"
+#include "base/error.h"
+#include "objects.h"
 #include "schema.h"
 
 static void facts_init(void *obj)

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "json-utf8.h"
-#include "utf8.h"
 
 /* What is left to visit, in a walk of the tree without recursion (a
  * tree's depth is then no concern).  A JSON null is a NULL pointer:

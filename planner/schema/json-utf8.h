@@ -7,14 +7,14 @@
  * escaped first.  Together they keep a plan file reading back to exactly
  * the plan that was written.
  */
-#ifndef STRIPEPLAN_JSON_UTF8_H
-#define STRIPEPLAN_JSON_UTF8_H
+#ifndef STRIPEPLAN_SCHEMA_JSON_UTF8_H
+#define STRIPEPLAN_SCHEMA_JSON_UTF8_H
 
 #include <stdbool.h>
 
 #include <json-c/json.h>
 
-#include "stripeplan.h"
+#include "base/error.h"
 
 /* 0 when every key and string in root is valid UTF-8; else -EILSEQ with
  * err: "WHAT: '\xff...' is not valid UTF-8 ..." (invalid input, exit 2). */

@@ -8,6 +8,8 @@
 
 #include <json-c/json.h>
 
+#include "array/md.h"
+#include "objects.h"
 #include "schema.h"
 
 /* An md member whose disk is not given is a whole disk: the disk is its name. */

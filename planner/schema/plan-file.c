@@ -15,8 +15,13 @@
 
 #include <json-c/json.h>
 
+#include "base/devname.h"
+#include "base/error.h"
+#include "kernel/knob.h"
+#include "objects.h"
+#include "plan/plan.h"
+#include "raid/raid.h"
 #include "schema.h"
-#include "tuning.h"
 
 /* ------------------------------------------------------------ custom */
 

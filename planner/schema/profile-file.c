@@ -13,6 +13,13 @@
 
 #include <json-c/json.h>
 
+#include "array/profile.h"
+#include "base/error.h"
+#include "base/units.h"
+#include "kernel/kernel.h"
+#include "kernel/knob.h"
+#include "objects.h"
+#include "raid/raid.h"
 #include "schema.h"
 
 /* ------------------------------------------------------------ custom */

@@ -12,6 +12,8 @@
 
 #include <json-c/json.h>
 
+#include "base/error.h"
+#include "base/units.h"
 #include "json-utf8.h"
 #include "schema.h"
 

@@ -14,15 +14,15 @@
  * it for empty optional fields).  Numbers above 2^63 - 2 are never read:
  * json-c saturates larger ones at 2^63 - 1.
  */
-#ifndef STRIPEPLAN_SCHEMA_H
-#define STRIPEPLAN_SCHEMA_H
+#ifndef STRIPEPLAN_SCHEMA_SCHEMA_H
+#define STRIPEPLAN_SCHEMA_SCHEMA_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "base.h"
-#include "stripeplan.h"
+#include "base/base.h"
+#include "base/error.h"
 
 struct json_object;
 
@@ -228,7 +228,7 @@ int sp_schema_compare(const struct sp_schema *sch, const void *have, const void 
 	  .n_fields = ARRAY_SIZE(FIELDS), __VA_ARGS__ }
 #define SP_UNLISTED(S, M, WHY) { offsetof(struct S, M), #M, (WHY) }
 
-/* The tables: planner/plan-load.c, facts.c, md.c, profiles.c. */
+/* The tables: schema/plan-file.c, facts-file.c, md-facts.c, profile-file.c. */
 extern const struct sp_schema sp_plan_schema, sp_facts_schema, sp_md_schema,
 	sp_profile_schema;
 /* the "empty" of the md object: not an md array */

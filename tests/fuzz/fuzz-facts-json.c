@@ -15,8 +15,11 @@
 
 #include <json-c/json.h>
 
+#include "array/facts.h"
+#include "base/units.h"
 #include "fuzz.h"
-#include "schema.h"
+#include "schema/objects.h"
+#include "schema/schema.h"
 
 static void check_name(const char *what, const char *s, size_t size)
 {

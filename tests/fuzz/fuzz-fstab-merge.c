@@ -28,7 +28,7 @@
 
 #include <libmount/libmount.h>
 
-#include "fstab.h"
+#include "fstab/fstab.h"
 #include "fuzz.h"
 #include "stripeplan.h"
 

@@ -17,7 +17,7 @@
 
 #include "fuzz.h"
 #include "json-out.h"
-#include "utf8.h"
+#include "base/utf8.h"
 
 /* Decodes one character by value and judges it: shortest form, no
  * surrogate, at most U+10FFFF.  Returns its length, 0 when invalid. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The ext2/3/4 superblock reader (planner/ondisk-ext.c) on arbitrary
+ * The ext2/3/4 superblock reader (planner/ondisk/ext.c) on arbitrary
  * bytes.  Oracles: one of the verdicts; a terminated sentence for
  * damage; an intact superblock has a block size of 1 to 64 KiB, groups
  * holding exactly its inodes and a checksum that matches when it has
@@ -9,7 +9,7 @@
 #include <inttypes.h>
 
 #include "fuzz.h"
-#include "ondisk.h"
+#include "ondisk/ondisk.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The GPT and MBR readers (planner/ondisk-gpt.c) on arbitrary bytes.  The
+ * The GPT and MBR readers (planner/ondisk/gpt.c) on arbitrary bytes.  The
  * input is a disk's first sectors as the scan reads them: sector 0 (MBR),
  * sector 1 (the header), then the entry array from LBA 2; the disk's size
  * in sectors comes from the first bytes of the MBR's boot code, so the
@@ -12,7 +12,7 @@
 #include <inttypes.h>
 
 #include "fuzz.h"
-#include "ondisk.h"
+#include "ondisk/ondisk.h"
 
 #define SECTOR 512U
 

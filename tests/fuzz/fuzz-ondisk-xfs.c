@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The XFS superblock and AG header readers (planner/ondisk-xfs.c) on
+ * The XFS superblock and AG header readers (planner/ondisk/xfs.c) on
  * arbitrary sectors.  Oracles: a verdict is one of the four; whatever is
  * said is a terminated, non-empty sentence when not intact; an intact
  * superblock has the geometry the checks promise (powers of two matching
@@ -10,7 +10,7 @@
 #include <inttypes.h>
 
 #include "fuzz.h"
-#include "ondisk.h"
+#include "ondisk/ondisk.h"
 
 static void check_intact(const struct sp_xfs_sb *sb)
 {

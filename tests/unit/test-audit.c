@@ -1,5 +1,5 @@
 /*
- * The judges (planner/audit.c) on found facts written by hand: severity,
+ * The judges (planner/audit/audit.c) on found facts written by hand: severity,
  * code, and messages that name the device, the value and the fix, and
  * give no advice the facts do not call for.  Costs are the figures
  * derived by hand in test-cost.c.
@@ -14,7 +14,9 @@
 
 #include <cmocka.h>
 
-#include "audit.h"
+#include "audit/audit.h"
+#include "base/error.h"
+#include "schema/objects.h"
 
 #define KiB 1024ULL
 #define MiB (1024ULL * KiB)

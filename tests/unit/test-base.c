@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "result.h"
+#include "audit/result.h"
 #include "stripeplan.h"
-#include "tuning.h"
+#include "render/tuning-files.h"
 
 /* Every name maps back to its value, and nothing else maps. */
 static void check_round_trip(const struct sp_names *t)

@@ -1,7 +1,7 @@
 /*
  * sp_cost_layout(): what a layout found on an array costs, from the array
  * model.  Every expected ratio is worked out by hand in the comments, with
- * the model's rules (planner/raidmodel.h): a member I/O is one contiguous
+ * the model's rules (planner/raid/model.h): a member I/O is one contiguous
  * run on one member within one row; a partial parity row reads by
  * reconstruct-write unless read-modify-write reads fewer members (ties go
  * to reconstruct-write); a read costs one member read per chunk touched.
@@ -17,7 +17,9 @@
 
 #include <cmocka.h>
 
-#include "audit.h"
+#include "audit/audit.h"
+#include "base/error.h"
+#include "raid/cost.h"
 
 #define KiB 1024ULL
 #define MiB (1024ULL * KiB)

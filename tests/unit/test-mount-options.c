@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "mount-options.h"
+#include "fstab/mount-options.h"
 
 static void test_planned_xfs_options(void **state)
 {

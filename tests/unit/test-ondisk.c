@@ -16,7 +16,8 @@
 
 #include <cmocka.h>
 
-#include "ondisk.h"
+#include "ondisk/ondisk.h"
+#include "plan/xfs-geometry.h"
 
 #define MAX_FIXTURE (64U * 1024U)
 

@@ -14,7 +14,7 @@
 
 #include "inputs.h"
 #include "stripeplan.h"
-#include "tuning.h"
+#include "render/tuning-files.h"
 
 #define KiB 1024ULL
 #define MiB (1024ULL * KiB)

@@ -1,5 +1,5 @@
 /*
- * The array model (planner/raidmodel.c) on synthetic traces whose member
+ * The array model (planner/raid/model.c) on synthetic traces whose member
  * I/O is worked out by hand in the comments.  Sectors are 512 bytes.
  */
 #include <setjmp.h>
@@ -11,7 +11,9 @@
 
 #include <cmocka.h>
 
-#include "raidmodel.h"
+#include "base/error.h"
+#include "base/units.h"
+#include "raid/model.h"
 
 #define EPS 1e-9
 

@@ -17,7 +17,8 @@
 #include <json-c/json.h>
 
 #include "record-layouts.h"
-#include "schema.h"
+#include "schema/objects.h"
+#include "schema/schema.h"
 
 /* ---------------------------------------------------------- coverage */
 

@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "json-utf8.h"
-#include "utf8.h"
+#include "base/utf8.h"
+#include "schema/json-utf8.h"
 
 static void test_valid(void **state)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * raidmodel: what a stream of block requests to a RAID LUN costs its
+ * The array model: what a stream of block requests to a RAID LUN costs its
  * member disks.
  *
  * The bench records the requests the kernel really issues to a loop device
@@ -39,13 +39,15 @@
  *
  * Reads are costed at issue: one member read per chunk touched.
  */
-#ifndef RAIDMODEL_H
-#define RAIDMODEL_H
+#ifndef STRIPEPLAN_RAID_MODEL_H
+#define STRIPEPLAN_RAID_MODEL_H
 
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stripeplan.h"
+#include "raid.h"
+
+struct sp_error;
 
 #define RM_SECTOR_BYTES 512ULL
 /* A row's coverage is kept a byte per sector: bound it (512 MiB of data). */

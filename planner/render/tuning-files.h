@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef STRIPEPLAN_TUNING_H
-#define STRIPEPLAN_TUNING_H
+#ifndef STRIPEPLAN_RENDER_TUNING_FILES_H
+#define STRIPEPLAN_RENDER_TUNING_FILES_H
 
-#include "stripeplan.h"
+#include "plan/plan.h"
 
 /*
- * The plan's tuning as persistence files (planner/tuning.c).  The
+ * The plan's tuning as persistence files (render/tuning-files.c).  The
  * tune script is templates/stripeplan-tune.sh.in: POSIX sh that finds
  * each device in sysfs by the identity the udev rule matches it by (so a
  * renamed disk is still found, and a disk that took its old name is left
@@ -31,17 +31,4 @@ char *sp_format_modprobe_conf(const struct sp_plan *plan);
  * of cciss!c0d0) become '-'.  0 or -errno. */
 int sp_udev_rule_name(const struct sp_plan *plan, char *buf, size_t len);
 int sp_tune_script_name(const struct sp_plan *plan, char *buf, size_t len);
-/* "sysfs", "module" (the plan file's "kind"); NULL for no kind. */
-SP_STRING_TABLE_DECLARE(sp_tuning_kind, enum sp_tuning_kind);
-/* The knob's file: "/sys/block/sdb/queue/read_ahead_kb",
- * "/sys/module/megaraid_mbox/parameters/max_sectors".  0 or -ENAMETOOLONG. */
-int sp_tuning_path(const struct sp_tuning *t, char *buf, size_t len);
-/* The inverse, for the plan file's "path" (the one place a path is split):
- * -EINVAL unless path is the form sp_tuning_path() writes for kind.  Sets
- * kind, device and attribute of *ret. */
-int sp_tuning_from_path(enum sp_tuning_kind kind, const char *path, struct sp_tuning *ret);
-/* Whether an entry is one stripeplan may write: device, attribute and value
- * of the strict character sets, no "." or ".." component.  0 or -EINVAL. */
-int sp_tuning_check(const struct sp_tuning *t);
-
 #endif

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What the device is: read once by the probe, or from a facts file. */
+#ifndef STRIPEPLAN_ARRAY_FACTS_H
+#define STRIPEPLAN_ARRAY_FACTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/base.h"
+#include "md.h"
+
+/*
+ * What a block device is, as read (read-only) from the kernel.  For an
+ * offline plan the CLI fills path, size and sector sizes from flags and
+ * sets `offline`.
+ */
+struct sp_facts {
+	char path[SP_PATH_MAX];
+	char kernel_name[SP_NAME_MAX]; /* "sdb", "loop0", "cciss!c0d0" */
+	bool offline;
+	uint64_t size_bytes;
+	unsigned logical_sector_bytes;
+	unsigned physical_sector_bytes;
+	uint64_t min_io_bytes;
+	uint64_t optimal_io_bytes;
+	int64_t alignment_offset_bytes;
+	int rotational;     /* -1 unknown */
+	int read_only;      /* -1 unknown */
+	unsigned major, minor;
+	uint64_t diskseq;   /* 0 unknown */
+	char wwn[SP_NAME_MAX];
+	char serial[SP_NAME_MAX];
+	char driver[SP_NAME_MAX];
+	bool is_scsi;
+	bool is_partition;
+	/* queue/scheduler as the running kernel offers it ("[none] mq-deadline");
+	 * none for md, partitions, offline plans */
+	size_t n_schedulers;
+	char schedulers[8][16];
+	struct sp_md_facts md;
+};
+
+#endif

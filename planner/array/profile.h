@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Controller profiles: what a controller (or md) allows, the knobs the
+ * plan sets on it with the measurement each comes from, its warnings
+ * and advice.  The set starts from the shipped profiles (embedded at
+ * build time) and takes a site's own by their text.
+ */
+#ifndef STRIPEPLAN_ARRAY_PROFILE_H
+#define STRIPEPLAN_ARRAY_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/base.h"
+#include "kernel/knob.h"
+#include "raid/raid.h"
+
+struct sp_error;
+
+enum sp_knob_target {
+	SP_TARGET_DEVICE = 0, /* the array's block device (LUN or md) */
+	SP_TARGET_MEMBERS,    /* each md member disk */
+};
+SP_STRING_TABLE_DECLARE(sp_knob_target, enum sp_knob_target); /* "device", "members" */
+
+/*
+ * A knob carries the measurement it comes from (why), where that holds
+ * (holds: kernels, hardware) and whether the default tuning sets it
+ * (on_by_default); the others belong to the field report's full recipe
+ * (--tuning field-report).  A field-report knob replaces a default one on
+ * the same target and attribute.
+ */
+struct sp_profile_knob {
+	enum sp_knob_target target;
+	char knob[SP_NAME_MAX]; /* relative sysfs path: "queue/read_ahead_kb" */
+	struct sp_value value;  /* a number, or auto (md/stripe_cache_size: sized by the planner) */
+	unsigned levels_mask; /* 0 = every level */
+	char why[SP_MSG_MAX];
+	char holds[SP_MSG_MAX];
+	bool on_by_default;
+};
+
+struct sp_profile_module_option {
+	char module[SP_NAME_MAX];
+	char param[SP_NAME_MAX];
+	struct sp_value value;          /* a number, or a word of [a-z0-9,] */
+	struct sp_value driver_default; /* unset: unknown; equal to value: nothing to write */
+	char why[SP_MSG_MAX];
+	char holds[SP_MSG_MAX];
+};
+
+struct sp_profile_warning {
+	char code[SP_NAME_MAX];
+	unsigned levels_mask; /* bit per enum sp_level index; 0 = always */
+	char message[SP_MSG_MAX];
+};
+
+#define SP_PROFILE_MAX_KNOBS 16U
+#define SP_PROFILE_MAX_MODOPTS 4U
+#define SP_PROFILE_MAX_WARNINGS 8U
+#define SP_PROFILE_MAX_ADVICE 8U
+#define SP_PROFILE_MAX_LEVEL_RULES 8U
+
+struct sp_profile {
+	char name[SP_NAME_MAX];
+	char description[SP_MSG_MAX];
+	char driver[SP_NAME_MAX];
+	char device_naming[SP_MSG_MAX];
+	char source[SP_MSG_MAX]; /* where the values come from */
+	unsigned levels_mask;
+	uint64_t chunk_min_bytes, chunk_max_bytes;
+	unsigned max_disks;
+	bool protected_write_cache;
+	bool is_md;
+	char scheduler[SP_NAME_MAX]; /* era-neutral; translated per kernel */
+	char scheduler_why[SP_MSG_MAX];
+	char member_scheduler[SP_NAME_MAX];
+	size_t n_knobs;
+	struct sp_profile_knob knobs[SP_PROFILE_MAX_KNOBS];
+	size_t n_module_options;
+	struct sp_profile_module_option module_options[SP_PROFILE_MAX_MODOPTS];
+	size_t n_warnings;
+	struct sp_profile_warning warnings[SP_PROFILE_MAX_WARNINGS];
+	size_t n_advice;
+	char advice[SP_PROFILE_MAX_ADVICE][SP_MSG_MAX];
+	size_t n_level_rules;
+	struct sp_level_rule level_rules[SP_PROFILE_MAX_LEVEL_RULES];
+};
+
+/* The profile's rule for a level, else the hardware rule. */
+const struct sp_level_rule *sp_profile_level_rule(const struct sp_profile *profile,
+						  enum sp_level level);
+
+struct sp_profile_set;
+
+/* A set of the profiles stripeplan ships (planner/profiles/, embedded at
+ * build time). */
+int sp_profiles_embedded(struct sp_profile_set **ret, struct sp_error *err);
+/* Adds the profile that text holds (origin names it in messages); one
+ * named as a profile of the set replaces it, so a site's own file
+ * overrides a shipped profile.  -ENOSPC past 64 profiles. */
+int sp_profiles_add(struct sp_profile_set *set, const char *text, const char *origin,
+		    struct sp_error *err);
+struct sp_profile_set *sp_profiles_free(struct sp_profile_set *set);
+size_t sp_profiles_count(const struct sp_profile_set *set);
+const struct sp_profile *sp_profiles_get(const struct sp_profile_set *set, size_t i);
+const struct sp_profile *sp_profiles_find(const struct sp_profile_set *set, const char *name);
+/* "dell-perc5e, dell-perc6i, ..." */
+void sp_profiles_names(const struct sp_profile_set *set, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Kernel rules by release string: whose kernel it is (vendors backport),
+ * its schedulers, XFS's barrier options, whether it boots systemd.
+ */
+#ifndef STRIPEPLAN_KERNEL_KERNEL_H
+#define STRIPEPLAN_KERNEL_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/base.h"
+
+struct sp_error;
+
+/* Whose kernel a release string names: the vendors backport, so the
+ * version number alone misleads (RHEL 8's 4.18 is blk-mq only). */
+enum sp_kernel_family {
+	SP_KERNEL_MAINLINE = 0, /* "6.1", "6.1.0": kernel.org */
+	SP_KERNEL_DEBIAN,       /* "6.1.0-13-amd64" */
+	SP_KERNEL_UBUNTU,       /* "5.15.0-91-generic", HWE "6.8.0-45-generic" */
+	SP_KERNEL_FEDORA,       /* "6.5.6-300.fc39.x86_64" */
+	SP_KERNEL_RHEL,         /* RHEL, CentOS, Rocky, Alma, Oracle RHCK: ".el7", ".el8", ".el9" */
+	SP_KERNEL_SLES,         /* "5.14.21-150500.55.19-default" */
+	SP_KERNEL_UNKNOWN,      /* a suffix stripeplan does not know: judged by its version */
+};
+
+struct sp_kernel {
+	unsigned major, minor, patch;
+	char release[SP_NAME_MAX];
+	enum sp_kernel_family family;
+	unsigned vendor_major; /* RHEL 7, 8, 9; SLES 12, 15; 0 otherwise */
+	char vendor[32];       /* "el8", "SLES 15", "Ubuntu", ... for messages */
+};
+
+int sp_parse_kernel(const char *release, struct sp_kernel *ret, struct sp_error *err);
+int sp_kernel_cmp(const struct sp_kernel *k, unsigned major, unsigned minor);
+/* No single-queue schedulers (noop, deadline, cfq): mainline >= 5.0,
+ * RHEL >= 8, SLES >= 15 (scsi-mq on by default). */
+bool sp_kernel_is_blk_mq_only(const struct sp_kernel *k);
+
+enum sp_xfs_barrier_opts {
+	SP_XFS_BARRIER_EFFECTIVE = 0, /* before 4.10: nobarrier turns flushes off */
+	SP_XFS_BARRIER_IGNORED,       /* 4.10 - 4.18 (and RHEL 8): accepted, ignored, logged */
+	SP_XFS_BARRIER_REJECTED,      /* 4.19 on: "unknown mount option", mount fails */
+};
+enum sp_xfs_barrier_opts sp_kernel_xfs_barrier_opts(const struct sp_kernel *k);
+/* systemd's x-systemd.* mount options: the distributions whose kernels
+ * are 3.10 or later boot systemd; RHEL 6 (2.6.32) and older do not. */
+bool sp_kernel_has_systemd(const struct sp_kernel *k);
+/*
+ * Translates a scheduler name from any era ("noop", "deadline", "cfq",
+ * "none", "mq-deadline", "bfq", "kyber") into the name the given kernel
+ * uses.  Returns NULL for unknown names and for names the kernel lacks.
+ */
+const char *sp_kernel_scheduler_name(const struct sp_kernel *k, const char *wanted);
+/* The other spellings of the same scheduler ("deadline" -> "mq-deadline"),
+ * to find it in a list the running kernel offers; NULL when unknown. */
+const char *sp_kernel_scheduler_alias(const char *name);
+/* Parses queue/scheduler ("[mq-deadline] kyber bfq none") into names. */
+size_t sp_parse_scheduler_list(const char *text, char (*names)[16], size_t max);
+
+#endif

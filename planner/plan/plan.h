@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The plan: spec + profile + facts -> every number and command line
+ * apply needs (plan.c runs the stages; plan-internal.h names them), and
+ * the replan check of a plan file (replan.c).  Pure: no I/O.
+ */
+#ifndef STRIPEPLAN_PLAN_PLAN_H
+#define STRIPEPLAN_PLAN_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "array/facts.h"
+#include "array/profile.h"
+#include "base/base.h"
+#include "base/units.h"
+#include "kernel/kernel.h"
+#include "kernel/knob.h"
+#include "raid/raid.h"
+#include "spec.h"
+#include "xfs-geometry.h"
+
+struct sp_error;
+
+#define SP_MAX_TUNING 128U
+#define SP_MAX_WARNINGS 48U
+#define SP_MAX_ARGV 24U
+#define SP_MAX_OPTIONS 16U
+
+/* A profile knob the plan does not set, and why (the text plan lists them). */
+struct sp_left_out {
+	char what[2 * SP_NAME_MAX]; /* "md/sync_speed_min = 30000", "options megaraid_mbox max_sectors=128" */
+	char why[SP_MSG_MAX];       /* the measurement it comes from */
+	char reason[SP_MSG_MAX];    /* why the plan leaves it out, and how to have it */
+};
+
+/* one for each knob and module option of a profile, at most */
+#define SP_MAX_LEFT_OUT (SP_PROFILE_MAX_KNOBS + SP_PROFILE_MAX_MODOPTS)
+#define SP_MEMORY_BUDGET_DEFAULT (256ULL * SP_MIB)
+#define SP_MEMORY_BUDGET_MIN SP_MIB
+#define SP_MEMORY_BUDGET_MAX (64ULL * SP_GIB)
+
+struct sp_warning {
+	char code[SP_NAME_MAX];
+	char message[SP_MSG_MAX];
+};
+
+struct sp_plan {
+	/* array */
+	char controller[SP_NAME_MAX];
+	enum sp_level level;
+	unsigned disks, spans, data_disks;
+	uint64_t chunk_bytes;        /* 0 for a mirror */
+	uint64_t stripe_width_bytes; /* 0 for a mirror: it has no stripe */
+	struct sp_md_layout layout;  /* md raid10 only */
+	/* where level, disks, chunk, layout, members and table came from */
+	enum sp_source level_source, disks_source, chunk_source, layout_source,
+		members_source, table_source;
+	/* the member disks tuned (whole disks, each once) */
+	size_t n_members;
+	char members[SP_MAX_MEMBERS][SP_NAME_MAX];
+
+	struct sp_facts device;
+
+	/* partition */
+	enum sp_table table;
+	uint64_t align_bytes;     /* lcm the start is a multiple of */
+	uint64_t start_bytes;
+	uint64_t size_bytes;
+	uint64_t reserved_tail_bytes; /* GPT backup header and entries */
+	char partition_path[SP_PATH_MAX];
+
+	/* filesystem */
+	enum sp_fs fs;
+	char label[SP_NAME_MAX];      /* "" = none */
+	unsigned block_bytes;
+	uint64_t xfs_su_bytes;
+	unsigned xfs_sw;
+	uint64_t xfs_log_su_bytes;
+	uint64_t xfs_agsize_bytes;  /* 0 = mkfs.xfs chooses; parity RAID: whole stripes */
+	struct sp_xfs_ag xfs_ag;    /* how it was chosen (not in the plan file) */
+	unsigned ext_stride_blocks;
+	unsigned ext_stripe_width_blocks;
+	size_t n_mkfs_argv;
+	char mkfs_argv[SP_MAX_ARGV][SP_PATH_MAX / 16];
+
+	/* mount */
+	char mountpoint[SP_PATH_MAX]; /* "" = none */
+	size_t n_mount_options;
+	char mount_options[SP_MAX_OPTIONS][SP_NAME_MAX];
+	char fstab_line[SP_PATH_MAX + 512];
+
+	/* tuning */
+	size_t n_tuning;
+	struct sp_tuning tuning[SP_MAX_TUNING];
+	uint64_t md_stripe_cache_bytes; /* memory cost, 0 when not md */
+	enum sp_tuning_recipe tuning_recipe;
+	enum sp_workload workload;
+	uint64_t memory_budget_bytes;
+	size_t n_left_out;
+	struct sp_left_out left_out[SP_MAX_LEFT_OUT];
+
+	/* advice for settings stripeplan cannot set (controller BIOS) */
+	size_t n_advice;
+	char advice[SP_PROFILE_MAX_ADVICE][SP_MSG_MAX];
+
+	struct sp_kernel kernel; /* the release it is for, read once (sp_parse_kernel) */
+	size_t n_warnings;
+	struct sp_warning warnings[SP_MAX_WARNINGS];
+	size_t n_warnings_dropped; /* past the last, which says "... and N more warnings" */
+};
+
+/*
+ * The planner: pure, no I/O.  Returns -EINVAL with err->kind set to
+ * SP_ERR_INVALID for impossible requests.
+ */
+int sp_plan_make(const struct sp_spec *spec, const struct sp_profile *profile,
+		 const struct sp_facts *facts, struct sp_plan *ret, struct sp_error *err);
+
+void sp_plan_add_warning(struct sp_plan *plan, const char *code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * A plan read from a file is untrusted: nothing in it is executed as it
+ * is written.  The request it answers (controller, level, disks, spans,
+ * chunk, fs, label, table, barriers, mount point, kernel, members) is
+ * taken from its fields and planned again for the file's own device
+ * facts; the file is accepted only when it is exactly that plan, every
+ * executable part compared (mkfs argv, tuning, mount options, fstab
+ * line, geometry).  *ret is the plan made here.  -EINVAL with err
+ * naming the first field that differs (exit SP_ERR_INVALID).
+ * force_mountpoint is the caller's --force, never the file's: a file
+ * cannot grant itself a system directory as its mount point.
+ */
+int sp_plan_replan(const struct sp_plan *file, const struct sp_profile *profile,
+		   bool force_mountpoint, struct sp_plan *ret, struct sp_error *err);
+/* The request a plan answers, as sp_plan_replan reads it. */
+int sp_plan_spec(const struct sp_plan *plan, struct sp_spec *ret, struct sp_error *err);
+
+#endif
