@@ -74,16 +74,20 @@ static const char usage_plan[] =
 static char *render(const struct sp_cli_args *args, const struct sp_plan *plan, struct sp_error *err)
 {
 	char command[8192], *snippet;
+	struct sp_identities ids;
 
+	/* the tuning files as apply renders them, from the plan's own facts:
+	 * nothing is probed now that the plan does not already hold */
+	sp_identities_of(&plan->device, NULL, &ids);
 	switch (args->format) {
 	case SP_FORMAT_JSON:
 		return sp_format_plan_json(plan);
 	case SP_FORMAT_FSTAB:
 		return sp_format_fstab(plan);
 	case SP_FORMAT_SCRIPT:
-		return sp_format_tuning_script(plan);
+		return sp_format_tuning_script(plan, &ids);
 	case SP_FORMAT_UDEV:
-		return sp_format_udev_rule(plan, NULL, 0);
+		return sp_format_udev_rule(plan, &ids, NULL, 0);
 	case SP_FORMAT_KICKSTART:
 	case SP_FORMAT_PRESEED:
 		if (args->force) {

@@ -337,58 +337,40 @@ static struct artifact *artifact_add(struct artifacts *as, const char *dir, mode
 	return a;
 }
 
-static int render_sysfs_files(const struct sp_plan *plan, struct artifacts *as)
+static int render_sysfs_files(const struct sp_plan *plan, const struct sp_identities *ids,
+			      struct artifacts *as)
 {
 	struct artifact *rule, *script;
 
-	rule = artifact_add(as, RULES_DIR, 0644, sp_format_udev_rule(plan, as->warning,
-								    sizeof(as->warning)));
-	script = artifact_add(as, SCRIPT_DIR, 0755, sp_format_tuning_script(plan));
+	rule = artifact_add(as, RULES_DIR, 0644,
+			    sp_format_udev_rule(plan, ids, as->warning, sizeof(as->warning)));
+	script = artifact_add(as, SCRIPT_DIR, 0755, sp_format_tuning_script(plan, ids));
 	if (!rule->content || !script->content)
 		return -ENOMEM;
-	if (sp_udev_rule_name(plan, rule->name, sizeof(rule->name)) < 0 ||
-	    sp_tune_script_name(plan, script->name, sizeof(script->name)) < 0)
+	if (sp_udev_rule_name(plan, ids, rule->name, sizeof(rule->name)) < 0 ||
+	    sp_tune_script_name(plan, ids, script->name, sizeof(script->name)) < 0)
 		return -EINVAL;
 	return 0;
 }
 
-/*
- * The rule matches devices by identity, and identity is what the probe
- * sees now: an md array's UUID and its members' WWNs or serials are read
- * at apply (a plan made offline knows none of them).
- */
-static int render_with_identity(const struct sp_ctx *ctx, struct artifacts *as)
-{
-	const struct sp_facts *now = ctx->facts;
-	struct sp_plan *view;
-	int r;
-
-	if (!now || !now->md.present)
-		return render_sysfs_files(ctx->plan, as);
-	view = malloc(sizeof(*view));
-	if (!view)
-		return -ENOMEM;
-	*view = *ctx->plan;
-	view->device.md = now->md;
-	r = render_sysfs_files(view, as);
-	free(view);
-	return r;
-}
-
 /* What the plan wants on disk: rule + script when it has sysfs knobs,
- * modprobe.d options when it has module parameters. */
+ * modprobe.d options when it has module parameters.  The rule matches
+ * devices by identity, and an md array's identities are what the probe
+ * sees now (sp_identities_of). */
 static int render_artifacts(const struct sp_ctx *ctx, struct artifacts *as,
 			    struct sp_step_result *res)
 {
 	const struct sp_plan *plan = ctx->plan;
+	struct sp_identities ids;
 	int r = 0;
 
 	memset(as, 0, sizeof(*as));
+	sp_identities_of(&plan->device, ctx->facts, &ids);
 	if (count_kind(plan, SP_TUNING_SYSFS))
-		r = render_with_identity(ctx, as);
+		r = render_sysfs_files(plan, &ids, as);
 	if (r == 0 && count_kind(plan, SP_TUNING_MODULE)) {
 		struct artifact *conf = artifact_add(as, MODPROBE_DIR, 0644,
-						     sp_format_modprobe_conf(plan));
+						     sp_format_modprobe_conf(plan, &ids));
 
 		snprintf(conf->name, sizeof(conf->name), "%s", MODPROBE_NAME);
 		r = conf->content ? 0 : -ENOMEM;

@@ -26,8 +26,15 @@
 /* what a file name keeps of an identity; anything else becomes '-' */
 #define FILE_NAME_CHARS "._-"
 
+/* What every file is rendered from, and nothing else: the plan and the
+ * identities its devices are found by. */
+struct inputs {
+	const struct sp_plan *plan;
+	const struct sp_identities *ids;
+};
+
 static bool udev_ok(const char *s);
-static bool md_matched_by_uuid(const struct sp_plan *plan);
+static bool md_matched_by_uuid(const struct sp_identities *ids);
 
 /*
  * What a device is found by, in the udev rule and in the tune script
@@ -45,7 +52,8 @@ struct identity {
 	const char *why;   /* ID_KERNEL: why there is no identity */
 };
 
-static const struct sp_md_member *md_member_disk(const struct sp_plan *plan, const char *disk);
+static const struct sp_identity *member_identity(const struct sp_identities *ids,
+						 const char *disk);
 
 static bool pick_identity(struct identity *id, const char *wwn, const char *serial)
 {
@@ -62,21 +70,21 @@ static bool pick_identity(struct identity *id, const char *wwn, const char *seri
 	return false;
 }
 
-static void device_identity(const struct sp_plan *plan, const char *disk, struct identity *id)
+static void device_identity(const struct inputs *in, const char *disk, struct identity *id)
 {
-	const struct sp_facts *d = &plan->device;
-	const struct sp_md_member *m = md_member_disk(plan, disk);
-	bool is_device = !strcmp(disk, d->kernel_name);
+	const struct sp_identities *ids = in->ids;
+	const struct sp_identity *m = member_identity(ids, disk);
+	bool is_device = !strcmp(disk, in->plan->device.kernel_name);
 
 	/* a plan tunes the device and, of an md array, its member disks */
-	id->what = !is_device ? "md member" : d->md.present ? "the array" : "the device";
+	id->what = !is_device ? "md member" : ids->md ? "the array" : "the device";
 	id->why = NULL;
-	if (is_device && md_matched_by_uuid(plan)) {
+	if (is_device && md_matched_by_uuid(ids)) {
 		id->kind = ID_MD_UUID;
-		id->value = d->md.uuid;
+		id->value = ids->md_uuid;
 		return;
 	}
-	if (is_device && pick_identity(id, d->wwn, d->serial))
+	if (is_device && pick_identity(id, ids->wwn, ids->serial))
 		return;
 	if (!is_device && m && pick_identity(id, m->wwn, m->serial))
 		return;
@@ -95,7 +103,7 @@ static void device_identity(const struct sp_plan *plan, const char *disk, struct
  * disk.  Characters outside [A-Za-z0-9._-] ('!', ':', spaces of a t10
  * wwid) become '-'; '!' would also trip bash history expansion.
  */
-static int identity_name(const struct sp_plan *plan, char *buf, size_t len)
+static int identity_name(const struct inputs *in, char *buf, size_t len)
 {
 	static const char *const prefixes[] = {
 		[ID_MD_UUID] = "md-", [ID_WWN] = "wwn-", [ID_SERIAL] = "serial-", [ID_KERNEL] = ""
@@ -104,7 +112,7 @@ static int identity_name(const struct sp_plan *plan, char *buf, size_t len)
 	const char *prefix, *id;
 	size_t i, n;
 
-	device_identity(plan, plan->device.kernel_name, &ident);
+	device_identity(in, in->plan->device.kernel_name, &ident);
 	prefix = prefixes[ident.kind];
 	id = ident.value;
 	n = strlen(prefix);
@@ -120,28 +128,41 @@ static int identity_name(const struct sp_plan *plan, char *buf, size_t len)
 	return 0;
 }
 
-static int file_name(const char *fmt, const struct sp_plan *plan, char *buf, size_t len)
+static int file_name(const char *fmt, const struct inputs *in, char *buf, size_t len)
 {
 	char name[SP_NAME_MAX + 8];
 	int n, r;
 
-	r = identity_name(plan, name, sizeof(name));
+	r = identity_name(in, name, sizeof(name));
 	if (r < 0)
 		return r;
 	n = snprintf(buf, len, fmt, name);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-int sp_udev_rule_name(const struct sp_plan *plan, char *buf, size_t len)
+static int rule_name(const struct inputs *in, char *buf, size_t len)
 {
 	/* ENV{MD_UUID} exists only after mdadm's 63-md-raid-arrays.rules */
-	return file_name(md_matched_by_uuid(plan) ? "65-stripeplan-%s.rules" : "60-stripeplan-%s.rules",
-			 plan, buf, len);
+	return file_name(md_matched_by_uuid(in->ids) ? "65-stripeplan-%s.rules" :
+						       "60-stripeplan-%s.rules",
+			 in, buf, len);
 }
 
-int sp_tune_script_name(const struct sp_plan *plan, char *buf, size_t len)
+static int script_name(const struct inputs *in, char *buf, size_t len)
 {
-	return file_name("stripeplan-tune-%s", plan, buf, len);
+	return file_name("stripeplan-tune-%s", in, buf, len);
+}
+
+int sp_udev_rule_name(const struct sp_plan *plan, const struct sp_identities *ids, char *buf,
+		      size_t len)
+{
+	return rule_name(&(const struct inputs){ plan, ids }, buf, len);
+}
+
+int sp_tune_script_name(const struct sp_plan *plan, const struct sp_identities *ids, char *buf,
+			size_t len)
+{
+	return script_name(&(const struct inputs){ plan, ids }, buf, len);
 }
 
 /* ------------------------------------------------------------ helpers */
@@ -175,7 +196,7 @@ static char *close_stream(FILE *f, char **buf)
 	return *buf;
 }
 
-static void array_words(const struct sp_plan *plan, char *buf, size_t len);
+static void array_words(const struct inputs *in, char *buf, size_t len);
 
 /* s with control characters as spaces, for a comment line */
 static void comment_text(const char *s, char *buf, size_t len)
@@ -203,14 +224,14 @@ static const char *const id_sources[] = { [ID_MD_UUID] = "its md/uuid",
  * files apply wrote stay what check renders after a reboot that renamed
  * the device; by its path only when it is matched by kernel name.
  */
-static void device_words(const struct sp_plan *plan, char *buf, size_t len)
+static void device_words(const struct inputs *in, char *buf, size_t len)
 {
 	struct identity id;
 	char value[SP_PATH_MAX];
 
-	device_identity(plan, plan->device.kernel_name, &id);
+	device_identity(in, in->plan->device.kernel_name, &id);
 	if (id.kind == ID_KERNEL) {
-		comment_text(plan->device.path, buf, len);
+		comment_text(in->plan->device.path, buf, len);
 		return;
 	}
 	comment_text(id.value, value, sizeof(value));
@@ -219,7 +240,7 @@ static void device_words(const struct sp_plan *plan, char *buf, size_t len)
 
 /* templates/NAME with @DEVICE@, @ARRAY@ and @key@ = body (its last
  * newline dropped: the template's line ends there). */
-static char *render_file(const char *name, const struct sp_plan *plan, const char *key,
+static char *render_file(const char *name, const struct inputs *in, const char *key,
 			 char *body)
 {
 	const char *tpl = sp_embedded_template(name);
@@ -234,8 +255,8 @@ static char *render_file(const char *name, const struct sp_plan *plan, const cha
 	n = strlen(body);
 	if (n && body[n - 1] == '\n')
 		body[n - 1] = '\0';
-	device_words(plan, device, sizeof(device));
-	array_words(plan, array, sizeof(array));
+	device_words(in, device, sizeof(device));
+	array_words(in, array, sizeof(array));
 	sp_fill_template(f, tpl,
 			 (const struct sp_subst[]){ { "@DEVICE@", device },
 						    { "@ARRAY@", array },
@@ -246,10 +267,10 @@ static char *render_file(const char *name, const struct sp_plan *plan, const cha
 }
 
 /* "hp-p400 raid10, 8 disks", safe inside a comment */
-static void array_words(const struct sp_plan *plan, char *buf, size_t len)
+static void array_words(const struct inputs *in, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s %s, %u disks", plan->controller, sp_level_name(plan->level),
-		 plan->disks);
+	snprintf(buf, len, "%s %s, %u disks", in->plan->controller, sp_level_name(in->plan->level),
+		 in->plan->disks);
 	for (char *p = buf; *p; p++)
 		if (iscntrl((unsigned char)*p))
 			*p = ' ';
@@ -281,7 +302,7 @@ static bool put_why(FILE *f, const struct sp_tuning *t, const char *what, char *
 
 /* ------------------------------------------------------------- script */
 
-static bool first_of_disk(const struct sp_plan *plan, size_t i, char *disk, size_t len);
+static bool first_of_disk(const struct inputs *in, size_t i, char *disk, size_t len);
 static bool same_disk(const struct sp_tuning *t, const char *disk, const char **ret_attr);
 
 /*
@@ -296,18 +317,18 @@ struct disk_order {
 	size_t n;
 };
 
-static int disk_rank(const struct sp_plan *plan, const char *disk, struct identity *id)
+static int disk_rank(const struct inputs *in, const char *disk, struct identity *id)
 {
-	device_identity(plan, disk, id);
-	if (!strcmp(disk, plan->device.kernel_name))
+	device_identity(in, disk, id);
+	if (!strcmp(disk, in->plan->device.kernel_name))
 		return 0;
 	return id->kind == ID_KERNEL ? 2 : 1;
 }
 
-static int compare_disks(const struct sp_plan *plan, const char *a, const char *b)
+static int compare_disks(const struct inputs *in, const char *a, const char *b)
 {
 	struct identity ia, ib;
-	int ra = disk_rank(plan, a, &ia), rb = disk_rank(plan, b, &ib);
+	int ra = disk_rank(in, a, &ia), rb = disk_rank(in, b, &ib);
 
 	if (ra != rb)
 		return ra - rb;
@@ -316,20 +337,20 @@ static int compare_disks(const struct sp_plan *plan, const char *a, const char *
 	return ra == 1 ? strcmp(ia.value, ib.value) : strcmp(a, b);
 }
 
-static void order_disks(const struct sp_plan *plan, struct disk_order *o)
+static void order_disks(const struct inputs *in, struct disk_order *o)
 {
 	char disk[SP_NAME_MAX];
 
 	o->n = 0;
-	for (size_t i = 0; i < plan->n_tuning && o->n < SP_MAX_TUNING; i++) {
+	for (size_t i = 0; i < in->plan->n_tuning && o->n < SP_MAX_TUNING; i++) {
 		size_t j;
 
-		if (!first_of_disk(plan, i, disk, sizeof(disk)))
+		if (!first_of_disk(in, i, disk, sizeof(disk)))
 			continue;
 		/* at most SP_MAX_TUNING of them: an insertion sort will do */
-		for (j = o->n; j > 0 && compare_disks(plan, o->disk[j - 1], disk) > 0; j--)
+		for (j = o->n; j > 0 && compare_disks(in, o->disk[j - 1], disk) > 0; j--)
 			o->disk[j] = o->disk[j - 1];
-		o->disk[j] = plan->tuning[i].device;
+		o->disk[j] = in->plan->tuning[i].device;
 		o->n++;
 	}
 }
@@ -344,11 +365,11 @@ static const char *const script_kinds[] = {
  * the kernel name only of a device matched by it, so that the text does
  * not change when the kernel names the device otherwise.
  */
-static void put_identity_comment(FILE *f, const struct sp_plan *plan, const char *disk)
+static void put_identity_comment(FILE *f, const struct inputs *in, const char *disk)
 {
 	struct identity id;
 
-	device_identity(plan, disk, &id);
+	device_identity(in, disk, &id);
 	if (id.kind == ID_KERNEL) {
 		fprintf(f, "#   %s  %s, by kernel name: %s\n", disk, id.what, id.why);
 		return;
@@ -358,13 +379,13 @@ static void put_identity_comment(FILE *f, const struct sp_plan *plan, const char
 	fprintf(f, " (%s)\n", id_sources[id.kind]);
 }
 
-static void put_identities(FILE *f, const struct sp_plan *plan)
+static void put_identities(FILE *f, const struct inputs *in)
 {
 	struct disk_order o;
 
-	order_disks(plan, &o);
+	order_disks(in, &o);
 	for (size_t i = 0; i < o.n; i++)
-		put_identity_comment(f, plan, o.disk[i]);
+		put_identity_comment(f, in, o.disk[i]);
 	if (!o.n)
 		fputs("#   (the plan has no sysfs knobs)\n", f);
 }
@@ -387,31 +408,31 @@ static void put_knob(FILE *f, const struct sp_tuning *t)
  * run only when found() resolves the device's identity to one device
  * now.
  */
-static void put_device_knobs(FILE *f, const struct sp_plan *plan, const char *disk)
+static void put_device_knobs(FILE *f, const struct inputs *in, const char *disk)
 {
 	struct identity id;
 	const char *attr;
 
-	device_identity(plan, disk, &id);
+	device_identity(in, disk, &id);
 	fprintf(f, "if found %s ", script_kinds[id.kind]);
 	put_sh_quoted(f, id.value);
 	fputc(' ', f);
 	put_sh_quoted(f, id.what);
 	fputs("; then\n", f);
-	for (size_t i = 0; i < plan->n_tuning; i++)
-		if (same_disk(&plan->tuning[i], disk, &attr))
-			put_knob(f, &plan->tuning[i]);
+	for (size_t i = 0; i < in->plan->n_tuning; i++)
+		if (same_disk(&in->plan->tuning[i], disk, &attr))
+			put_knob(f, &in->plan->tuning[i]);
 	fputs("fi\n", f);
 }
 
-static void put_knobs(FILE *f, const struct sp_plan *plan)
+static void put_knobs(FILE *f, const struct inputs *in)
 {
 	char path[SP_PATH_MAX];
 	struct disk_order o;
 	size_t skipped = 0;
 
-	for (size_t i = 0; i < plan->n_tuning; i++) {
-		const struct sp_tuning *t = &plan->tuning[i];
+	for (size_t i = 0; i < in->plan->n_tuning; i++) {
+		const struct sp_tuning *t = &in->plan->tuning[i];
 
 		/* an entry it does not write leaves a comment saying so */
 		if (is_sysfs(t) && (sp_tuning_path(t, path, sizeof(path)) < 0 ||
@@ -420,17 +441,17 @@ static void put_knobs(FILE *f, const struct sp_plan *plan)
 	}
 	if (skipped)
 		fputc('\n', f);
-	order_disks(plan, &o);
+	order_disks(in, &o);
 	for (size_t i = 0; i < o.n; i++) {
 		if (i)
 			fputc('\n', f);
-		put_device_knobs(f, plan, o.disk[i]);
+		put_device_knobs(f, in, o.disk[i]);
 	}
 	if (!o.n)
 		fputs("# the plan has no sysfs knobs\n", f);
 }
 
-static char *render_part(const struct sp_plan *plan, void (*put)(FILE *, const struct sp_plan *))
+static char *render_part(const struct inputs *in, void (*put)(FILE *, const struct inputs *))
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -438,11 +459,11 @@ static char *render_part(const struct sp_plan *plan, void (*put)(FILE *, const s
 
 	if (!f)
 		return NULL;
-	put(f, plan);
+	put(f, in);
 	return close_stream(f, &buf);
 }
 
-char *sp_format_tuning_script(const struct sp_plan *plan)
+static char *render_script(const struct inputs *in)
 {
 	const char *tpl = sp_embedded_template(TUNE_TEMPLATE);
 	char script[SP_NAME_MAX + 32], device[SP_PATH_MAX], array[SP_NAME_MAX + 64];
@@ -452,12 +473,12 @@ char *sp_format_tuning_script(const struct sp_plan *plan)
 
 	if (!tpl)
 		return NULL;
-	if (sp_tune_script_name(plan, script, sizeof(script)) < 0)
+	if (script_name(in, script, sizeof(script)) < 0)
 		snprintf(script, sizeof(script), "stripeplan-tune");
-	device_words(plan, device, sizeof(device));
-	array_words(plan, array, sizeof(array));
-	knobs = render_part(plan, put_knobs);
-	identities = render_part(plan, put_identities);
+	device_words(in, device, sizeof(device));
+	array_words(in, array, sizeof(array));
+	knobs = render_part(in, put_knobs);
+	identities = render_part(in, put_identities);
 	if (knobs && identities)
 		f = open_memstream(&buf, &len);
 	if (!f) {
@@ -519,19 +540,18 @@ static void note_kernel_match(struct kernel_matches *km, const char *disk)
 }
 
 /* The md member whose whole disk this is, if the probe saw one. */
-static const struct sp_md_member *md_member_disk(const struct sp_plan *plan, const char *disk)
+static const struct sp_identity *member_identity(const struct sp_identities *ids,
+						 const char *disk)
 {
-	const struct sp_md_facts *md = &plan->device.md;
-
-	for (size_t i = 0; md->present && i < md->n_members; i++)
-		if (!strcmp(md->members[i].disk, disk))
-			return &md->members[i];
+	for (size_t i = 0; ids->md && i < ids->n_members; i++)
+		if (!strcmp(ids->members[i].disk, disk))
+			return &ids->members[i];
 	return NULL;
 }
 
-static bool md_matched_by_uuid(const struct sp_plan *plan)
+static bool md_matched_by_uuid(const struct sp_identities *ids)
 {
-	return plan->device.md.present && udev_ok(plan->device.md.uuid);
+	return ids->md && udev_ok(ids->md_uuid);
 }
 
 #define RULE_START "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", "
@@ -547,13 +567,13 @@ static bool md_matched_by_uuid(const struct sp_plan *plan)
  * "0x6005...", and would never equal "naa.6005...".)  Only what has no
  * identity falls back to the kernel name, which the caller is warned of.
  */
-static void put_match(FILE *f, const struct sp_plan *plan, const char *disk,
+static void put_match(FILE *f, const struct inputs *in, const char *disk,
 		      struct kernel_matches *km)
 {
 	struct identity id;
 	char kernel[SP_NAME_MAX];
 
-	device_identity(plan, disk, &id);
+	device_identity(in, disk, &id);
 	/* no kernel name in the comments of what is matched by identity:
 	 * the rule stays what check renders after the device is renamed */
 	switch (id.kind) {
@@ -588,20 +608,20 @@ static bool same_disk(const struct sp_tuning *t, const char *disk, const char **
 
 /* Plan order is kept: a new scheduler resets nr_requests, so the
  * scheduler (first in the plan) must be set before it. */
-static void put_disk_rule(FILE *f, const struct sp_plan *plan, const char *disk,
+static void put_disk_rule(FILE *f, const struct inputs *in, const char *disk,
 			  struct kernel_matches *km)
 {
 	const char *attr;
 	size_t n = 0;
 
 	/* same_disk() holds only entries sp_tuning_check() passes */
-	for (size_t i = 0; i < plan->n_tuning; i++)
-		n += same_disk(&plan->tuning[i], disk, &attr);
+	for (size_t i = 0; i < in->plan->n_tuning; i++)
+		n += same_disk(&in->plan->tuning[i], disk, &attr);
 	if (!n)
 		return;
-	put_match(f, plan, disk, km);
-	for (size_t i = 0; i < plan->n_tuning; i++) {
-		const struct sp_tuning *t = &plan->tuning[i];
+	put_match(f, in, disk, km);
+	for (size_t i = 0; i < in->plan->n_tuning; i++) {
+		const struct sp_tuning *t = &in->plan->tuning[i];
 
 		if (same_disk(t, disk, &attr))
 			fprintf(f, ", ATTR{%s}=\"%s\"", attr, SP_VALUE_TEXT(&t->value));
@@ -610,16 +630,16 @@ static void put_disk_rule(FILE *f, const struct sp_plan *plan, const char *disk,
 }
 
 /* Whether tuning[i] is the first knob of its disk, and which disk. */
-static bool first_of_disk(const struct sp_plan *plan, size_t i, char *disk, size_t len)
+static bool first_of_disk(const struct inputs *in, size_t i, char *disk, size_t len)
 {
-	const struct sp_tuning *t = &plan->tuning[i];
+	const struct sp_tuning *t = &in->plan->tuning[i];
 	const char *other;
 
 	if (!is_sysfs(t) || sp_tuning_check(t) < 0 || strlen(t->device) >= len)
 		return false;
 	memcpy(disk, t->device, strlen(t->device) + 1);
 	for (size_t j = 0; j < i; j++)
-		if (same_disk(&plan->tuning[j], disk, &other))
+		if (same_disk(&in->plan->tuning[j], disk, &other))
 			return false;
 	return true;
 }
@@ -634,7 +654,7 @@ static void set_kernel_warning(const struct kernel_matches *km, char *warning, s
 			 km->names);
 }
 
-char *sp_format_udev_rule(const struct sp_plan *plan, char *warning, size_t len)
+static char *render_rule(const struct inputs *in, char *warning, size_t len)
 {
 	struct kernel_matches km = { .n = 0 };
 	struct disk_order o;
@@ -644,14 +664,14 @@ char *sp_format_udev_rule(const struct sp_plan *plan, char *warning, size_t len)
 
 	if (!f)
 		return NULL;
-	order_disks(plan, &o);
+	order_disks(in, &o);
 	for (size_t i = 0; i < o.n; i++) {
 		fputc('\n', f);
-		put_disk_rule(f, plan, o.disk[i], &km);
+		put_disk_rule(f, in, o.disk[i], &km);
 	}
 	if (!o.n)
 		fputs("\n# the plan has no sysfs knobs\n", f);
-	buf = render_file("udev-rule.in", plan, "@RULES@", close_stream(f, &buf));
+	buf = render_file("udev-rule.in", in, "@RULES@", close_stream(f, &buf));
 	if (buf)
 		set_kernel_warning(&km, warning, len);
 	return buf;
@@ -668,7 +688,7 @@ static void put_option(FILE *f, const struct sp_tuning *t)
 	fprintf(f, "\noptions %s %s=%s\n", t->device, t->attribute, SP_VALUE_TEXT(&t->value));
 }
 
-char *sp_format_modprobe_conf(const struct sp_plan *plan)
+static char *render_modprobe(const struct inputs *in)
 {
 	char *buf = NULL;
 	size_t len = 0, n = 0;
@@ -676,13 +696,52 @@ char *sp_format_modprobe_conf(const struct sp_plan *plan)
 
 	if (!f)
 		return NULL;
-	for (size_t i = 0; i < plan->n_tuning; i++) {
-		if (plan->tuning[i].kind != SP_TUNING_MODULE)
+	for (size_t i = 0; i < in->plan->n_tuning; i++) {
+		if (in->plan->tuning[i].kind != SP_TUNING_MODULE)
 			continue;
 		n++;
-		put_option(f, &plan->tuning[i]);
+		put_option(f, &in->plan->tuning[i]);
 	}
 	buf = close_stream(f, &buf);
 	/* no module options, no file */
-	return n ? render_file("modprobe.conf.in", plan, "@OPTIONS@", buf) : buf;
+	return n ? render_file("modprobe.conf.in", in, "@OPTIONS@", buf) : buf;
+}
+
+/* ------------------------------------------------------------- inputs */
+
+void sp_identities_of(const struct sp_facts *planned, const struct sp_facts *now,
+		      struct sp_identities *ret)
+{
+	const struct sp_md_facts *md = now && now->md.present ? &now->md : &planned->md;
+
+	memset(ret, 0, sizeof(*ret));
+	snprintf(ret->wwn, sizeof(ret->wwn), "%s", planned->wwn);
+	snprintf(ret->serial, sizeof(ret->serial), "%s", planned->serial);
+	ret->md = md->present;
+	if (!md->present)
+		return;
+	snprintf(ret->md_uuid, sizeof(ret->md_uuid), "%s", md->uuid);
+	for (size_t i = 0; i < md->n_members && i < SP_MAX_MEMBERS; i++) {
+		struct sp_identity *m = &ret->members[ret->n_members++];
+
+		snprintf(m->disk, sizeof(m->disk), "%s", md->members[i].disk);
+		snprintf(m->wwn, sizeof(m->wwn), "%s", md->members[i].wwn);
+		snprintf(m->serial, sizeof(m->serial), "%s", md->members[i].serial);
+	}
+}
+
+char *sp_format_tuning_script(const struct sp_plan *plan, const struct sp_identities *ids)
+{
+	return render_script(&(const struct inputs){ plan, ids });
+}
+
+char *sp_format_udev_rule(const struct sp_plan *plan, const struct sp_identities *ids,
+			  char *warning, size_t len)
+{
+	return render_rule(&(const struct inputs){ plan, ids }, warning, len);
+}
+
+char *sp_format_modprobe_conf(const struct sp_plan *plan, const struct sp_identities *ids)
+{
+	return render_modprobe(&(const struct inputs){ plan, ids });
 }

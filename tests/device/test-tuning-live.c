@@ -146,6 +146,7 @@ static void expect_knob(const char *knob, const char *want)
 static void test_live_tuning(void **state)
 {
 	char script[SP_PATH_MAX], name[128], out[4096], want[SP_MSG_MAX];
+	struct sp_identities ids;
 
 	(void)state;
 	attach();
@@ -184,7 +185,8 @@ static void test_live_tuning(void **state)
 	assert_true(has_line(want));
 
 	/* the installed script puts it back, as a udev rule would call it */
-	assert_int_equal(sp_tune_script_name(&plan, name, sizeof(name)), 0);
+	sp_identities_of(&plan.device, NULL, &ids);
+	assert_int_equal(sp_tune_script_name(&plan, &ids, name, sizeof(name)), 0);
 	snprintf(script, sizeof(script), "%s/usr/local/sbin/%s", root, name);
 	assert_int_equal(unsetenv("SYSFS_ROOT"), 0);
 	assert_int_equal(run_argv((const char *const[]){ script, kernel_name(), NULL }, out,

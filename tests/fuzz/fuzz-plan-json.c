@@ -92,21 +92,23 @@ static void check_artifact(const char *what, const char *text)
 static void render(const struct sp_plan *p)
 {
 	char warning[SP_MSG_MAX], name[SP_PATH_MAX];
+	struct sp_identities ids;
 	char *s;
 
-	s = sp_format_tuning_script(p);
+	sp_identities_of(&p->device, NULL, &ids);
+	s = sp_format_tuning_script(p, &ids);
 	check_artifact("tune script", s);
 	free(s);
-	s = sp_format_udev_rule(p, warning, sizeof(warning));
+	s = sp_format_udev_rule(p, &ids, warning, sizeof(warning));
 	check_artifact("udev rule", s);
 	free(s);
-	s = sp_format_modprobe_conf(p);
+	s = sp_format_modprobe_conf(p, &ids);
 	check_artifact("modprobe.d", s);
 	free(s);
 	/* named from the plan's WWN, serial or md UUID: one component, no '/' */
-	if (sp_udev_rule_name(p, name, sizeof(name)) == 0)
+	if (sp_udev_rule_name(p, &ids, name, sizeof(name)) == 0)
 		FUZZ_CHECK(!strchr(name, '/') && name[0] != '.', "rule file name '%s'", name);
-	if (sp_tune_script_name(p, name, sizeof(name)) == 0)
+	if (sp_tune_script_name(p, &ids, name, sizeof(name)) == 0)
 		FUZZ_CHECK(!strchr(name, '/') && name[0] != '.', "tune script name '%s'", name);
 	free(sp_format_fstab(p));
 	free(sp_format_plan_text(p));

@@ -23,6 +23,7 @@
 
 #include "exec.h"
 #include "format.h"
+#include "inputs.h"
 #include "steps.h"
 
 static struct sp_profile_set *profiles;
@@ -31,6 +32,16 @@ static char sysfs[320]; /* the fake tree this test writes into */
 static char root[320];  /* the target root for persistence files */
 static struct sp_plan plan;
 static struct sp_step_result res;
+
+/* The identities the plan's own facts hold: what plan --format renders
+ * from (the step takes the md array's from what it probes now). */
+static const struct sp_identities *ids_of(const struct sp_plan *p)
+{
+	static struct sp_identities ids;
+
+	sp_identities_of(&p->device, NULL, &ids);
+	return &ids;
+}
 
 /* ------------------------------------------------------------ helpers */
 
@@ -277,10 +288,11 @@ static void expect_artifact(const char *dir, const char *name, const char *want,
 static void expect_rule_and_script(void)
 {
 	char rule_name[128], script_name[128];
-	char *rule = sp_format_udev_rule(&plan, NULL, 0), *script = sp_format_tuning_script(&plan);
+	char *rule = sp_format_udev_rule(&plan, ids_of(&plan), NULL, 0);
+	char *script = sp_format_tuning_script(&plan, ids_of(&plan));
 
-	assert_int_equal(sp_udev_rule_name(&plan, rule_name, sizeof(rule_name)), 0);
-	assert_int_equal(sp_tune_script_name(&plan, script_name, sizeof(script_name)), 0);
+	assert_int_equal(sp_udev_rule_name(&plan, ids_of(&plan), rule_name, sizeof(rule_name)), 0);
+	assert_int_equal(sp_tune_script_name(&plan, ids_of(&plan), script_name, sizeof(script_name)), 0);
 	expect_artifact("etc/udev/rules.d", rule_name, rule, 0644);
 	expect_artifact("usr/local/sbin", script_name, script, 0755);
 	free(rule);
@@ -471,7 +483,7 @@ static void test_lsi_module_option(void **state)
 			  "module loads");
 	expect_line(&res, "module megaraid_mbox is loaded with max_sectors=64; 128 takes effect");
 	expect_line(&res, "skip /sys/block/sda/queue/scheduler: not present");
-	conf = sp_format_modprobe_conf(&plan);
+	conf = sp_format_modprobe_conf(&plan, ids_of(&plan));
 	expect_artifact("etc/modprobe.d", "stripeplan.conf", conf, 0644);
 	free(conf);
 	expect_rule_and_script();
@@ -556,7 +568,7 @@ static void test_root_must_exist(void **state)
 /* The tune script looks the disk up by what the rule matched it by. */
 static void expect_script_finds(const char *found_line)
 {
-	char *script = sp_format_tuning_script(&plan);
+	char *script = sp_format_tuning_script(&plan, ids_of(&plan));
 
 	assert_non_null(script);
 	if (!strstr(script, found_line))
@@ -573,7 +585,7 @@ static void test_udev_matches_stable_identity(void **state)
 	make_plan(&p400_sdb, &plan);
 	snprintf(plan.device.wwn, sizeof(plan.device.wwn), "naa.600508b1001c5e8f3a2b4c6d7e8f9012");
 	snprintf(plan.device.serial, sizeof(plan.device.serial), "PACCR9SZH1B4");
-	rule = sp_format_udev_rule(&plan, warning, sizeof(warning));
+	rule = sp_format_udev_rule(&plan, ids_of(&plan), warning, sizeof(warning));
 	assert_non_null(strstr(rule, "ACTION==\"add|change\", SUBSYSTEM==\"block\", "
 				     "ENV{DEVTYPE}==\"disk\", "
 				     "ATTRS{wwid}==\"naa.600508b1001c5e8f3a2b4c6d7e8f9012\", "
@@ -590,14 +602,14 @@ static void test_udev_matches_stable_identity(void **state)
 	expect_script_finds("planned for the disk with WWN naa.600508b1001c5e8f3a2b4c6d7e8f9012\n");
 
 	plan.device.wwn[0] = '\0';
-	rule = sp_format_udev_rule(&plan, warning, sizeof(warning));
+	rule = sp_format_udev_rule(&plan, ids_of(&plan), warning, sizeof(warning));
 	assert_non_null(strstr(rule, "ATTRS{serial}==\"PACCR9SZH1B4\", ATTR{queue/scheduler}"));
 	free(rule);
 	expect_script_finds("\nif found serial 'PACCR9SZH1B4' 'the device'; then\n");
 
 	/* a glob character would make the match loose: fall back, and warn */
 	snprintf(plan.device.serial, sizeof(plan.device.serial), "PACC*");
-	rule = sp_format_udev_rule(&plan, warning, sizeof(warning));
+	rule = sp_format_udev_rule(&plan, ids_of(&plan), warning, sizeof(warning));
 	assert_non_null(strstr(rule, "KERNEL==\"sdb\", ATTR{queue/scheduler}"));
 	assert_string_equal(warning,
 			    "matching by kernel name 'sdb': names can change across boots");
@@ -608,7 +620,7 @@ static void test_udev_matches_stable_identity(void **state)
 
 	/* udev spells cciss!c0d0 as cciss/c0d0 */
 	make_plan(&p400_cciss, &plan);
-	rule = sp_format_udev_rule(&plan, NULL, 0);
+	rule = sp_format_udev_rule(&plan, ids_of(&plan), NULL, 0);
 	assert_non_null(strstr(rule, "KERNEL==\"cciss/c0d0\", ATTR{queue/scheduler}=\"noop\""));
 	free(rule);
 }
@@ -630,7 +642,7 @@ static void test_udev_md_identity(void **state)
 	use_tree("md");
 	make_plan(&md_two, &plan);
 	/* the plan was made offline: it knows no identity, so by name */
-	rule = sp_format_udev_rule(&plan, warning, sizeof(warning));
+	rule = sp_format_udev_rule(&plan, ids_of(&plan), warning, sizeof(warning));
 	assert_non_null(strstr(rule, "KERNEL==\"md3\", ATTR{queue/read_ahead_kb}"));
 	assert_non_null(strstr(warning, "'md3', 'sdb', 'sdc'"));
 	free(rule);
@@ -646,7 +658,7 @@ static void test_udev_md_identity(void **state)
 	md->n_members = 2;
 	snprintf(md->members[0].wwn, SP_NAME_MAX, "naa.50014ee2b0000062");
 	plan.device.md = *md;
-	rule = sp_format_udev_rule(&plan, warning, sizeof(warning));
+	rule = sp_format_udev_rule(&plan, ids_of(&plan), warning, sizeof(warning));
 	assert_non_null(strstr(rule, "ENV{DEVTYPE}==\"disk\", KERNEL==\"md*\", "
 				     "ENV{MD_UUID}==\"3f1c2a9e:6b0d4e21:9a7f5c33:c2e81b04\", "
 				     "ATTR{queue/read_ahead_kb}=\"32768\""));
@@ -656,7 +668,7 @@ static void test_udev_md_identity(void **state)
 	assert_string_equal(warning, "matching by kernel name 'sdc': names can change across boots");
 	free(rule);
 	snprintf(plan.device.md.members[1].serial, SP_NAME_MAX, "WD-WMAP41234567");
-	rule = sp_format_udev_rule(&plan, warning, sizeof(warning));
+	rule = sp_format_udev_rule(&plan, ids_of(&plan), warning, sizeof(warning));
 	assert_non_null(strstr(rule, "ATTRS{serial}==\"WD-WMAP41234567\", ATTR{queue/scheduler}"));
 	assert_string_equal(warning, "");
 	free(rule);
@@ -665,12 +677,12 @@ static void test_udev_md_identity(void **state)
 	expect_script_finds("\nif found serial 'WD-WMAP41234567' 'md member'; then\n");
 	/* after 63-md-raid-arrays.rules, and named by the UUID it matches:
 	 * the same file when the array comes back as md127 */
-	assert_int_equal(sp_udev_rule_name(&plan, name, sizeof(name)), 0);
+	assert_int_equal(sp_udev_rule_name(&plan, ids_of(&plan), name, sizeof(name)), 0);
 	assert_string_equal(name, "65-stripeplan-md-3f1c2a9e-6b0d4e21-9a7f5c33-c2e81b04.rules");
 	snprintf(plan.device.kernel_name, sizeof(plan.device.kernel_name), "md127");
-	assert_int_equal(sp_udev_rule_name(&plan, name, sizeof(name)), 0);
+	assert_int_equal(sp_udev_rule_name(&plan, ids_of(&plan), name, sizeof(name)), 0);
 	assert_string_equal(name, "65-stripeplan-md-3f1c2a9e-6b0d4e21-9a7f5c33-c2e81b04.rules");
-	assert_int_equal(sp_tune_script_name(&plan, name, sizeof(name)), 0);
+	assert_int_equal(sp_tune_script_name(&plan, ids_of(&plan), name, sizeof(name)), 0);
 	assert_string_equal(name, "stripeplan-tune-md-3f1c2a9e-6b0d4e21-9a7f5c33-c2e81b04");
 
 	/* the step writes the rule with what it probed now, not what the plan knew */
@@ -698,27 +710,27 @@ static void test_file_names(void **state)
 
 	(void)state;
 	make_plan(&p400_cciss, &plan);
-	assert_int_equal(sp_udev_rule_name(&plan, name, sizeof(name)), 0);
+	assert_int_equal(sp_udev_rule_name(&plan, ids_of(&plan), name, sizeof(name)), 0);
 	assert_string_equal(name, "60-stripeplan-cciss-c0d0.rules");
-	assert_int_equal(sp_tune_script_name(&plan, name, sizeof(name)), 0);
+	assert_int_equal(sp_tune_script_name(&plan, ids_of(&plan), name, sizeof(name)), 0);
 	assert_string_equal(name, "stripeplan-tune-cciss-c0d0");
-	assert_int_equal(sp_tune_script_name(&plan, name, 10), -ENAMETOOLONG);
+	assert_int_equal(sp_tune_script_name(&plan, ids_of(&plan), name, 10), -ENAMETOOLONG);
 
 	/* named by what the rule matches: the WWN, else the serial; the
 	 * kernel name only when there is neither */
 	snprintf(plan.device.serial, sizeof(plan.device.serial), "PAC 1234/5");
-	assert_int_equal(sp_udev_rule_name(&plan, name, sizeof(name)), 0);
+	assert_int_equal(sp_udev_rule_name(&plan, ids_of(&plan), name, sizeof(name)), 0);
 	assert_string_equal(name, "60-stripeplan-serial-PAC-1234-5.rules");
 	snprintf(plan.device.wwn, sizeof(plan.device.wwn), "naa.600508b1001c5f6a");
-	assert_int_equal(sp_udev_rule_name(&plan, name, sizeof(name)), 0);
+	assert_int_equal(sp_udev_rule_name(&plan, ids_of(&plan), name, sizeof(name)), 0);
 	assert_string_equal(name, "60-stripeplan-wwn-naa.600508b1001c5f6a.rules");
 	snprintf(plan.device.kernel_name, sizeof(plan.device.kernel_name), "sdq");
-	assert_int_equal(sp_tune_script_name(&plan, name, sizeof(name)), 0);
+	assert_int_equal(sp_tune_script_name(&plan, ids_of(&plan), name, sizeof(name)), 0);
 	assert_string_equal(name, "stripeplan-tune-wwn-naa.600508b1001c5f6a");
 	/* a value udev could not match literally is no identity */
 	snprintf(plan.device.wwn, sizeof(plan.device.wwn), "naa.*");
 	plan.device.serial[0] = '\0';
-	assert_int_equal(sp_udev_rule_name(&plan, name, sizeof(name)), 0);
+	assert_int_equal(sp_udev_rule_name(&plan, ids_of(&plan), name, sizeof(name)), 0);
 	assert_string_equal(name, "60-stripeplan-sdq.rules");
 }
 
@@ -728,11 +740,11 @@ static void test_modprobe_only_with_module_options(void **state)
 
 	(void)state;
 	make_plan(&md_seed, &plan);
-	conf = sp_format_modprobe_conf(&plan);
+	conf = sp_format_modprobe_conf(&plan, ids_of(&plan));
 	assert_string_equal(conf, "");
 	free(conf);
 	make_plan(&lsi_seed, &plan);
-	conf = sp_format_modprobe_conf(&plan);
+	conf = sp_format_modprobe_conf(&plan, ids_of(&plan));
 	assert_non_null(strstr(conf, "\noptions megaraid_mbox max_sectors=128\n"));
 	free(conf);
 }
@@ -748,18 +760,18 @@ static void test_modprobe_names_identity(void **state)
 	(void)state;
 	make_plan(&lsi_seed, &plan);
 	snprintf(plan.device.wwn, sizeof(plan.device.wwn), "naa.600508e000000000b6d2bfa2");
-	conf = sp_format_modprobe_conf(&plan);
+	conf = sp_format_modprobe_conf(&plan, ids_of(&plan));
 	assert_non_null(strstr(conf, "the disk with WWN naa.600508e000000000b6d2bfa2"));
 	assert_null(strstr(conf, "/dev/sda"));
 	renamed = plan;
 	snprintf(renamed.device.kernel_name, sizeof(renamed.device.kernel_name), "sdb");
 	snprintf(renamed.device.path, sizeof(renamed.device.path), "/dev/sdb");
-	again = sp_format_modprobe_conf(&renamed);
+	again = sp_format_modprobe_conf(&renamed, ids_of(&renamed));
 	assert_string_equal(conf, again);
 	free(again);
 	free(conf);
 	make_plan(&lsi_seed, &plan);
-	conf = sp_format_modprobe_conf(&plan);
+	conf = sp_format_modprobe_conf(&plan, ids_of(&plan));
 	assert_non_null(strstr(conf, "module options for /dev/sda ("));
 	free(conf);
 }
@@ -784,7 +796,7 @@ static void test_script_quoting(void **state)
 			 0);
 	plan.tuning[plan.n_tuning].value = sp_value_number(64);
 	plan.n_tuning++;
-	text = sp_format_tuning_script(&plan);
+	text = sp_format_tuning_script(&plan, ids_of(&plan));
 	assert_non_null(strstr(text, "# skipped, not a /sys/block knob stripeplan writes: "
 				     "/sys/block/cciss!c0d0/queue/read_ahead_kb"));
 	snprintf(script, sizeof(script), "%s/tune.sh", work);
@@ -815,6 +827,77 @@ static void test_script_quoting(void **state)
 				  out, sizeof(out)),
 			 0);
 	assert_string_equal(knob("cciss!c0d0/queue/nr_requests"), "64");
+}
+
+/* -------------------------------------------------- one call, two paths */
+
+/* stripeplan plan for the md fixture, in one more format */
+static void plan_md_raid5(const char *format, const char *out_file, char *out, size_t len)
+{
+	char facts[SP_PATH_MAX];
+
+	snprintf(facts, sizeof(facts), "%s/facts/md-raid5.json", env_dir("FIXTURES"));
+	if (run_argv((const char *const[]){ env_dir("STRIPEPLAN"), "plan", "--controller", "md",
+					    "--kernel", "6.1.0", "--mountpoint", "/r1", "--fs", "xfs",
+					    "--facts", facts, "--format", format,
+					    out_file ? "-o" : NULL, out_file, NULL },
+		     out, len) != 0)
+		fail_msg("stripeplan plan --format %s failed: %s", format, out ? out : "");
+}
+
+/*
+ * plan --format udev and --format script print what apply writes and
+ * check expects: all three render the plan and its identities with the
+ * same calls (the md array's UUID and its members' WWNs, here from a
+ * facts file the plan was made from and the step takes as probed now),
+ * so the files match byte for byte, names included.
+ */
+static void test_plan_format_is_what_apply_writes(void **state)
+{
+	static char rule[256 * 1024], script[256 * 1024];
+	char plan_file[SP_PATH_MAX], facts[SP_PATH_MAX], rule_name[128], script_name[128];
+	struct sp_facts *now = calloc(1, sizeof(*now));
+	struct sp_error err = { 0 };
+	struct sp_ctx ctx;
+
+	(void)state;
+	assert_non_null(now);
+	use_tree("md");
+	snprintf(plan_file, sizeof(plan_file), "%s/plan.json", work);
+	plan_md_raid5("json", plan_file, NULL, 0);
+	plan_md_raid5("udev", NULL, rule, sizeof(rule));
+	plan_md_raid5("script", NULL, script, sizeof(script));
+	/* the identities are the array's, not kernel names */
+	assert_non_null(strstr(rule, "ENV{MD_UUID}==\"3f1c2a9e:6b0d4e21:9a7f5c33:c2e81b04\""));
+	assert_non_null(strstr(rule, "ATTRS{wwid}==\"naa.50014ee2b0000062\""));
+
+	snprintf(facts, sizeof(facts), "%s/facts/md-raid5.json", env_dir("FIXTURES"));
+	if (sp_plan_load_file(plan_file, &plan, &err) < 0 || sp_facts_load_json(facts, now, &err) < 0)
+		fail_msg("%s", err.message);
+	ctx_for(&ctx, false);
+	ctx.facts = now;
+	sp_step_result_clear(&res);
+	res.name = sp_step_tuning.name;
+	if (sp_step_tuning.apply(&ctx, &res) < 0) {
+		dump(&res);
+		fail_msg("apply failed: %s", res.error.message);
+	}
+	assert_int_equal(sp_udev_rule_name(&plan, ids_of(&plan), rule_name, sizeof(rule_name)), 0);
+	assert_string_equal(rule_name, "65-stripeplan-md-3f1c2a9e-6b0d4e21-9a7f5c33-c2e81b04.rules");
+	assert_int_equal(sp_tune_script_name(&plan, ids_of(&plan), script_name, sizeof(script_name)),
+			 0);
+	expect_artifact("etc/udev/rules.d", rule_name, rule, 0644);
+	expect_artifact("usr/local/sbin", script_name, script, 0755);
+	/* and check, which renders them again with what it probes, finds them so */
+	sp_step_result_clear(&res);
+	res.name = sp_step_tuning.name;
+	res.status = SP_STEP_UNCHANGED;
+	assert_int_equal(sp_step_tuning.verify(&ctx, &res), 0);
+	if (res.status != SP_STEP_UNCHANGED) {
+		dump(&res);
+		fail_msg("check after apply: status %d", (int)res.status);
+	}
+	free(now);
 }
 
 /* -------------------------------------------------------------- goldens */
@@ -863,16 +946,16 @@ static void goldens_for(const char *name, const struct req *q, void (*with)(stru
 	make_plan(q, &plan);
 	if (with)
 		with(&plan);
-	text = sp_format_tuning_script(&plan);
+	text = sp_format_tuning_script(&plan, ids_of(&plan));
 	snprintf(file, sizeof(file), "tuning-%s.sh", name);
 	golden(file, text);
 	free(text);
-	text = sp_format_udev_rule(&plan, warning, sizeof(warning));
+	text = sp_format_udev_rule(&plan, ids_of(&plan), warning, sizeof(warning));
 	snprintf(file, sizeof(file), "tuning-%s.rules", name);
 	golden(file, text);
 	free(text);
 	assert_non_null(strstr(warning, expect_warning));
-	text = sp_format_modprobe_conf(&plan);
+	text = sp_format_modprobe_conf(&plan, ids_of(&plan));
 	snprintf(file, sizeof(file), "tuning-%s.conf", name);
 	if (text[0])
 		golden(file, text);
@@ -943,6 +1026,7 @@ int main(void)
 		T(test_modprobe_only_with_module_options),
 		T(test_modprobe_names_identity),
 		T(test_script_quoting),
+		T(test_plan_format_is_what_apply_writes),
 		T(test_goldens),
 	};
 
