@@ -5,7 +5,7 @@
  * between its fields.  A plan file is input from a person's editor, so
  * every field is checked for type and bounds; apply re-derives nothing
  * from it except what it verifies against the disk, and executes the plan
- * made again from the file's request (plan-replan.c).
+ * made again from the file's request (plan/replan.c).
  */
 #include <errno.h>
 #include <inttypes.h>
