@@ -10,14 +10,10 @@
  */
 #include <errno.h>
 #include <stdbool.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "fstab.h"
 
