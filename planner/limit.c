@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The limits a plan respects, each with its source.  The versions are the
+ * ones read (xfsprogs 6.1.0, e2fsprogs 1.47.0, Linux 6.1, mdadm 4.3) and
+ * the release that introduced the rule where it is younger; the mkfs rows
+ * were also run against mkfs.xfs -N / mke2fs -n at both sides of the
+ * bound (tests/cli/mkfs-sweep.sh), the sysfs rows written to a real
+ * kernel's devices (tests/vm/guest/knobs.sh).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "limit.h"
+#include "stripeplan.h"
+
+#define KIB 1024ULL
+#define MIB (1024ULL * KIB)
+#define TIB (1024ULL * 1024 * MIB)
+
+static const struct sp_limit limits[SP_LIMIT_COUNT] = {
+	[SP_LIMIT_XFS_SWIDTH] = {
+		"xfs-swidth-max", "mkfs.xfs", "a stripe width (su x sw)", 0, 2147483647, "bytes",
+		"xfsprogs 5.11",
+		"libxfs/xfs_sb.c xfs_validate_stripe_geometry(), in mkfs since 060ea87af5d6; "
+		"Linux mounts none since 7bc1fea9d36c",
+		SP_LIMIT_REFUSED, NULL },
+	[SP_LIMIT_XFS_LOG_SU] = {
+		"xfs-log-su-max", "mkfs.xfs", "a log stripe unit", 512, 256 * KIB, "bytes",
+		"xfsprogs 6.1",
+		"mkfs/xfs_mkfs.c lopts L_SU maxval XLOG_MAX_RECORD_BSIZE "
+		"(libxfs/xfs_log_format.h)",
+		SP_LIMIT_REFUSED, "a log su taken from a larger data su is replaced by 32 KiB" },
+	[SP_LIMIT_XFS_SIZE] = {
+		"xfs-min-size", "mkfs.xfs", "a filesystem", 300 * MIB, 0, "bytes", "xfsprogs 5.19",
+		"mkfs/xfs_mkfs.c validate_supported() 'Filesystem must be larger than 300MB', "
+		"6e0ed3d19c54",
+		SP_LIMIT_REFUSED, NULL },
+	[SP_LIMIT_XFS_LOG_SIZE] = {
+		"xfs-log-min", "mkfs.xfs", "a log", 64 * MIB, 0, "bytes", "xfsprogs 5.19",
+		"mkfs/xfs_mkfs.c validate_supported() XFS_MIN_REALISTIC_LOG_BLOCKS "
+		"'Log size must be at least 64MB', 6e0ed3d19c54",
+		SP_LIMIT_REFUSED, "the internal log lies in one AG, so an AG is at least this" },
+	[SP_LIMIT_XFS_AGSIZE] = {
+		"xfs-agsize", "mkfs.xfs", "an allocation group", 16 * MIB, TIB - 4 * KIB, "bytes",
+		"xfsprogs 6.1",
+		"include/xfs_multidisk.h XFS_AG_MIN_BYTES, XFS_AG_MAX_BLOCKS; "
+		"mkfs/xfs_mkfs.c validate_ag_geometry()",
+		SP_LIMIT_REFUSED, "the maximum is 1 TiB less one 4 KiB block" },
+	[SP_LIMIT_XFS_AGCOUNT] = {
+		"xfs-agcount-min", "mkfs.xfs", "an allocation group count", 2, 0, "AGs", "xfsprogs 5.19",
+		"mkfs/xfs_mkfs.c validate_supported() 'at least 2 superblocks for redundancy'",
+		SP_LIMIT_REFUSED, NULL },
+	[SP_LIMIT_XFS_BLOCK] = {
+		"xfs-block-size", "mkfs.xfs", "a block size", 1024, 64 * KIB, "bytes", "xfsprogs 6.1",
+		"mkfs/xfs_mkfs.c bopts B_SIZE, XFS_MIN_CRC_BLOCKSIZE, XFS_MAX_BLOCKSIZE "
+		"(libxfs/xfs_types.h)",
+		SP_LIMIT_REFUSED, "a power of two; Linux mounts none above the page size" },
+	[SP_LIMIT_XFS_SECTOR] = {
+		"xfs-sector-size", "mkfs.xfs", "a sector size", 512, 32 * KIB, "bytes", "xfsprogs 6.1",
+		"XFS_MIN_SECTORSIZE, XFS_MAX_SECTORSIZE (libxfs/xfs_types.h)",
+		SP_LIMIT_REFUSED, "a power of two" },
+	[SP_LIMIT_XFS_INODE] = {
+		"xfs-inode-size", "mkfs.xfs", "an inode size", 256, 2048, "bytes", "xfsprogs 6.1",
+		"mkfs/xfs_mkfs.c iopts I_SIZE, XFS_DINODE_MIN_SIZE, XFS_DINODE_MAX_SIZE "
+		"(libxfs/xfs_format.h)",
+		SP_LIMIT_REFUSED, "a power of two" },
+	[SP_LIMIT_EXT_STRIDE] = {
+		"ext-stride-max", "mke2fs", "a stride", 0, 65535, "blocks", "e2fsprogs 1.47",
+		"misc/mke2fs.c parse_extended_opts() 'stride' into the 16-bit s_raid_stride "
+		"(lib/ext2fs/ext2_fs.h)",
+		SP_LIMIT_TRUNCATED, "mke2fs stores it modulo 65536 without a word" },
+	[SP_LIMIT_EXT_STRIPE_WIDTH] = {
+		"ext-stripe-width-max", "mke2fs", "a stripe width", 0, 4294967295, "blocks",
+		"e2fsprogs 1.47",
+		"misc/mke2fs.c parse_extended_opts() 'stripe_width' into the 32-bit "
+		"s_raid_stripe_width (lib/ext2fs/ext2_fs.h)",
+		SP_LIMIT_TRUNCATED, "mke2fs stores it modulo 2^32 without a word" },
+	[SP_LIMIT_EXT3_BLOCKS] = {
+		"ext3-blocks-max", "mke2fs", "an ext3 filesystem", 0, 4294967295, "blocks",
+		"e2fsprogs 1.47",
+		"misc/mke2fs.c PRS() MAX_32_NUM 'too big to be expressed in 32 bits' "
+		"(ext3 has no 64bit feature)",
+		SP_LIMIT_REFUSED, "16 TiB - 4 KiB with 4 KiB blocks" },
+	[SP_LIMIT_EXT4_STRIPE_USED] = {
+		"ext4-stripe-used-max", "Linux", "an ext4 stripe width", 0, 32768, "blocks", "Linux 6.1",
+		"fs/ext4/super.c ext4_get_stripe_size(): a stripe above the blocks per group "
+		"(32768 with 4 KiB blocks) is not used",
+		SP_LIMIT_IGNORED, "mballoc then falls back to the stride, or to none" },
+	[SP_LIMIT_READ_AHEAD_KB] = {
+		"read-ahead-kb", "Linux", "a queue/read_ahead_kb", 0, 4294967295, "KiB", "Linux 6.1",
+		"block/blk-sysfs.c queue_ra_store(), queue_var_store() (above UINT_MAX: -EINVAL)",
+		SP_LIMIT_REFUSED, "kept in whole pages" },
+	[SP_LIMIT_MAX_SECTORS_KB] = {
+		"max-sectors-kb", "Linux", "a queue/max_sectors_kb", 4, 0, "KiB", "Linux 6.1",
+		"block/blk-sysfs.c queue_max_sectors_store(): a page up to max_hw_sectors_kb, "
+		"-EINVAL outside (6.12 lowers a larger value instead)",
+		SP_LIMIT_REFUSED, "the maximum is the device's max_hw_sectors_kb" },
+	[SP_LIMIT_NR_REQUESTS] = {
+		"nr-requests", "Linux", "a queue/nr_requests", 4, 0, "requests", "Linux 6.1",
+		"block/blk-mq.c blk_mq_update_nr_requests() -> blk-mq-tag.c "
+		"blk_mq_tag_update_depth(can_grow=false): -EINVAL above the tag depth",
+		SP_LIMIT_REFUSED, "with scheduler none the maximum is the device's tag depth" },
+	[SP_LIMIT_NR_REQUESTS_SCHED] = {
+		"nr-requests-sched", "Linux", "a queue/nr_requests with a scheduler", 4, 2048,
+		"requests", "Linux 6.1",
+		"block/blk-mq-tag.c blk_mq_tag_update_depth() 'tdepth > MAX_SCHED_RQ', "
+		"block/blk-mq-sched.h MAX_SCHED_RQ (16 * BLKDEV_DEFAULT_RQ; 16 * BLKDEV_MAX_RQ "
+		"in older blk-mq, the same 2048)",
+		SP_LIMIT_REFUSED, "any blk-mq queue with mq-deadline, bfq or kyber" },
+	[SP_LIMIT_QUEUE_DEPTH] = {
+		"scsi-queue-depth", "Linux", "a device/queue_depth", 1, 4096, "commands", "Linux 6.1",
+		"drivers/scsi/scsi_sysfs.c sdev_store_queue_depth() (-EINVAL above the host's "
+		"can_queue), drivers/scsi/scsi.c scsi_change_queue_depth() (lowers to 4096)",
+		SP_LIMIT_REFUSED, "and at most the host's can_queue" },
+	[SP_LIMIT_MD_STRIPE_CACHE] = {
+		"md-stripe-cache", "Linux", "an md/stripe_cache_size", 17, 32768, "entries", "Linux 6.1",
+		"drivers/md/raid5.c raid5_set_cache_size() 'size <= 16 || size > 32768'",
+		SP_LIMIT_REFUSED, "RAID4/5/6 only; each entry holds a page per member" },
+	[SP_LIMIT_MD_SYNC_SPEED] = {
+		"md-sync-speed", "Linux", "an md/sync_speed_min or _max", 1, 4294967295, "KiB/s",
+		"Linux 6.1",
+		"drivers/md/md.c sync_min_store(), sync_max_store() (0 is -EINVAL; 'system' "
+		"follows dev.raid.speed_limit_*)",
+		SP_LIMIT_REFUSED, NULL },
+	[SP_LIMIT_XFS_LOGBUFS] = {
+		"xfs-logbufs", "Linux", "an XFS logbufs", 2, 8, "buffers", "Linux 6.1",
+		"fs/xfs/xfs_super.c xfs_fs_validate_params(), XLOG_MIN_ICLOGS, XLOG_MAX_ICLOGS",
+		SP_LIMIT_REFUSED, "the mount fails" },
+	[SP_LIMIT_XFS_LOGBSIZE] = {
+		"xfs-logbsize", "Linux", "an XFS logbsize", 16 * KIB, 256 * KIB, "bytes", "Linux 6.1",
+		"fs/xfs/xfs_super.c xfs_fs_validate_params() XLOG_MIN_RECORD_BSIZE, "
+		"XLOG_MAX_RECORD_BSIZE; xfs_finish_flags() 'logbuf size must be greater than or "
+		"equal to log stripe size'",
+		SP_LIMIT_REFUSED, "a power of two, and at least the log stripe unit" },
+	[SP_LIMIT_MD_RAID6_DISKS] = {
+		"md-raid6-disks", "mdadm", "a RAID6 array", 4, 256, "devices", "mdadm 1.5.0",
+		"Create.c 'no more than 256 raid-devices supported for level 6' (98c6faba80e6); "
+		"'at least 4 raid-devices needed for level 6'",
+		SP_LIMIT_REFUSED, NULL },
+	[SP_LIMIT_MD_DEVICES] = {
+		"md-devices", "mdadm", "an array with 1.x metadata", 1, 1920, "devices", "mdadm 3.2.4",
+		"super1.c MAX_DEVS (4096 - 256) / 2 (911cead7f194 'super1: support superblocks up "
+		"to 4K'); drivers/md/md.c super_1_load() max_disks",
+		SP_LIMIT_REFUSED, "0.90 metadata holds 27 (md_p.h MD_SB_DISKS)" },
+};
+
+const struct sp_limit *sp_limit(enum sp_limit_id id)
+{
+	return (unsigned)id < SP_LIMIT_COUNT ? &limits[id] : NULL;
+}
+
+const struct sp_limit *sp_limit_by_name(const char *text)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(limits); i++)
+		if (!strcmp(limits[i].id, text))
+			return &limits[i];
+	return NULL;
+}
+
+const char *sp_limit_cite(const struct sp_limit *l, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s, %s", l->since, l->source);
+	return buf;
+}
+
+static const char *action_verb(const struct sp_limit *l)
+{
+	switch (l->action) {
+	case SP_LIMIT_IGNORED:
+		return "ignores";
+	case SP_LIMIT_TRUNCATED:
+		return "cannot store";
+	case SP_LIMIT_REFUSED:
+	default:
+		return "refuses";
+	}
+}
+
+int sp_limit_check(enum sp_limit_id id, uint64_t value, const char *field, const char *detail,
+		   struct sp_error *err)
+{
+	const struct sp_limit *l = sp_limit(id);
+	bool low = value < l->min;
+
+	if (sp_limit_holds(id, value))
+		return 0;
+	return sp_error_set(err, ERANGE, SP_ERR_INVALID, "%s: %s %s %s %s %" PRIu64 " %s (%s)%s%s",
+			    field, l->tool, action_verb(l), l->what, low ? "below" : "above",
+			    low ? l->min : l->max, l->unit, SP_LIMIT_CITED(id),
+			    detail && *detail ? ": " : "", detail ? detail : "");
+}
