@@ -13,10 +13,9 @@
 
 #include "base/error.h"
 #include "base/units.h"
+#include "limit.h"
 #include "plan-internal.h"
 #include "xfs-geometry.h"
-
-#define EXT3_MAX_BLOCKS ((1ULL << 32) - 1)      /* no 64bit feature: mke2fs's MAX_32_NUM */
 
 /* The mkfs argv being built: it stops at the first argument that does not
  * fit, and argv_end() reports that one. */
@@ -162,6 +161,15 @@ static int xfs_no_stripe_ag(struct sp_plan *plan, struct sp_error *err)
  */
 static int xfs_stripe_ag(struct sp_plan *plan, struct sp_error *err)
 {
+	char detail[96];
+	int r;
+
+	snprintf(detail, sizeof(detail), "%u data disks x %s = %s", plan->data_disks,
+		 SP_SIZE_TEXT(plan->chunk_bytes, SP_SIZE_HUMAN),
+		 SP_SIZE_TEXT(plan->stripe_width_bytes, SP_SIZE_HUMAN));
+	r = sp_limit_check(SP_LIMIT_XFS_SWIDTH, plan->stripe_width_bytes, "stripe width", detail, err);
+	if (r < 0)
+		return r;
 	plan->xfs_su_bytes = plan->chunk_bytes;
 	plan->xfs_sw = plan->stripe_width_bytes ? plan->data_disks : 0;
 	return sp_xfs_plan_ag(plan->size_bytes, plan->xfs_su_bytes, plan->xfs_sw,
@@ -189,25 +197,60 @@ static int plan_xfs(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 	return argv_end(spec, &a, err);
 }
 
+/*
+ * ext4's allocator takes the stripe width, else the stride, only when it
+ * fits one block group (ext4_get_stripe_size()); mke2fs writes a larger
+ * one without a word, and mount -o stripe= is held to the same rule.  The
+ * hints stay (they cost nothing and say what the array is); the plan says
+ * what ext4 will use instead.
+ */
+static void ext_stripe_used(const struct sp_spec *spec, struct sp_plan *plan)
+{
+	const struct sp_limit *l = sp_limit(SP_LIMIT_EXT4_STRIPE_USED);
+	unsigned used;
+
+	if (sp_limit_holds(SP_LIMIT_EXT4_STRIPE_USED, plan->ext_stripe_width_blocks))
+		return;
+	used = sp_limit_holds(SP_LIMIT_EXT4_STRIPE_USED, plan->ext_stride_blocks) ?
+		       plan->ext_stride_blocks : 0;
+	sp_plan_add_warning(plan, "ext4-stripe-ignored",
+			    "%s: %s %s a stripe width above %" PRIu64 " %s (%s): this one is %u "
+			    "blocks, so its allocator aligns to %s",
+			    sp_fs_name(spec->fs), l->tool, "ignores", l->max, l->unit,
+			    SP_LIMIT_CITED(SP_LIMIT_EXT4_STRIPE_USED), plan->ext_stripe_width_blocks,
+			    used ? SP_SIZE_TEXT((uint64_t)used * plan->block_bytes, SP_SIZE_HUMAN) :
+				   "nothing (the stride is as large)");
+}
+
 static int plan_ext(const struct sp_spec *spec, struct sp_plan *plan, struct sp_error *err)
 {
 	uint64_t stride = plan->chunk_bytes / plan->block_bytes;
 	uint64_t width = stride * plan->data_disks;
 	struct argv a = { .plan = plan };
 
-	if (spec->fs == SP_FS_EXT3 && plan->size_bytes / plan->block_bytes > EXT3_MAX_BLOCKS)
-		return sp_error_set(err, EFBIG, SP_ERR_INVALID,
-				    "fs: ext3 cannot hold %s (%" PRIu64 " blocks; at most 2^32 - 1 "
-				    "with 4 KiB blocks, 16 TiB - 4 KiB, as ext3 has no 64bit "
-				    "feature); use --fs ext4 or --fs xfs",
-				    SP_SIZE_TEXT(plan->size_bytes, SP_SIZE_HUMAN),
-				    plan->size_bytes / plan->block_bytes);
-	/* s_raid_stride is 16 bits on disk, s_raid_stripe_width 32 */
-	if (stride > UINT16_MAX || width > UINT32_MAX)
-		return sp_error_set(err, ERANGE, SP_ERR_INVALID,
-				    "chunk: stride %" PRIu64 " / stripe width %" PRIu64
-				    " blocks do not fit the ext superblock",
-				    stride, width);
+	char detail[96];
+	int r;
+
+	if (spec->fs == SP_FS_EXT3) {
+		snprintf(detail, sizeof(detail), "%s is %" PRIu64 " blocks; use --fs ext4 or --fs xfs",
+			 SP_SIZE_TEXT(plan->size_bytes, SP_SIZE_HUMAN),
+			 plan->size_bytes / plan->block_bytes);
+		r = sp_limit_check(SP_LIMIT_EXT3_BLOCKS, plan->size_bytes / plan->block_bytes, "fs",
+				   detail, err);
+		if (r < 0)
+			return r;
+	}
+	/* mke2fs would store either modulo its field's width, without a word */
+	snprintf(detail, sizeof(detail), "%s chunk / %u-byte blocks = %" PRIu64,
+		 SP_SIZE_TEXT(plan->chunk_bytes, SP_SIZE_HUMAN), plan->block_bytes, stride);
+	r = sp_limit_check(SP_LIMIT_EXT_STRIDE, stride, "chunk", detail, err);
+	if (r < 0)
+		return r;
+	snprintf(detail, sizeof(detail), "%" PRIu64 " x %u data disks = %" PRIu64, stride,
+		 plan->data_disks, width);
+	r = sp_limit_check(SP_LIMIT_EXT_STRIPE_WIDTH, width, "stripe width", detail, err);
+	if (r < 0)
+		return r;
 	plan->ext_stride_blocks = (unsigned)stride;
 	plan->ext_stripe_width_blocks = (unsigned)width;
 	argv_add(&a, "%s", sp_mkfs_tool(spec->fs));
@@ -246,6 +289,7 @@ static int plan_ext(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 				    "to such a file measured 1.0-2.5x the level's minimum "
 				    "(bench/run --parts ext4), with --fs xfs 1.00-1.03x",
 				    sp_fs_name(spec->fs), plan->ext_stripe_width_blocks);
+	ext_stripe_used(spec, plan);
 	/*
 	 * Said even when 0 (a mirror): left to itself mke2fs takes stride and
 	 * stripe_width from the minimum and optimal I/O a LUN exports, which

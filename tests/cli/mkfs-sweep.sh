@@ -6,9 +6,15 @@
 # must fit in one AG, mkfs.xfs's multi-disk AG counts (8 up to 8 GiB, 16 up
 # to 512 GiB, 32, then 1 TiB AGs from 32 TiB), the AG limit of 1 TiB - 1
 # block, stripes so wide that few fit in an AG, ext3's 2^32 - 1 blocks,
-# 100 TiB.  Each command runs as 'mkfs.xfs -N' / 'mke2fs -n' (nothing is
-# written) on a sparse file of the planned partition's size, on tmpfs: its
-# files can be 100 TiB, the host's ext4 stops at 16 TiB.
+# 100 TiB.  Then every profile's extremes: each level it offers, with the
+# fewest and the most disks and spans, its smallest and largest chunk, on the
+# smallest device the planner takes (found by bisection, and one MiB less
+# must be refused) and on 100 TiB; an XFS stripe width above 2^31 - 1 bytes
+# must be refused by the planner naming mkfs.xfs's limit (exit 2), never
+# printed for mkfs to refuse.  Each command runs as 'mkfs.xfs -N' /
+# 'mke2fs -n' (nothing is written) on a sparse file of the planned
+# partition's size, on tmpfs: its files can be 100 TiB, the host's ext4
+# stops at 16 TiB.
 . "$(dirname "$0")/lib.bash"
 
 SPARSE=$(mktemp -d "${SWEEP_DIR:-/dev/shm}/stripeplan-sweep.XXXXXX")
@@ -17,10 +23,11 @@ trap 'rm -rf "$WORK" "$SPARSE"' EXIT
 # python, not bash: one interpreter for the ~500 cases keeps this to
 # two processes per case (stripeplan, mkfs)
 checks=1
-python3 - "$STRIPEPLAN" "$SPARSE/part.img" <<'EOF' || fail "the sweep found plans mkfs refuses or refusals mkfs does not make"
+"$STRIPEPLAN" controllers --format json >"$WORK/profiles.json"
+python3 - "$STRIPEPLAN" "$SPARSE/part.img" "$WORK/profiles.json" <<'EOF' || fail "the sweep found plans mkfs refuses or refusals mkfs does not make"
 import json, math, os, subprocess, sys
 
-stripeplan, img = sys.argv[1], sys.argv[2]
+stripeplan, img, profiles_json = sys.argv[1], sys.argv[2], sys.argv[3]
 K, M, G, T = 1 << 10, 1 << 20, 1 << 30, 1 << 40
 
 # controller, level, disks, chunk, spans
@@ -52,7 +59,7 @@ cases += [(a, s, fs) for a in (("md", 10, 2, 4 * K, 0), ("generic", 1, 2, 4 * K,
 cases += [(a, s, "xfs-small-sync") for a in arrays for s in xfs_sizes]
 
 def data_disks(level, disks, spans):
-    return {0: disks, 1: 1, 5: disks - 1, 6: disks - 2, 10: disks // 2,
+    return {0: disks, 1: 1, 4: disks - 1, 5: disks - 1, 6: disks - 2, 10: disks // 2,
             50: disks - spans, 60: disks - 2 * spans}[level]
 
 def mkfs_ok(argv, size):
@@ -128,8 +135,122 @@ for (ctl, level, disks, chunk, spans), size, fs in cases:
         failures += 1
         print(f"FAIL: {name}: plan refused ({r.stderr.strip()}) but "
               f"{' '.join(argv[:-1])} accepts {part} bytes")
+
+# --- every profile's extremes -----------------------------------------------
+XFS_SWIDTH_MAX = 2**31 - 1    # xfs_validate_stripe_geometry(): swidth > INT_MAX
+EXT4_STRIPE_MAX_BLOCKS = 32768  # ext4_get_stripe_size(): above blocks per group: ignored
+
+def plan(ctl, level, disks, chunk, spans, size, fs):
+    args = [stripeplan, "plan", "--controller", ctl, "--level", str(level), "--disks", str(disks),
+            "--chunk", f"{chunk // K}K", "--fs", fs, "--device", "/dev/sdz", "--size", str(size),
+            "--kernel", "6.1.0", "--format", "json", "--table", "gpt"]
+    if spans:
+        args += ["--spans", str(spans)]
+    return subprocess.run(args, capture_output=True, text=True)
+
+def extreme_arrays(profile):
+    """(level, disks, chunk, spans): fewest and most disks (and spans), smallest and largest chunk"""
+    chunks = sorted({profile.get("chunk_min_bytes", 4 * K), profile.get("chunk_max_bytes", 64 * M)})
+    if profile.get("strip_sizes_bytes"):
+        chunks = sorted({min(profile["strip_sizes_bytes"]), max(profile["strip_sizes_bytes"])})
+    max_disks = profile.get("max_disks") or 1024
+    for level in profile["levels"]:
+        if level in (50, 60):
+            per_span_min = 3 if level == 50 else 4
+            span_max = profile.get("spans_max") or 16
+            shapes = [(per_span_min * 2, 2), (min(max_disks, per_span_min * span_max), span_max),
+                      (min(max_disks, 32 * span_max) // span_max * span_max, span_max)]
+        else:
+            shapes = [(1, 0), (2, 0), (3, 0), (4, 0), (max_disks, 0)]
+        for disks, spans in shapes:
+            for chunk in chunks:
+                yield level, disks, chunk, spans
+    if profile["name"] == "generic":
+        # both sides of 2 GiB: 31 and 32 data disks of 64 MiB
+        yield from [(0, 31, 64 * M, 0), (0, 32, 64 * M, 0), (5, 32, 64 * M, 0), (5, 33, 64 * M, 0),
+                    (6, 33, 64 * M, 0), (6, 34, 64 * M, 0), (0, 1023, 2 * M, 0), (0, 1024, 2 * M, 0)]
+
+def refusal_is_mkfs_limit(stderr):
+    return "2147483647" in stderr and "xfs_validate_stripe_geometry" in stderr
+
+profiles = json.load(open(profiles_json))
+xfs_width_refused = smallest_checked = ext4_ignored = extremes = array_refused = 0
+smallest_done = set()
+for profile in profiles:
+    ctl = profile["name"]
+    for level, disks, chunk, spans in extreme_arrays(profile):
+        for fs in ("xfs", "ext4"):
+            name = f"{ctl} raid{level} {disks}x{chunk // K}K spans {spans} {fs}"
+            big = plan(ctl, level, disks, chunk, spans, 100 * T, fs)
+            dd = data_disks(level, disks, spans) if disks > 1 else 0
+            width = chunk * dd if level != 1 else 0
+            if fs == "xfs" and width > XFS_SWIDTH_MAX:
+                # the width, not the device, decides: refused at every size
+                if big.returncode != 2 or not refusal_is_mkfs_limit(big.stderr):
+                    failures += 1
+                    print(f"FAIL: {name}: stripe width {width} bytes: plan exited {big.returncode}, "
+                          f"expected 2 naming mkfs.xfs's limit: {big.stderr.strip()[:200]}")
+                else:
+                    xfs_width_refused += 1
+                continue
+            if big.returncode != 0:
+                if big.returncode != 2 or "size:" in big.stderr:
+                    failures += 1
+                    print(f"FAIL: {name}: 100 TiB: plan exited {big.returncode}: {big.stderr.strip()}")
+                else:
+                    array_refused += 1  # the level's or the profile's own rules
+                continue
+            extremes += 1
+            p = json.loads(big.stdout)
+            if fs == "ext4" and p["filesystem"]["ext"]["stripe_width_blocks"] > EXT4_STRIPE_MAX_BLOCKS:
+                ext4_ignored += 1
+                if not any(str(EXT4_STRIPE_MAX_BLOCKS) in w["message"] for w in p["warnings"]):
+                    failures += 1
+                    print(f"FAIL: {name}: stripe_width {p['filesystem']['ext']['stripe_width_blocks']} "
+                          f"blocks, which ext4 ignores, planned without a warning")
+            # mke2fs -n on 100 TiB takes a quarter second: ext4 is proven on
+            # its smallest size below, XFS on both
+            if fs == "xfs":
+                ok, out = mkfs_ok(p["filesystem"]["mkfs_argv"], p["partition"]["size_bytes"])
+                if not ok:
+                    failures += 1
+                    print(f"FAIL: {name}: mkfs refused {' '.join(p['filesystem']['mkfs_argv'])} "
+                          f"on {p['partition']['size_bytes']} bytes: {out}")
+            # the smallest device the planner takes, to the MiB: mkfs accepts
+            # the partition it plans there; one MiB less is refused.  Found
+            # once per geometry (profiles that share a shape share it), by
+            # doubling from 256 MiB, then bisecting
+            shape = (level, disks, chunk, spans, fs)
+            if shape in smallest_done:
+                continue
+            smallest_done.add(shape)
+            lo, hi = 0, 256
+            while plan(ctl, level, disks, chunk, spans, hi * M, fs).returncode != 0:
+                lo, hi = hi, hi * 2
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                if plan(ctl, level, disks, chunk, spans, mid * M, fs).returncode == 0:
+                    hi = mid
+                else:
+                    lo = mid
+            small = plan(ctl, level, disks, chunk, spans, hi * M, fs)
+            p = json.loads(small.stdout)
+            ok, out = mkfs_ok(p["filesystem"]["mkfs_argv"], p["partition"]["size_bytes"])
+            smallest_checked += 1
+            if not ok:
+                failures += 1
+                print(f"FAIL: {name}: smallest device {hi} MiB: mkfs refused "
+                      f"{' '.join(p['filesystem']['mkfs_argv'])} on {p['partition']['size_bytes']} bytes: {out}")
+            below = plan(ctl, level, disks, chunk, spans, lo * M, fs)
+            if below.returncode != 2:
+                failures += 1
+                print(f"FAIL: {name}: {lo} MiB: plan exited {below.returncode}, expected a refusal")
+
 print(f"{accepted} plans accepted by mkfs, {refused} refusals mkfs makes too, "
-      f"{geometry} devices smaller than one aligned stripe")
+      f"{geometry} devices smaller than one aligned stripe; extremes: {extremes} arrays planned "
+      f"(smallest device proven {smallest_checked} times, {ext4_ignored} ext4 widths above "
+      f"{EXT4_STRIPE_MAX_BLOCKS} blocks), {xfs_width_refused} XFS widths above 2^31 - 1 bytes "
+      f"refused, {array_refused} refused by the level's or profile's rules")
 sys.exit(1 if failures else 0)
 EOF
 finish

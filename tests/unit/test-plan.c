@@ -833,7 +833,8 @@ static void test_filesystem_limits(void **state)
 			 .size = 17 * TiB, .fs = SP_FS_EXT3 };
 
 	(void)state;
-	assert_non_null(strstr(plan_error(&q), "ext3 cannot hold"));
+	assert_non_null(strstr(plan_error(&q), "fs: mke2fs refuses an ext3 filesystem above 4294967295 "
+					       "blocks (e2fsprogs 1.47, misc/mke2fs.c PRS() MAX_32_NUM"));
 	q.fs = SP_FS_EXT4;
 	plan_ok(&q);
 	/* ext3's last size is 2^32 - 1 blocks exactly (mke2fs: MAX_32_NUM);
@@ -845,7 +846,7 @@ static void test_filesystem_limits(void **state)
 
 		assert_int_equal(p->size_bytes / 4096, (1ULL << 32) - 1);
 		e.size += 4096;
-		assert_non_null(strstr(plan_error(&e), "4294967296 blocks; at most 2^32 - 1"));
+		assert_non_null(strstr(plan_error(&e), "is 4294967296 blocks; use --fs ext4"));
 	}
 	q.fs = SP_FS_XFS;
 	q.size = 200 * MiB;
@@ -853,6 +854,52 @@ static void test_filesystem_limits(void **state)
 	q.size = 1 * MiB + 100 * KiB;
 	q.fs = SP_FS_EXT4;
 	assert_non_null(strstr(plan_error(&q), "smaller than one 256 KiB stripe"));
+}
+
+/* mkfs.xfs refuses a stripe width above 2^31 - 1 bytes: the plan refuses
+ * it first, naming the limit; ext4 takes any width mke2fs can store but
+ * uses none above a block group, which the plan says */
+static void test_stripe_width_limits(void **state)
+{
+	struct req q = { .controller = "generic", .level = "0", .disks = 31, .chunk = 64 * MiB,
+			 .size = 100 * TiB, .fs = SP_FS_XFS };
+	struct sp_plan *p;
+	const char *e;
+
+	(void)state;
+	p = plan_ok(&q); /* 31 x 64 MiB: 2 GiB - 64 MiB */
+	assert_int_equal(p->xfs_su_bytes * p->xfs_sw, 31 * 64 * MiB);
+	q.disks = 32;
+	e = plan_error(&q);
+	assert_non_null(strstr(e, "stripe width: mkfs.xfs refuses a stripe width (su x sw) above "
+				  "2147483647 bytes (xfsprogs 5.11, libxfs/xfs_sb.c "
+				  "xfs_validate_stripe_geometry()"));
+	assert_non_null(strstr(e, "): 32 data disks x 64 MiB = 2 GiB"));
+	q.level = "6"; /* the data disks count, not the disks */
+	q.disks = 33;
+	plan_ok(&q);
+	q.disks = 34;
+	assert_non_null(strstr(plan_error(&q), "32 data disks x 64 MiB = 2 GiB"));
+	/* small-sync has no stripe unit, so no width for mkfs.xfs to refuse */
+	q.workload = SP_WORKLOAD_SMALL_SYNC;
+	p = plan_ok(&q);
+	assert_int_equal(p->xfs_su_bytes, 0);
+	q.workload = SP_WORKLOAD_GENERAL;
+
+	q.fs = SP_FS_EXT4;
+	p = plan_ok(&q);
+	assert_int_equal(p->ext_stripe_width_blocks, 32 * 16384);
+	assert_true(has_warning(p, "ext4-stripe-ignored"));
+	q.level = "0";
+	q.disks = 2;
+	q.chunk = 64 * MiB;
+	p = plan_ok(&q); /* 32768 blocks: the last width ext4 uses */
+	assert_int_equal(p->ext_stripe_width_blocks, 32768);
+	assert_false(has_warning(p, "ext4-stripe-ignored"));
+	q.disks = 3;
+	q.chunk = 64 * MiB;
+	p = plan_ok(&q);
+	assert_true(has_warning(p, "ext4-stripe-ignored"));
 }
 
 static void test_chunk_errors(void **state)
@@ -1194,6 +1241,7 @@ int main(void)
 		cmocka_unit_test(test_labels),
 		cmocka_unit_test(test_topology),
 		cmocka_unit_test(test_filesystem_limits),
+		cmocka_unit_test(test_stripe_width_limits),
 		cmocka_unit_test(test_chunk_errors),
 		cmocka_unit_test(test_barriers),
 		cmocka_unit_test(test_kernel_schedulers),
