@@ -33,6 +33,49 @@ char *sp_format_plan_json(const struct sp_plan *p)
 	return root ? to_string(root) : NULL;
 }
 
+static json_object *zero_null(uint64_t v)
+{
+	return v ? u64(v) : NULL;
+}
+
+/* what the controller documents (null: not documented), with its sources */
+static json_object *profile_limits_json(const struct sp_profile *pr)
+{
+	json_object *o = json_object_new_object(), *strips = json_object_new_object();
+	json_object *spans = json_object_new_object(), *sizes = json_object_new_array();
+	json_object *rules = json_object_new_array();
+
+	json_object_object_add(o, "max_disks", zero_null(pr->max_disks));
+	json_object_object_add(o, "levels_source", str_or_null(pr->levels_source));
+	for (size_t i = 0; i < pr->n_strip_sizes; i++)
+		json_object_array_add(sizes, u64(pr->strip_sizes_bytes[i]));
+	json_object_object_add(strips, "name", str_or_null(pr->strip_name));
+	json_object_object_add(strips, "sizes_bytes", pr->n_strip_sizes ? sizes : NULL);
+	if (!pr->n_strip_sizes)
+		json_object_put(sizes);
+	json_object_object_add(strips, "default_bytes", zero_null(pr->default_strip_bytes));
+	json_object_object_add(strips, "source", str_or_null(pr->strips_source));
+	json_object_object_add(o, "strips", strips);
+	json_object_object_add(spans, "min", u64(pr->spans_min ? pr->spans_min : 2));
+	json_object_object_add(spans, "max", zero_null(pr->spans_max));
+	json_object_object_add(spans, "disks_max", zero_null(pr->span_disks_max));
+	json_object_object_add(spans, "source", str_or_null(pr->spans_source));
+	json_object_object_add(o, "spans", spans);
+	for (size_t i = 0; i < pr->n_level_rules; i++) {
+		const struct sp_level_rule *r = &pr->level_rules[i];
+		json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "level", json_object_new_int((int)r->level));
+		json_object_object_add(j, "min_disks", u64(r->min_disks));
+		json_object_object_add(j, "max_disks", zero_null(r->max_disks));
+		json_object_object_add(j, "chunk", json_object_new_string(sp_chunk_rule_name(r->chunk)));
+		json_object_object_add(j, "source", str_or_null(r->source));
+		json_object_array_add(rules, j);
+	}
+	json_object_object_add(o, "level_rules", rules);
+	return o;
+}
+
 static json_object *profile_json(const struct sp_profile *pr)
 {
 	json_object *o = json_object_new_object(), *levels = json_object_new_array();
@@ -51,6 +94,7 @@ static json_object *profile_json(const struct sp_profile *pr)
 	json_object_object_add(o, "chunk_min_bytes", u64(pr->chunk_min_bytes));
 	json_object_object_add(o, "chunk_max_bytes", u64(pr->chunk_max_bytes));
 	json_object_object_add(o, "protected_write_cache", json_object_new_boolean(pr->protected_write_cache));
+	json_object_object_add(o, "limits", profile_limits_json(pr));
 	json_object_object_add(o, "scheduler", str_or_null(pr->scheduler));
 	for (size_t i = 0; i < pr->n_knobs; i++) {
 		json_object *k = json_object_new_object();

@@ -393,6 +393,50 @@ char *sp_format_plan_text(const struct sp_plan *p)
 	return buf;
 }
 
+/* the controller's documented limits, each with its source */
+static void profile_limits_text(FILE *f, const struct sp_profile *pr)
+{
+	if (pr->max_disks)
+		fprintf(f, "  levels and disks: at most %u disks%s%s\n", pr->max_disks,
+			pr->levels_source[0] ? "; " : "", pr->levels_source);
+	else if (pr->levels_source[0])
+		fprintf(f, "  levels and disks: %s\n", pr->levels_source);
+	if (pr->n_strip_sizes || pr->strips_source[0]) {
+		fprintf(f, "  %ss: ", pr->strip_name[0] ? pr->strip_name : "strip");
+		for (size_t i = 0; i < pr->n_strip_sizes; i++)
+			fprintf(f, "%s%s", i ? ", " : "",
+				SP_SIZE_TEXT(pr->strip_sizes_bytes[i], SP_SIZE_SHORT));
+		if (!pr->n_strip_sizes)
+			fprintf(f, "%s..%s", SP_SIZE_TEXT(pr->chunk_min_bytes, SP_SIZE_SHORT),
+				SP_SIZE_TEXT(pr->chunk_max_bytes, SP_SIZE_SHORT));
+		if (pr->default_strip_bytes)
+			fprintf(f, ", default %s", SP_SIZE_TEXT(pr->default_strip_bytes, SP_SIZE_SHORT));
+		fprintf(f, " (%s)\n", pr->strips_source);
+	}
+	if (pr->spans_max || pr->span_disks_max || pr->spans_source[0]) {
+		fprintf(f, "  spans: %u", pr->spans_min ? pr->spans_min : 2);
+		if (pr->spans_max)
+			fprintf(f, " to %u", pr->spans_max);
+		else
+			fprintf(f, " or more");
+		if (pr->span_disks_max)
+			fprintf(f, ", at most %u disks each", pr->span_disks_max);
+		fprintf(f, " (%s)\n", pr->spans_source);
+	}
+	for (size_t i = 0; i < pr->n_level_rules; i++) {
+		const struct sp_level_rule *r = &pr->level_rules[i];
+
+		if (!r->source[0])
+			continue;
+		fprintf(f, "  %s: %u", sp_level_name(r->level), r->min_disks);
+		if (r->max_disks)
+			fprintf(f, " to %u", r->max_disks);
+		else
+			fprintf(f, " or more");
+		fprintf(f, " disks, chunk a %s (%s)\n", sp_chunk_rule_name(r->chunk), r->source);
+	}
+}
+
 char *sp_format_profiles_text(const struct sp_profile_set *set)
 {
 	static const enum sp_level all[] = { SP_LEVEL_0, SP_LEVEL_1, SP_LEVEL_5, SP_LEVEL_6,
@@ -430,6 +474,7 @@ char *sp_format_profiles_text(const struct sp_profile_set *set)
 					SP_VALUE_TEXT(&pr->module_options[k].value));
 			fprintf(f, "\n");
 		}
+		profile_limits_text(f, pr);
 		if (pr->source[0])
 			fprintf(f, "  source: %s\n", pr->source);
 	}

@@ -11,6 +11,7 @@
 
 #include "base/embedded.h"
 #include "base/error.h"
+#include "base/units.h"
 #include "profile.h"
 #include "schema/objects.h"
 
@@ -26,6 +27,17 @@ static const char *const sp_knob_target_table[] = {
 	[SP_TARGET_MEMBERS] = "members",
 };
 SP_STRING_TABLE(sp_knob_target, enum sp_knob_target, "device")
+
+bool sp_profile_offers_strip(const struct sp_profile *p, uint64_t bytes)
+{
+	if (!p->n_strip_sizes)
+		return sp_is_power_of_two(bytes) && bytes >= p->chunk_min_bytes &&
+		       bytes <= p->chunk_max_bytes;
+	for (size_t i = 0; i < p->n_strip_sizes; i++)
+		if (p->strip_sizes_bytes[i] == bytes)
+			return true;
+	return false;
+}
 
 const struct sp_level_rule *sp_profile_level_rule(const struct sp_profile *profile,
 						  enum sp_level level)

@@ -61,6 +61,7 @@ struct sp_profile_warning {
 #define SP_PROFILE_MAX_WARNINGS 8U
 #define SP_PROFILE_MAX_ADVICE 8U
 #define SP_PROFILE_MAX_LEVEL_RULES 8U
+#define SP_PROFILE_MAX_STRIPS 24U
 
 struct sp_profile {
 	char name[SP_NAME_MAX];
@@ -71,6 +72,18 @@ struct sp_profile {
 	unsigned levels_mask;
 	uint64_t chunk_min_bytes, chunk_max_bytes;
 	unsigned max_disks;
+	char levels_source[SP_MSG_MAX];    /* where levels and max_disks come from */
+	/* "strips": the per-disk unit as the controller offers it */
+	char strip_name[SP_NAME_MAX];      /* the vendor's word: "stripe element", "strip" */
+	size_t n_strip_sizes;              /* 0: every power of two in chunk_min..chunk_max */
+	uint64_t strip_sizes_bytes[SP_PROFILE_MAX_STRIPS];
+	uint64_t default_strip_bytes;      /* 0: not documented */
+	char strips_source[SP_MSG_MAX];
+	/* "spans": RAID50/60 (and a controller's spanned RAID10) */
+	unsigned spans_min;                /* 0: 2 */
+	unsigned spans_max;                /* 0: no documented maximum */
+	unsigned span_disks_max;           /* 0: no documented maximum */
+	char spans_source[SP_MSG_MAX];
 	bool protected_write_cache;
 	bool is_md;
 	char scheduler[SP_NAME_MAX]; /* era-neutral; translated per kernel */
@@ -91,6 +104,9 @@ struct sp_profile {
 /* The profile's rule for a level, else the hardware rule. */
 const struct sp_level_rule *sp_profile_level_rule(const struct sp_profile *profile,
 						  enum sp_level level);
+/* The controller offers a strip of bytes: one of its list, else a power of
+ * two in chunk_min..chunk_max. */
+bool sp_profile_offers_strip(const struct sp_profile *profile, uint64_t bytes);
 
 struct sp_profile_set;
 

@@ -123,6 +123,12 @@ static const char *const sp_stripe_rule_table[] = {
 };
 SP_STRING_TABLE(sp_stripe_rule, enum sp_stripe_rule, "pairs")
 
+static const char *const sp_chunk_rule_table[] = {
+	[SP_CHUNK_POWER_OF_TWO] = "power-of-two",
+	[SP_CHUNK_SECTOR_MULTIPLE] = "sector-multiple",
+};
+SP_STRING_TABLE(sp_chunk_rule, enum sp_chunk_rule, "power-of-two")
+
 /* What hardware controllers allow; md's own rules are in its profile. */
 static const struct sp_level_rule default_rules[] = {
 	{ .level = SP_LEVEL_0, .min_disks = 2 },

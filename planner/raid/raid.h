@@ -86,9 +86,19 @@ SP_STRING_TABLE_DECLARE(sp_stripe_rule, enum sp_stripe_rule); /* "pairs", "near-
 
 #define SP_PROFILE_MAX_LAYOUTS 8U
 
+/* How a level's chunk may be sized. */
+enum sp_chunk_rule {
+	SP_CHUNK_POWER_OF_TWO = 0, /* controllers, md raid4/5/6/10 (raid5.c setup_conf()) */
+	SP_CHUNK_SECTOR_MULTIPLE,  /* md raid0: any multiple of the member block (raid0.c) */
+};
+SP_STRING_TABLE_DECLARE(sp_chunk_rule, enum sp_chunk_rule);
+
 struct sp_level_rule {
 	enum sp_level level;
 	unsigned min_disks;
+	unsigned max_disks;      /* 0: the profile's max_disks */
+	enum sp_chunk_rule chunk;
+	char source[SP_MSG_MAX]; /* where min_disks, max_disks and chunk come from */
 	bool even_disks;
 	enum sp_stripe_rule stripe;
 	size_t n_layouts;                    /* 0: the level takes no layout */

@@ -84,6 +84,43 @@ static int size_read(const struct sp_field *f, struct json_object *v, struct jso
 
 static const struct sp_custom size_custom = { .read = size_read };
 
+/* "sizes": ["8K", "16K", ...]: the strip sizes a controller offers, smallest first */
+static int strip_sizes_read(const struct sp_field *f, struct json_object *v,
+			    struct json_object *parent, void *base, const struct sp_where *w,
+			    struct sp_error *err)
+{
+	struct sp_profile *p = base;
+	size_t n = json_object_is_type(v, json_type_array) ? json_object_array_length(v) : 0;
+
+	(void)f;
+	(void)parent;
+	if (n == 0 || n > SP_PROFILE_MAX_STRIPS)
+		return sp_where_error(err, w, NULL, EINVAL,
+				      " must be a list of 1 to %u sizes (\"8K\", \"16K\" ...)",
+				      SP_PROFILE_MAX_STRIPS);
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(v, i);
+		struct sp_error why = { 0 };
+		uint64_t x;
+
+		if (!json_object_is_type(e, json_type_string) ||
+		    sp_parse_size(json_object_get_string(e), "sizes", &x, &why) < 0 || x == 0 ||
+		    x > SP_CHUNK_MAX_BYTES)
+			return sp_where_error(err, w, NULL, EINVAL,
+					      " lists '%s', not a size from 1 byte to 64M",
+					      json_object_get_string(e));
+		if (i && x <= p->strip_sizes_bytes[i - 1])
+			return sp_where_error(err, w, NULL, EINVAL,
+					      " must list each size once, smallest first ('%s')",
+					      json_object_get_string(e));
+		p->strip_sizes_bytes[i] = x;
+	}
+	p->n_strip_sizes = n;
+	return 0;
+}
+
+static const struct sp_custom strip_sizes_custom = { .read = strip_sizes_read };
+
 /*
  * A level rule's "level" comes first: the rule starts as the hardware
  * rule of that level, and the keys that are there change it ("Unset keys
@@ -217,6 +254,11 @@ static int rule_check(void *obj, const struct sp_where *w, struct sp_error *err)
 		return sp_where_error(err, w, "layouts", EINVAL, " apply to raid10 only");
 	if (rule->stripe != SP_STRIPE_PAIRS && rule->level != SP_LEVEL_10)
 		return sp_where_error(err, w, "stripe", EINVAL, " applies to raid10 only");
+	if (rule->max_disks && rule->max_disks < rule->min_disks)
+		return sp_where_error(err, w, "max_disks", EINVAL, " is below min_disks");
+	if (rule->chunk == SP_CHUNK_SECTOR_MULTIPLE && rule->level != SP_LEVEL_0)
+		return sp_where_error(err, w, "chunk", EINVAL,
+				      ": \"sector-multiple\" is md raid0's rule only");
 	if (rule->stripe == SP_STRIPE_NEAR_COPIES && !rule->n_layouts)
 		return sp_where_error(err, w, "stripe", EINVAL,
 				      ": \"near-copies\" needs the layouts the level takes");
@@ -229,6 +271,19 @@ static int profile_check(void *obj, const struct sp_where *w, struct sp_error *e
 
 	if (p->chunk_min_bytes > p->chunk_max_bytes)
 		return sp_where_error(err, w, "chunk_min", EINVAL, " is larger than chunk_max");
+	/* the list is what the controller offers; chunk_min and chunk_max its ends */
+	if (p->n_strip_sizes && (p->strip_sizes_bytes[0] != p->chunk_min_bytes ||
+				 p->strip_sizes_bytes[p->n_strip_sizes - 1] != p->chunk_max_bytes))
+		return sp_where_error(err, w, "strips", EINVAL,
+				      ": sizes must run from chunk_min to chunk_max");
+	if (p->default_strip_bytes && p->n_strip_sizes && !sp_profile_offers_strip(p, p->default_strip_bytes))
+		return sp_where_error(err, w, "strips", EINVAL, ": default is not one of sizes");
+	if (p->default_strip_bytes &&
+	    (p->default_strip_bytes < p->chunk_min_bytes || p->default_strip_bytes > p->chunk_max_bytes))
+		return sp_where_error(err, w, "strips", EINVAL,
+				      ": default is outside chunk_min..chunk_max");
+	if (p->spans_max && p->spans_max < (p->spans_min ? p->spans_min : 2))
+		return sp_where_error(err, w, "spans", EINVAL, ": max is below min");
 	if (p->member_scheduler[0] && !sp_kernel_scheduler_alias(p->member_scheduler))
 		return sp_where_error(err, w, "member_scheduler", EINVAL,
 				      ": '%s' is an unknown I/O scheduler", p->member_scheduler);
@@ -294,6 +349,9 @@ static const struct sp_field warning_elem = SP_ELEM_OBJECT(&warning_schema);
 static const struct sp_field rule_fields[] = {
 	SP_CUSTOM(sp_level_rule, level, "level", &rule_level_custom, .flags = SP_FF_REQUIRED),
 	SP_UINT(sp_level_rule, min_disks, "min_disks", 1, SP_MAX_DISKS),
+	SP_UINT(sp_level_rule, max_disks, "max_disks", 1, SP_MAX_DISKS),
+	SP_ENUM(sp_level_rule, chunk, "chunk", &sp_chunk_rule_names),
+	SP_STRING(sp_level_rule, source, "source"),
 	SP_BOOL(sp_level_rule, even_disks, "even_disks"),
 	LAYOUTS_ROW,
 	SP_ENUM(sp_level_rule, stripe, "stripe", &sp_stripe_rule_names),
@@ -311,6 +369,29 @@ static const struct sp_schema scheduler_schema =
 
 static const struct sp_field advice_elem = SP_ELEM_STRING(SP_MSG_MAX);
 
+/* "strips": { "name": "stripe element", "sizes": [...], "default": "64K", "source": "..." } */
+static const struct sp_field strips_fields[] = {
+	SP_STRING(sp_profile, strip_name, "name"),
+	{ .name = "sizes", .type = SP_FIELD_CUSTOM, .custom = &strip_sizes_custom,
+	  .offset = offsetof(struct sp_profile, n_strip_sizes),
+	  .size = offsetof(struct sp_profile, default_strip_bytes) -
+		  offsetof(struct sp_profile, n_strip_sizes),
+	  .align = __alignof__(size_t) },
+	SP_CUSTOM(sp_profile, default_strip_bytes, "default", &size_custom,
+		  .max = SP_CHUNK_MAX_BYTES),
+	SP_STRING(sp_profile, strips_source, "source", .flags = SP_FF_REQUIRED),
+};
+static const struct sp_schema strips_schema = SP_SCHEMA(sp_profile, strips_fields);
+
+/* "spans": { "min": 2, "max": 8, "disks_max": 32, "source": "..." } */
+static const struct sp_field spans_fields[] = {
+	SP_UINT(sp_profile, spans_min, "min", 2, SP_MAX_DISKS),
+	SP_UINT(sp_profile, spans_max, "max", 2, SP_MAX_DISKS),
+	SP_UINT(sp_profile, span_disks_max, "disks_max", 2, SP_MAX_DISKS),
+	SP_STRING(sp_profile, spans_source, "source", .flags = SP_FF_REQUIRED),
+};
+static const struct sp_schema spans_schema = SP_SCHEMA(sp_profile, spans_fields);
+
 static const struct sp_field profile_fields[] = {
 	SP_STRING(sp_profile, name, "name", .flags = SP_FF_REQUIRED | SP_FF_NONEMPTY,
 		  .charset = LOWER_DIGITS "-", .charset_says = "lowercase letters, digits and '-'"),
@@ -324,6 +405,9 @@ static const struct sp_field profile_fields[] = {
 	SP_CUSTOM(sp_profile, chunk_max_bytes, "chunk_max", &size_custom, .flags = SP_FF_REQUIRED,
 		  .max = SP_CHUNK_MAX_BYTES),
 	SP_UINT(sp_profile, max_disks, "max_disks", 2, SP_MAX_DISKS),
+	SP_STRING(sp_profile, levels_source, "levels_source"),
+	SP_INLINE("strips", &strips_schema),
+	SP_INLINE("spans", &spans_schema),
 	SP_BOOL(sp_profile, protected_write_cache, "protected_write_cache"),
 	SP_BOOL(sp_profile, is_md, "md"),
 	SP_INLINE("scheduler", &scheduler_schema),

@@ -63,6 +63,26 @@ static void test_embedded_profiles(void **state)
 	assert_true(sp_value_equal(&p->module_options[0].value, &p->module_options[0].driver_default));
 	assert_int_equal(p->chunk_max_bytes, 128 * 1024);
 	assert_false(p->protected_write_cache);
+	/* the documented strip list, its ends the chunk bounds */
+	assert_int_equal(p->n_strip_sizes, 7);
+	assert_int_equal(p->strip_sizes_bytes[0], 2 * 1024);
+	assert_true(sp_profile_offers_strip(p, 64 * 1024));
+	assert_false(sp_profile_offers_strip(p, 96 * 1024));
+	p = sp_profiles_find(set, "dell-perc6i");
+	assert_int_equal(p->spans_max, 8);
+	assert_int_equal(p->span_disks_max, 32);
+	assert_non_null(strstr(p->spans_source, "1.3.3.2"));
+	p = sp_profiles_find(set, "md");
+	assert_int_equal(sp_profile_level_rule(p, SP_LEVEL_0)->chunk, SP_CHUNK_SECTOR_MULTIPLE);
+	assert_int_equal(sp_profile_level_rule(p, SP_LEVEL_5)->min_disks, 2);
+	assert_int_equal(sp_profile_level_rule(p, SP_LEVEL_6)->max_disks, 256);
+	assert_int_equal(p->default_strip_bytes, 512 * 1024);
+	/* every shipped profile says where its levels come from, or that it was not found */
+	for (size_t i = 0; i < sp_profiles_count(set); i++) {
+		const struct sp_profile *q = sp_profiles_get(set, i);
+
+		assert_true(!strcmp(q->name, "generic") || q->levels_source[0]);
+	}
 	sp_profiles_free(set);
 }
 
@@ -141,6 +161,30 @@ static void test_user_profile_strictness(void **state)
 			       "levels lists an unknown RAID level (7)"));
 	assert_non_null(strstr(parse_error(HEAD ", \"level_rules\": [{\"level\": -10}]}"),
 			       "level_rules[0].level: -10 is an unknown RAID level"));
+	/* the controller's documented limits: whole, ordered, each with a source */
+	assert_non_null(strstr(parse_error(HEAD ", \"strips\": {\"sizes\": [\"4K\", \"1M\"]}}"),
+			       "strips.source is missing"));
+	assert_non_null(strstr(parse_error(HEAD ", \"strips\": {\"sizes\": [\"8K\", \"4K\", \"1M\"], "
+					   "\"source\": \"s\"}}"),
+			       "strips.sizes must list each size once, smallest first ('4K')"));
+	assert_non_null(strstr(parse_error(HEAD ", \"strips\": {\"sizes\": [\"4K\", \"512K\"], "
+					   "\"source\": \"s\"}}"),
+			       "strips: sizes must run from chunk_min to chunk_max"));
+	assert_non_null(strstr(parse_error(HEAD ", \"strips\": {\"sizes\": [\"4K\", \"1M\"], "
+					   "\"default\": \"64K\", \"source\": \"s\"}}"),
+			       "strips: default is not one of sizes"));
+	assert_non_null(strstr(parse_error(HEAD ", \"strips\": {\"sizes\": [], \"source\": \"s\"}}"),
+			       "strips.sizes must be a list of 1 to 24 sizes"));
+	assert_non_null(strstr(parse_error(HEAD ", \"spans\": {\"min\": 4, \"max\": 3, \"source\": \"s\"}}"),
+			       "spans: max is below min"));
+	assert_non_null(strstr(parse_error(HEAD ", \"spans\": {\"max\": 1, \"source\": \"s\"}}"),
+			       "spans.max: 1 is below 2"));
+	assert_non_null(strstr(parse_error(HEAD ", \"level_rules\": [{\"level\": 5, \"chunk\": "
+					   "\"sector-multiple\"}]}"),
+			       "level_rules[0].chunk: \"sector-multiple\" is md raid0's rule only"));
+	assert_non_null(strstr(parse_error(HEAD ", \"level_rules\": [{\"level\": 6, \"min_disks\": 4, "
+					   "\"max_disks\": 3}]}"),
+			       "level_rules[0].max_disks is below min_disks"));
 	assert_non_null(strstr(parse_error("[1, 2"), "the JSON ends early"));
 	assert_non_null(strstr(parse_error("[1, 2]"), "not a stripeplan controller profile (JSON error: the top level is not an object)"));
 }
