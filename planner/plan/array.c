@@ -192,17 +192,36 @@ static void md_state_warnings(const struct sp_facts *f, struct sp_plan *plan)
 				    f->kernel_name, md->sync_action);
 }
 
-static int check_chunk(const struct sp_profile *profile, struct sp_plan *plan,
-		       struct sp_error *err)
+/* " (SOURCE)", or nothing when the profile names none */
+static const char *cited(const char *source, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", *source ? " (" : "", source, *source ? ")" : "");
+	return buf;
+}
+#define CITED(source) cited((source), (char[SP_MSG_MAX]){ 0 }, SP_MSG_MAX)
+
+static int check_chunk(const struct sp_profile *profile, const struct sp_level_rule *rule,
+		       struct sp_plan *plan, struct sp_error *err)
 {
 	char a[32], b[32], c[32];
 
 	if (plan->chunk_bytes == 0)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "chunk: must not be zero");
 	sp_format_size(plan->chunk_bytes, SP_SIZE_SHORT, a, sizeof(a));
-	if (!sp_is_power_of_two(plan->chunk_bytes))
+	if (rule->chunk == SP_CHUNK_SECTOR_MULTIPLE) {
+		/* md raid0 maps any multiple of the member block; the
+		 * filesystem still needs whole blocks to align to */
+		if (plan->chunk_bytes % SP_FS_BLOCK_BYTES)
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+					    "chunk: %s is not a multiple of the 4K filesystem "
+					    "block; the filesystem cannot align to it",
+					    a);
+	} else if (!sp_is_power_of_two(plan->chunk_bytes)) {
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
-				    "chunk: %s is not a power of two (controllers stripe in 2^n sizes)", a);
+				    "chunk: %s is not a power of two (%s %s stripes in 2^n sizes%s)",
+				    a, profile->name, sp_level_name(plan->level),
+				    CITED(rule->source));
+	}
 	if (plan->chunk_bytes < SP_FS_BLOCK_BYTES)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "chunk: %s is smaller than the 4K filesystem block; "
@@ -214,6 +233,20 @@ static int check_chunk(const struct sp_profile *profile, struct sp_plan *plan,
 		sp_format_size(profile->chunk_max_bytes, SP_SIZE_SHORT, c, sizeof(c));
 		return sp_error_set(err, ERANGE, SP_ERR_INVALID,
 				    "chunk: %s is outside what %s supports (%s..%s)", a, profile->name, b, c);
+	}
+	if (profile->n_strip_sizes && !sp_profile_offers_strip(profile, plan->chunk_bytes)) {
+		char list[SP_MSG_MAX / 2];
+		size_t used = 0;
+
+		list[0] = '\0';
+		for (size_t i = 0; i < profile->n_strip_sizes && used < sizeof(list); i++)
+			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
+						 i ? ", " : "",
+						 SP_SIZE_TEXT(profile->strip_sizes_bytes[i], SP_SIZE_SHORT));
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+				    "chunk: %s is not a %s %s offers (%s%s)", a,
+				    profile->strip_name[0] ? profile->strip_name : "strip size",
+				    profile->name, list, CITED(profile->strips_source));
 	}
 	if (sp_mul_overflows(plan->chunk_bytes, plan->data_disks, &plan->stripe_width_bytes) < 0)
 		return sp_error_set(err, EOVERFLOW, SP_ERR_INVALID,
@@ -234,6 +267,38 @@ static int check_layout_flag(const struct sp_spec *spec, const struct sp_level_r
 				    "layout: --layout is md raid10's; the %s profile's raid10 has "
 				    "mirrored pairs and no layouts",
 				    plan->controller);
+	return 0;
+}
+
+/* The controller's documented limits: disks, and spans with the disks in each. */
+static int check_disk_limits(const struct sp_profile *profile, const struct sp_level_rule *rule,
+			     const struct sp_plan *plan, struct sp_error *err)
+{
+	unsigned spans_min = profile->spans_min ? profile->spans_min : 2;
+
+	if (profile->max_disks && plan->disks > profile->max_disks)
+		return sp_error_set(err, ERANGE, SP_ERR_INVALID,
+				    "disks: %s takes at most %u disks, not %u%s", profile->name,
+				    profile->max_disks, plan->disks, CITED(profile->levels_source));
+	if (rule->max_disks && plan->disks > rule->max_disks)
+		return sp_error_set(err, ERANGE, SP_ERR_INVALID,
+				    "disks: %s %s takes at most %u disks, not %u%s", profile->name,
+				    sp_level_name(plan->level), rule->max_disks, plan->disks,
+				    CITED(rule->source));
+	if (!sp_level_has_spans(plan->level))
+		return 0;
+	if (plan->spans < spans_min || (profile->spans_max && plan->spans > profile->spans_max))
+		return sp_error_set(err, ERANGE, SP_ERR_INVALID,
+				    "spans: %s %s takes %u to %u spans, not %u%s", profile->name,
+				    sp_level_name(plan->level), spans_min,
+				    profile->spans_max ? profile->spans_max : SP_MAX_DISKS / 2,
+				    plan->spans, CITED(profile->spans_source));
+	if (profile->span_disks_max && plan->disks / plan->spans > profile->span_disks_max)
+		return sp_error_set(err, ERANGE, SP_ERR_INVALID,
+				    "disks: %s takes at most %u disks per span, not %u (%u in %u "
+				    "spans)%s",
+				    profile->name, profile->span_disks_max, plan->disks / plan->spans,
+				    plan->disks, plan->spans, CITED(profile->spans_source));
 	return 0;
 }
 
@@ -269,10 +334,9 @@ int sp_plan_array(const struct sp_spec *spec, const struct sp_profile *profile,
 				    rule->n_layouts ? &plan->layout : NULL, &plan->data_disks, err);
 	if (r < 0)
 		return r;
-	if (profile->max_disks && plan->disks > profile->max_disks)
-		return sp_error_set(err, ERANGE, SP_ERR_INVALID,
-				    "disks: %s takes at most %u disks, not %u", profile->name,
-				    profile->max_disks, plan->disks);
+	r = check_disk_limits(profile, rule, plan, err);
+	if (r < 0)
+		return r;
 	if (sp_level_is_mirror(plan->level)) {
 		/* a mirror writes every block to each disk: nothing to align to */
 		if (!f->md.present && declared(spec, SP_FIELD_CHUNK) && spec->chunk_bytes) {
@@ -289,7 +353,7 @@ int sp_plan_array(const struct sp_spec *spec, const struct sp_profile *profile,
 		plan->chunk_source = SP_SOURCE_NONE;
 		return 0;
 	}
-	return check_chunk(profile, plan, err);
+	return check_chunk(profile, rule, plan, err);
 }
 
 static bool has_member(const struct sp_plan *plan, const char *disk)

@@ -25,7 +25,7 @@ trap 'rm -rf "$WORK" "$SPARSE"' EXIT
 checks=1
 "$STRIPEPLAN" controllers --format json >"$WORK/profiles.json"
 python3 - "$STRIPEPLAN" "$SPARSE/part.img" "$WORK/profiles.json" <<'EOF' || fail "the sweep found plans mkfs refuses or refusals mkfs does not make"
-import json, math, os, subprocess, sys
+import json, math, os, re, subprocess, sys
 
 stripeplan, img, profiles_json = sys.argv[1], sys.argv[2], sys.argv[3]
 K, M, G, T = 1 << 10, 1 << 20, 1 << 30, 1 << 40
@@ -150,38 +150,57 @@ def plan(ctl, level, disks, chunk, spans, size, fs):
 
 def extreme_arrays(profile):
     """(level, disks, chunk, spans): fewest and most disks (and spans), smallest and largest chunk"""
-    chunks = sorted({profile.get("chunk_min_bytes", 4 * K), profile.get("chunk_max_bytes", 64 * M)})
-    if profile.get("strip_sizes_bytes"):
-        chunks = sorted({min(profile["strip_sizes_bytes"]), max(profile["strip_sizes_bytes"])})
-    max_disks = profile.get("max_disks") or 1024
+    limits = profile.get("limits", {})
+    sizes = (limits.get("strips") or {}).get("sizes_bytes")
+    chunks = sorted({min(sizes), max(sizes)} if sizes else
+                    {profile["chunk_min_bytes"], profile["chunk_max_bytes"]})
+    spans = limits.get("spans") or {}
+    rules = {r["level"]: r for r in limits.get("level_rules", [])}
     for level in profile["levels"]:
+        max_disks = (rules.get(level) or {}).get("max_disks") or limits.get("max_disks") or 1024
         if level in (50, 60):
             per_span_min = 3 if level == 50 else 4
-            span_max = profile.get("spans_max") or 16
-            shapes = [(per_span_min * 2, 2), (min(max_disks, per_span_min * span_max), span_max),
-                      (min(max_disks, 32 * span_max) // span_max * span_max, span_max)]
+            span_max = spans.get("max") or 16
+            per_span_max = min(spans.get("disks_max") or 32, max_disks // span_max)
+            shapes = [(per_span_min * 2, 2, False), (per_span_min * span_max, span_max, False),
+                      (per_span_max * span_max, span_max, False), (per_span_max * 2, 2, False)]
+            if spans.get("max"):
+                shapes.append((per_span_min * (span_max + 1), span_max + 1, True))
+            if spans.get("disks_max"):
+                shapes.append(((per_span_max + 1) * 2, 2, True))
         else:
-            shapes = [(1, 0), (2, 0), (3, 0), (4, 0), (max_disks, 0)]
-        for disks, spans in shapes:
+            shapes = [(1, 0, False), (2, 0, False), (3, 0, False), (4, 0, False),
+                      (max_disks, 0, False), (max_disks + 1, 0, True)]
+        for disks, nspans, beyond in shapes:
             for chunk in chunks:
-                yield level, disks, chunk, spans
+                yield level, disks, chunk, nspans, beyond
     if profile["name"] == "generic":
         # both sides of 2 GiB: 31 and 32 data disks of 64 MiB
-        yield from [(0, 31, 64 * M, 0), (0, 32, 64 * M, 0), (5, 32, 64 * M, 0), (5, 33, 64 * M, 0),
-                    (6, 33, 64 * M, 0), (6, 34, 64 * M, 0), (0, 1023, 2 * M, 0), (0, 1024, 2 * M, 0)]
+        yield from [(0, 31, 64 * M, 0, False), (0, 32, 64 * M, 0, False), (5, 32, 64 * M, 0, False),
+                    (5, 33, 64 * M, 0, False), (6, 33, 64 * M, 0, False), (6, 34, 64 * M, 0, False),
+                    (0, 1023, 2 * M, 0, False), (0, 1024, 2 * M, 0, False)]
 
 def refusal_is_mkfs_limit(stderr):
     return "2147483647" in stderr and "xfs_validate_stripe_geometry" in stderr
 
 profiles = json.load(open(profiles_json))
-xfs_width_refused = smallest_checked = ext4_ignored = extremes = array_refused = 0
+xfs_width_refused = smallest_checked = ext4_ignored = extremes = array_refused = beyond_refused = 0
 smallest_done = set()
 for profile in profiles:
     ctl = profile["name"]
-    for level, disks, chunk, spans in extreme_arrays(profile):
+    for level, disks, chunk, spans, beyond in extreme_arrays(profile):
         for fs in ("xfs", "ext4"):
             name = f"{ctl} raid{level} {disks}x{chunk // K}K spans {spans} {fs}"
             big = plan(ctl, level, disks, chunk, spans, 100 * T, fs)
+            if beyond:
+                # one disk or span past the profile's documented limit
+                if big.returncode != 2 or not re.match(r"stripeplan: (disks|spans|chunk): ", big.stderr):
+                    failures += 1
+                    print(f"FAIL: {name}: past the profile's limits: plan exited "
+                          f"{big.returncode}: {big.stderr.strip()[:200]}")
+                else:
+                    beyond_refused += 1
+                continue
             dd = data_disks(level, disks, spans) if disks > 1 else 0
             width = chunk * dd if level != 1 else 0
             if fs == "xfs" and width > XFS_SWIDTH_MAX:
@@ -250,7 +269,8 @@ print(f"{accepted} plans accepted by mkfs, {refused} refusals mkfs makes too, "
       f"{geometry} devices smaller than one aligned stripe; extremes: {extremes} arrays planned "
       f"(smallest device proven {smallest_checked} times, {ext4_ignored} ext4 widths above "
       f"{EXT4_STRIPE_MAX_BLOCKS} blocks), {xfs_width_refused} XFS widths above 2^31 - 1 bytes "
-      f"refused, {array_refused} refused by the level's or profile's rules")
+      f"refused, {beyond_refused} arrays one past a profile's limit refused, {array_refused} "
+      f"refused by the level's rules")
 sys.exit(1 if failures else 0)
 EOF
 finish

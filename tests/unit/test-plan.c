@@ -902,6 +902,61 @@ static void test_stripe_width_limits(void **state)
 	assert_true(has_warning(p, "ext4-stripe-ignored"));
 }
 
+/* A controller's documented limits, and md's own, wider ones */
+static void test_controller_limits(void **state)
+{
+	struct req q = { .controller = "dell-perc6i", .level = "50", .disks = 24, .spans = 8,
+			 .chunk = 64 * KiB, .size = 10 * TiB, .fs = SP_FS_XFS };
+	const char *e;
+
+	(void)state;
+	plan_ok(&q);
+	q.disks = 27;
+	q.spans = 9; /* 2-8 spans (MegaRAID) */
+	e = plan_error(&q);
+	assert_non_null(strstr(e, "spans: dell-perc6i raid50 takes 2 to 8 spans, not 9 ("));
+	assert_non_null(strstr(e, "1.3.3.2"));
+	q.level = "60";
+	q.disks = 66;
+	q.spans = 2; /* 33 disks a span: at most 32 */
+	assert_non_null(strstr(plan_error(&q), "dell-perc6i takes at most 32 disks per span, not 33"));
+	q.disks = 64;
+	plan_ok(&q);
+	q.level = "5";
+	q.disks = 4;
+	q.spans = 0;
+	q.chunk = 2 * MiB;
+	assert_non_null(strstr(plan_error(&q), "outside what dell-perc6i supports (8K..1M)"));
+
+	/* md raid0 takes any multiple of the block: 48 KiB */
+	q.controller = "md";
+	q.level = "0";
+	q.disks = 4;
+	q.chunk = 48 * KiB;
+	q.table = SP_TABLE_GPT;
+	assert_int_equal(plan_ok(&q)->xfs_su_bytes, 48 * KiB);
+	q.chunk = 46 * KiB;
+	assert_non_null(strstr(plan_error(&q), "not a multiple of the 4K filesystem block"));
+	q.level = "5";
+	q.chunk = 48 * KiB;
+	assert_non_null(strstr(plan_error(&q), "48K is not a power of two (md raid5"));
+	q.chunk = 64 * KiB;
+	q.disks = 2; /* mdadm creates a 2-disk raid5 */
+	assert_int_equal(plan_ok(&q)->data_disks, 1);
+	q.level = "6";
+	q.disks = 256;
+	plan_ok(&q);
+	q.disks = 257;
+	assert_non_null(strstr(plan_error(&q), "md raid6 takes at most 256 disks, not 257 (mdadm Create.c"));
+
+	/* a list of strips: 96K is within 2K..128K but not offered */
+	q.controller = "lsi-megaraid-475";
+	q.level = "5";
+	q.disks = 3;
+	q.chunk = 64 * KiB;
+	plan_ok(&q);
+}
+
 static void test_chunk_errors(void **state)
 {
 	struct req q = { .controller = "hp-p400", .level = "10", .disks = 8, .chunk = 0,
@@ -1242,6 +1297,7 @@ int main(void)
 		cmocka_unit_test(test_topology),
 		cmocka_unit_test(test_filesystem_limits),
 		cmocka_unit_test(test_stripe_width_limits),
+		cmocka_unit_test(test_controller_limits),
 		cmocka_unit_test(test_chunk_errors),
 		cmocka_unit_test(test_barriers),
 		cmocka_unit_test(test_kernel_schedulers),
