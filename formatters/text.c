@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "limit.h"
 
 static const char *data_disks_reason(const struct sp_plan *p, char *buf, size_t len)
 {
@@ -300,6 +301,11 @@ static void print_mount(FILE *f, const struct sp_plan *p)
 	fprintf(f, "                 noatime (implies nodiratime); nofail%s so a missing array does not stop the boot\n",
 		p->n_mount_options && strstr(p->mount_options[p->n_mount_options - 1], "device-timeout") ?
 		" and a 30 s device timeout" : "");
+	for (size_t i = 0; i < p->n_mount_options; i++)
+		if (!strcmp(p->mount_options[i], "inode64"))
+			fprintf(f, "                 inode64: before Linux 3.7 XFS keeps every inode in the first "
+				"TiB unless told (%s)\n",
+				SP_LIMIT_CITED(SP_LIMIT_XFS_INODE64_DEFAULT));
 	if (p->fs == SP_FS_XFS && p->workload == SP_WORKLOAD_METADATA)
 		fprintf(f, "                 logbufs=8,logbsize=256k (--workload metadata): 8x fewer log writes on small files\n"
 			"                 made and removed without fsync (21 requests against 163, member I/Os 1.28 against\n"

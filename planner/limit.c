@@ -94,15 +94,18 @@ static const struct sp_limit limits[SP_LIMIT_COUNT] = {
 		"block/blk-sysfs.c queue_ra_store(), queue_var_store() (above UINT_MAX: -EINVAL)",
 		SP_LIMIT_REFUSED, "kept in whole pages" },
 	[SP_LIMIT_MAX_SECTORS_KB] = {
-		"max-sectors-kb", "Linux", "a queue/max_sectors_kb", 4, 0, "KiB", "Linux 6.1",
+		"max-sectors-kb", "Linux", "a queue/max_sectors_kb", 4, 2147483647, "KiB", "Linux 6.1",
 		"block/blk-sysfs.c queue_max_sectors_store(): a page up to max_hw_sectors_kb, "
 		"-EINVAL outside (6.12 lowers a larger value instead)",
-		SP_LIMIT_REFUSED, "the maximum is the device's max_hw_sectors_kb" },
+		SP_LIMIT_REFUSED, "at most the device's max_hw_sectors_kb (a sector count in an "
+		"unsigned int, so never above 2147483647 KiB)" },
 	[SP_LIMIT_NR_REQUESTS] = {
-		"nr-requests", "Linux", "a queue/nr_requests", 4, 0, "requests", "Linux 6.1",
+		"nr-requests", "Linux", "a queue/nr_requests", 4, 10240, "requests", "Linux 6.1",
 		"block/blk-mq.c blk_mq_update_nr_requests() -> blk-mq-tag.c "
-		"blk_mq_tag_update_depth(can_grow=false): -EINVAL above the tag depth",
-		SP_LIMIT_REFUSED, "with scheduler none the maximum is the device's tag depth" },
+		"blk_mq_tag_update_depth(can_grow=false): -EINVAL above the tag depth, which "
+		"blk_mq_alloc_tag_set() caps at BLK_MQ_MAX_DEPTH",
+		SP_LIMIT_REFUSED, "with scheduler none at most the device's tag depth; below 4 "
+		"raised to 4" },
 	[SP_LIMIT_NR_REQUESTS_SCHED] = {
 		"nr-requests-sched", "Linux", "a queue/nr_requests with a scheduler", 4, 2048,
 		"requests", "Linux 6.1",
@@ -145,6 +148,31 @@ static const struct sp_limit limits[SP_LIMIT_COUNT] = {
 		"super1.c MAX_DEVS (4096 - 256) / 2 (911cead7f194 'super1: support superblocks up "
 		"to 4K'); drivers/md/md.c super_1_load() max_disks",
 		SP_LIMIT_REFUSED, "0.90 metadata holds 27 (md_p.h MD_SB_DISKS)" },
+	[SP_LIMIT_SCSI_MQ_DEFAULT] = {
+		"scsi-mq-default", "Linux", "SCSI disks blk-mq by default", SP_LIMIT_RELEASE(4, 19), 0,
+		"release", "Linux 4.19",
+		"d5038a13eca7 'scsi: core: switch to scsi-mq by default'",
+		SP_LIMIT_CHANGED,
+		"SCSI disks offer none, mq-deadline, kyber, bfq; noop, deadline and cfq are refused "
+		"(until 5.0 scsi_mod.use_blk_mq=0 brings them back); NVMe and virtio disks are "
+		"blk-mq on every release" },
+	[SP_LIMIT_LEGACY_SCHED_REMOVED] = {
+		"legacy-schedulers-removed", "Linux", "single-queue schedulers removed",
+		SP_LIMIT_RELEASE(5, 0), 0, "release", "Linux 5.0",
+		"f382fb0bcef4 'block: remove legacy IO schedulers'",
+		SP_LIMIT_CHANGED, "every disk is blk-mq; noop and cfq are refused, deadline is "
+		"mq-deadline's alias" },
+	[SP_LIMIT_XFS_BARRIER_REMOVED] = {
+		"xfs-barrier-removed", "Linux", "XFS barrier and nobarrier removed",
+		SP_LIMIT_RELEASE(4, 19), 0, "release", "Linux 4.19",
+		"Documentation/admin-guide/xfs.rst 'Removed Mount Options': barrier, nobarrier v4.19",
+		SP_LIMIT_CHANGED, "the mount fails: unknown parameter" },
+	[SP_LIMIT_XFS_INODE64_DEFAULT] = {
+		"xfs-inode64-default", "Linux", "XFS inode64 the default", SP_LIMIT_RELEASE(3, 7), 0,
+		"release", "Linux 3.7",
+		"08bf540412ed 'xfs: make inode64 as the default allocation mode'; Red Hat Enterprise "
+		"Linux 6 Storage Administration Guide 8.2 (inode64 above 2 TB)",
+		SP_LIMIT_CHANGED, "before it, a filesystem above 2 TiB is planned with inode64" },
 };
 
 const struct sp_limit *sp_limit(enum sp_limit_id id)
@@ -173,6 +201,8 @@ static const char *action_verb(const struct sp_limit *l)
 		return "ignores";
 	case SP_LIMIT_TRUNCATED:
 		return "cannot store";
+	case SP_LIMIT_CHANGED:
+		return "changed";
 	case SP_LIMIT_REFUSED:
 	default:
 		return "refuses";

@@ -46,6 +46,11 @@ enum sp_limit_id {
 	/* mdadm */
 	SP_LIMIT_MD_RAID6_DISKS,
 	SP_LIMIT_MD_DEVICES,
+	/* what changed with a Linux release: min is the release (SP_LIMIT_RELEASE) */
+	SP_LIMIT_SCSI_MQ_DEFAULT,
+	SP_LIMIT_LEGACY_SCHED_REMOVED,
+	SP_LIMIT_XFS_BARRIER_REMOVED,
+	SP_LIMIT_XFS_INODE64_DEFAULT,
 	SP_LIMIT_COUNT
 };
 
@@ -54,7 +59,11 @@ enum sp_limit_action {
 	SP_LIMIT_REFUSED,   /* an error, an exit status, -EINVAL: a plan never asks for it */
 	SP_LIMIT_IGNORED,   /* accepted and not used: the plan warns */
 	SP_LIMIT_TRUNCATED, /* accepted and stored wrong: a plan never asks for it */
+	SP_LIMIT_CHANGED,   /* a release row: from min on, the kernel behaves as the note says */
 };
+
+/* A release row's min: 4.19 is SP_LIMIT_RELEASE(4, 19). */
+#define SP_LIMIT_RELEASE(major, minor) ((uint64_t)(major) * 1000 + (minor))
 
 struct sp_limit {
 	const char *id;       /* "xfs-swidth-max": stable, cited by the docs */
@@ -89,6 +98,10 @@ static inline bool sp_limit_holds(enum sp_limit_id id, uint64_t value)
  */
 int sp_limit_check(enum sp_limit_id id, uint64_t value, const char *field, const char *detail,
 		   struct sp_error *err);
+
+struct sp_kernel;
+/* k is release row id's release or later (SP_LIMIT_SCSI_MQ_DEFAULT ...) */
+bool sp_kernel_from(const struct sp_kernel *k, enum sp_limit_id id);
 
 /* "xfsprogs 5.11, libxfs/xfs_sb.c xfs_validate_stripe_geometry()": for warnings. */
 const char *sp_limit_cite(const struct sp_limit *l, char *buf, size_t len);

@@ -11,6 +11,7 @@
 
 #include "base/error.h"
 #include "kernel.h"
+#include "limit.h"
 
 static int parse_component(const char **p, unsigned *out)
 {
@@ -141,6 +142,14 @@ int sp_kernel_cmp(const struct sp_kernel *k, unsigned major, unsigned minor)
 	return 0;
 }
 
+/* k is release row id's release or later */
+bool sp_kernel_from(const struct sp_kernel *k, enum sp_limit_id id)
+{
+	uint64_t release = sp_limit(id)->min;
+
+	return sp_kernel_cmp(k, (unsigned)(release / 1000), (unsigned)(release % 1000)) >= 0;
+}
+
 bool sp_kernel_is_blk_mq_only(const struct sp_kernel *k)
 {
 	/* RHEL 8 dropped the legacy path from its 4.18 (blk-mq only, like
@@ -149,14 +158,31 @@ bool sp_kernel_is_blk_mq_only(const struct sp_kernel *k)
 		return true;
 	if (k->family == SP_KERNEL_SLES && k->vendor_major >= 15)
 		return true;
-	return sp_kernel_cmp(k, 5, 0) >= 0;
+	return sp_kernel_from(k, SP_LIMIT_LEGACY_SCHED_REMOVED);
+}
+
+enum sp_queue_family sp_queue_family_of(const char *kernel_name)
+{
+	if (!strncmp(kernel_name, "nvme", 4))
+		return SP_QUEUE_NVME;
+	if (!strncmp(kernel_name, "vd", 2))
+		return SP_QUEUE_VIRTIO;
+	return SP_QUEUE_SCSI;
+}
+
+bool sp_kernel_queue_is_blk_mq(const struct sp_kernel *k, enum sp_queue_family family)
+{
+	/* NVMe and virtio-blk never had a single-queue scheduler to offer */
+	if (family != SP_QUEUE_SCSI)
+		return true;
+	return sp_kernel_is_blk_mq_only(k) || sp_kernel_from(k, SP_LIMIT_SCSI_MQ_DEFAULT);
 }
 
 enum sp_xfs_barrier_opts sp_kernel_xfs_barrier_opts(const struct sp_kernel *k)
 {
 	/* 4.10 made barrier/nobarrier no-ops that only log a deprecation;
 	 * 4.19 removed them; RHEL 8's 4.18 carries the same no-op */
-	if (sp_kernel_cmp(k, 4, 19) >= 0)
+	if (sp_kernel_from(k, SP_LIMIT_XFS_BARRIER_REMOVED))
 		return SP_XFS_BARRIER_REJECTED;
 	if (sp_kernel_cmp(k, 4, 10) >= 0 || (k->family == SP_KERNEL_RHEL && k->vendor_major >= 8))
 		return SP_XFS_BARRIER_IGNORED;
@@ -184,9 +210,10 @@ static const struct scheduler_names schedulers[] = {
 
 #define N_SCHEDULERS (ARRAY_SIZE(schedulers))
 
-const char *sp_kernel_scheduler_name(const struct sp_kernel *k, const char *wanted)
+const char *sp_kernel_scheduler_name(const struct sp_kernel *k, enum sp_queue_family family,
+				     const char *wanted)
 {
-	bool mq = sp_kernel_is_blk_mq_only(k);
+	bool mq = sp_kernel_queue_is_blk_mq(k, family);
 
 	for (size_t i = 0; i < N_SCHEDULERS; i++) {
 		if (!strcmp(wanted, schedulers[i].legacy) || !strcmp(wanted, schedulers[i].mq)) {

@@ -38,6 +38,16 @@ int sp_kernel_cmp(const struct sp_kernel *k, unsigned major, unsigned minor);
 /* No single-queue schedulers (noop, deadline, cfq): mainline >= 5.0,
  * RHEL >= 8, SLES >= 15 (scsi-mq on by default). */
 bool sp_kernel_is_blk_mq_only(const struct sp_kernel *k);
+/* Which queue a disk has, by its kernel name: the scheduler names depend on it. */
+enum sp_queue_family {
+	SP_QUEUE_SCSI = 0, /* sd: hpsa, megaraid_sas, mpt*, ahci, ... */
+	SP_QUEUE_NVME,
+	SP_QUEUE_VIRTIO,
+};
+enum sp_queue_family sp_queue_family_of(const char *kernel_name);
+/* blk-mq schedulers on that queue: SCSI from 4.19 (scsi-mq by default,
+ * d5038a13eca7) or a blk-mq-only vendor kernel; NVMe and virtio always. */
+bool sp_kernel_queue_is_blk_mq(const struct sp_kernel *k, enum sp_queue_family family);
 
 enum sp_xfs_barrier_opts {
 	SP_XFS_BARRIER_EFFECTIVE = 0, /* before 4.10: nobarrier turns flushes off */
@@ -53,7 +63,8 @@ bool sp_kernel_has_systemd(const struct sp_kernel *k);
  * "none", "mq-deadline", "bfq", "kyber") into the name the given kernel
  * uses.  Returns NULL for unknown names and for names the kernel lacks.
  */
-const char *sp_kernel_scheduler_name(const struct sp_kernel *k, const char *wanted);
+const char *sp_kernel_scheduler_name(const struct sp_kernel *k, enum sp_queue_family family,
+				     const char *wanted);
 /* The other spellings of the same scheduler ("deadline" -> "mq-deadline"),
  * to find it in a list the running kernel offers; NULL when unknown. */
 const char *sp_kernel_scheduler_alias(const char *name);

@@ -13,6 +13,7 @@
 #include "base/error.h"
 #include "kernel.h"
 #include "knob.h"
+#include "limit.h"
 
 static const char *const sp_scheduler_table[] = {
 	[SP_SCHED_NONE] = "none",   [SP_SCHED_MQ_DEADLINE] = "mq-deadline",
@@ -23,20 +24,23 @@ static const char *const sp_scheduler_table[] = {
 SP_STRING_TABLE(sp_scheduler, enum sp_scheduler, "none")
 
 /*
- * The kernel's bounds (block/blk-sysfs.c, drivers/md/md.c, raid5.c): a
- * value outside them is refused by the store, so a profile may not ask
- * for one.  nr_requests and max_sectors_kb are lowered by the kernel to
- * what the scheduler and hardware take; queue_depth by the SCSI driver.
+ * Each knob's bounds are its row in the limits table (limit.c), where the
+ * kernel function that refuses a value outside them is named.  The bounds
+ * that depend on the device (max_hw_sectors_kb, the tag depth, the host's
+ * can_queue) or on the scheduler (2048 requests) are the planner's to
+ * check; these are the widest any kernel takes.  kernel_may_lower: the
+ * store succeeds with less than was asked (the SCSI midlayer lowers
+ * queue_depth; 6.12 lowers max_sectors_kb to the hardware's).
  */
 static const struct sp_knob knobs[] = {
-	{ "queue/read_ahead_kb", SP_VALUE_NUMBER, "KiB", 0, 1048576, false, false, true },
-	{ "queue/max_sectors_kb", SP_VALUE_NUMBER, "KiB", 4, 1048576, true, false, true },
-	{ "queue/nr_requests", SP_VALUE_NUMBER, "requests", 4, 65536, true, false, true },
-	{ "device/queue_depth", SP_VALUE_NUMBER, "commands", 1, 65536, true, false, true },
-	{ "md/stripe_cache_size", SP_VALUE_NUMBER, "entries", 17, 32768, false, true, true },
-	{ "md/sync_speed_min", SP_VALUE_NUMBER, "KiB/s", 1, 100000000, false, false, true },
-	{ "md/sync_speed_max", SP_VALUE_NUMBER, "KiB/s", 1, 100000000, false, false, true },
-	{ "queue/scheduler", SP_VALUE_SCHEDULER, "", 0, 0, false, false, false },
+	{ "queue/read_ahead_kb", SP_VALUE_NUMBER, SP_LIMIT_READ_AHEAD_KB, false, false, true },
+	{ "queue/max_sectors_kb", SP_VALUE_NUMBER, SP_LIMIT_MAX_SECTORS_KB, true, false, true },
+	{ "queue/nr_requests", SP_VALUE_NUMBER, SP_LIMIT_NR_REQUESTS, false, false, true },
+	{ "device/queue_depth", SP_VALUE_NUMBER, SP_LIMIT_QUEUE_DEPTH, true, false, true },
+	{ "md/stripe_cache_size", SP_VALUE_NUMBER, SP_LIMIT_MD_STRIPE_CACHE, false, true, true },
+	{ "md/sync_speed_min", SP_VALUE_NUMBER, SP_LIMIT_MD_SYNC_SPEED, false, false, true },
+	{ "md/sync_speed_max", SP_VALUE_NUMBER, SP_LIMIT_MD_SYNC_SPEED, false, false, true },
+	{ "queue/scheduler", SP_VALUE_SCHEDULER, SP_LIMIT_COUNT, false, false, false },
 };
 
 const struct sp_knob *sp_knob_find(const char *attribute)
@@ -90,6 +94,30 @@ static int parse_number(const char *text, const char *what, uint64_t min, uint64
 	return 0;
 }
 
+/* A knob's value within its row; the message names the row's source. */
+static int parse_knob_number(const char *text, const struct sp_knob *knob, uint64_t *ret,
+			     struct sp_error *err)
+{
+	const struct sp_limit *l = sp_limit(knob->limit);
+	struct sp_error why = { 0 };
+	uint64_t v;
+	int r;
+
+	/* no row: a plan file's attribute stripeplan does not set (the replan refuses it) */
+	if (!l)
+		return parse_number(text, "a sysfs attribute", 0, (uint64_t)INT64_MAX - 1, ret, err);
+	r = parse_number(text, knob->attribute, 0, UINT64_MAX, &v, err);
+	if (r < 0)
+		return r;
+	r = sp_limit_check(knob->limit, v, knob->attribute, NULL, &why);
+	if (r < 0)
+		return sp_error_set(err, -r, SP_ERR_INVALID, "%" PRIu64 " is out of the kernel's "
+				    "range for %s (%" PRIu64 "..%" PRIu64 " %s; %s)", v,
+				    knob->attribute, l->min, l->max, l->unit, SP_LIMIT_CITED(knob->limit));
+	*ret = v;
+	return 0;
+}
+
 static int parse_module_value(const char *text, struct sp_value *v, struct sp_error *err)
 {
 	size_t len = strlen(text);
@@ -127,7 +155,7 @@ int sp_value_parse(const char *text, const struct sp_knob *knob, struct sp_value
 		v.scheduler = (enum sp_scheduler)(i < 0 ? 0 : i);
 	} else {
 		v.kind = SP_VALUE_NUMBER;
-		r = parse_number(text, knob->attribute, knob->min, knob->max, &v.number, err);
+		r = parse_knob_number(text, knob, &v.number, err);
 	}
 	if (r == 0)
 		*ret = v;

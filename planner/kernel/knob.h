@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "base/base.h"
+#include "limit.h"
 
 struct sp_error;
 
@@ -52,9 +53,8 @@ struct sp_value {
 struct sp_knob {
 	const char *attribute;     /* "queue/read_ahead_kb" */
 	enum sp_value_kind kind;   /* SP_VALUE_NUMBER or SP_VALUE_SCHEDULER */
-	const char *unit;          /* "KiB", for people */
-	uint64_t min, max;         /* what the kernel takes */
-	bool kernel_may_lower;     /* it clamps to what the hardware takes */
+	enum sp_limit_id limit;    /* its bounds, unit and source (limit.h) */
+	bool kernel_may_lower;     /* the store succeeds with less than asked */
 	bool may_be_auto;          /* a profile may leave it to the planner */
 	bool in_profiles;          /* a profile's "tuning" may set it (the
 				    * scheduler has a key of its own) */

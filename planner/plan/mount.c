@@ -12,6 +12,7 @@
 #include "fstab/line.h"
 #include "fstab/mountpoint.h"
 #include "kernel/kernel.h"
+#include "limit.h"
 #include "plan-internal.h"
 
 #define DEVICE_TIMEOUT "x-systemd.device-timeout=30s"
@@ -100,6 +101,11 @@ int sp_plan_mount(const struct sp_spec *spec, const struct sp_profile *profile,
 	if (spec->fs == SP_FS_XFS && sp_level_has_parity(plan->level) &&
 	    sp_workload_xfs_stripe(spec->workload))
 		option_add(plan, "swalloc");
+	/* before 3.7 XFS keeps inodes in the first TiB (inode32) unless told;
+	 * Red Hat's RHEL 6 guide asks for inode64 above 2 TB */
+	if (spec->fs == SP_FS_XFS && plan->size_bytes > 2 * SP_TIB &&
+	    !sp_kernel_from(&spec->kernel, SP_LIMIT_XFS_INODE64_DEFAULT))
+		option_add(plan, "inode64");
 	r = plan_barriers(spec, profile, plan, err);
 	if (r < 0)
 		return r;

@@ -16,6 +16,7 @@
 #include "base/units.h"
 #include "kernel/kernel.h"
 #include "kernel/knob.h"
+#include "limit.h"
 #include "plan-internal.h"
 
 /* -E2BIG when the plan holds no more: a knob is never dropped unsaid */
@@ -52,7 +53,7 @@ static const char *choose_scheduler(const struct sp_spec *spec, struct sp_plan *
 				    bool is_device, const char *disk, const char *wanted)
 {
 	const struct sp_facts *f = &plan->device;
-	const char *name = sp_kernel_scheduler_name(&spec->kernel, wanted);
+	const char *name = sp_kernel_scheduler_name(&spec->kernel, sp_queue_family_of(disk), wanted);
 	const char *alias = name ? sp_kernel_scheduler_alias(name) : NULL;
 	char list[8 * 17] = "";
 	size_t used = 0;
@@ -141,8 +142,45 @@ static bool md_stripe_cache_entries(const struct sp_spec *spec, struct sp_plan *
 	return true;
 }
 
+/* The scheduler the plan sets on disk, or NULL: the kernel's own stays. */
+static const struct sp_value *planned_scheduler(const struct sp_plan *plan, const char *disk)
+{
+	for (size_t i = 0; i < plan->n_tuning; i++)
+		if (!strcmp(plan->tuning[i].device, disk) &&
+		    !strcmp(plan->tuning[i].attribute, "queue/scheduler"))
+			return &plan->tuning[i].value;
+	return NULL;
+}
+
+/*
+ * On a blk-mq queue with a scheduler -- the one the plan sets, or the
+ * kernel's default, mq-deadline on a single-queue disk -- nr_requests
+ * above 2048 is refused, not lowered; only 'none' takes up to the tag
+ * depth, which the running kernel alone knows.  The legacy queues before
+ * it take any value.
+ */
+static int check_nr_requests(const struct sp_spec *spec, const struct sp_plan *plan,
+			     const char *disk, const char *knob, const struct sp_value *value,
+			     struct sp_error *err)
+{
+	const struct sp_value *sched = planned_scheduler(plan, disk);
+	char field[SP_NAME_MAX + 32], detail[SP_MSG_MAX];
+
+	if (strcmp(knob, "queue/nr_requests") != 0 ||
+	    !sp_kernel_queue_is_blk_mq(&spec->kernel, sp_queue_family_of(disk)) ||
+	    (sched && sched->scheduler == SP_SCHED_NONE))
+		return 0;
+	snprintf(field, sizeof(field), "%s/%s", disk, knob);
+	snprintf(detail, sizeof(detail), "the %s profile asks for %" PRIu64 " with %s on Linux %s",
+		 plan->controller, value->number,
+		 sched ? sp_scheduler_name(sched->scheduler) : "the kernel's default scheduler",
+		 spec->kernel.release);
+	return sp_limit_check(SP_LIMIT_NR_REQUESTS_SCHED, value->number, field, detail, err);
+}
+
 static int tune_disk(const struct sp_spec *spec, const struct sp_profile *profile,
-		     struct sp_plan *plan, const char *disk, enum sp_knob_target target)
+		     struct sp_plan *plan, const char *disk, enum sp_knob_target target,
+		     struct sp_error *err)
 {
 	const char *wanted = target == SP_TARGET_DEVICE ? profile->scheduler : profile->member_scheduler;
 	char why[SP_MSG_MAX + 96];
@@ -174,7 +212,9 @@ static int tune_disk(const struct sp_spec *spec, const struct sp_profile *profil
 				 k->why, k->value.number * 2);
 		if (value.kind == SP_VALUE_AUTO && !md_stripe_cache_entries(spec, plan, &value))
 			continue;
-		r = tuning_add(plan, SP_TUNING_SYSFS, disk, k->knob, &value, why);
+		r = check_nr_requests(spec, plan, disk, k->knob, &value, err);
+		if (r == 0)
+			r = tuning_add(plan, SP_TUNING_SYSFS, disk, k->knob, &value, why);
 	}
 	return r;
 }
@@ -291,7 +331,7 @@ int sp_plan_tuning(const struct sp_spec *spec, const struct sp_profile *profile,
 			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "members: '%s' is not a block device name",
 					    spec->members[m]);
-	r = tune_disk(spec, profile, plan, disk, SP_TARGET_DEVICE);
+	r = tune_disk(spec, profile, plan, disk, SP_TARGET_DEVICE, err);
 	plan->members_source = SP_SOURCE_NONE;
 	if (profile->is_md)
 		sp_plan_members(spec, &plan->device, plan);
@@ -302,7 +342,7 @@ int sp_plan_tuning(const struct sp_spec *spec, const struct sp_profile *profile,
 					    "members: '%s' is not a block device name",
 					    plan->members[m]);
 	for (size_t m = 0; r == 0 && m < plan->n_members; m++)
-		r = tune_disk(spec, profile, plan, plan->members[m], SP_TARGET_MEMBERS);
+		r = tune_disk(spec, profile, plan, plan->members[m], SP_TARGET_MEMBERS, err);
 	note_missing_knobs(spec, profile, plan);
 	if (profile->is_md && !plan->n_members)
 		sp_plan_add_warning(plan, "md-members-unknown",
@@ -315,6 +355,8 @@ int sp_plan_tuning(const struct sp_spec *spec, const struct sp_profile *profile,
 			r = tuning_add(plan, SP_TUNING_MODULE, o->module, o->param, &o->value,
 				       o->why);
 	}
+	if (r < 0 && r != -E2BIG)
+		return r; /* a knob outside its limit: err names it */
 	if (r < 0)
 		return sp_error_set(err, -r, SP_ERR_INVALID,
 				    "members: the plan would set more than the %u knobs a plan holds "

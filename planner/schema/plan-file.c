@@ -205,8 +205,8 @@ static int tuning_value_read(const struct sp_field *f, struct json_object *v,
 			     struct sp_error *err)
 {
 	/* a sysfs attribute stripeplan does not set: any number, the replan refuses it */
-	static const struct sp_knob other = { "", SP_VALUE_NUMBER, "", 0, SP_JSON_U64_MAX,
-					      false, false, false };
+	static const struct sp_knob other = { "", SP_VALUE_NUMBER, SP_LIMIT_COUNT, false, false,
+					      false };
 	struct sp_tuning *t = base;
 	const struct sp_knob *knob = NULL;
 	struct sp_error why = { 0 };

@@ -118,7 +118,8 @@ static void test_user_profile_strictness(void **state)
 			       "tuning[0].knob: 'queue/rotational' is not a knob stripeplan sets"));
 	assert_non_null(strstr(parse_error(HEAD ", \"tuning\": [{\"target\": \"device\", \"knob\": "
 					   "\"md/stripe_cache_size\", \"value\": \"99999\", \"why\": \"w\"}]}"),
-			       "tuning[0].value: 99999 is out of the kernel's range for md/stripe_cache_size (17..32768)"));
+			       "tuning[0].value: 99999 is out of the kernel's range for md/stripe_cache_size (17..32768 "
+			       "entries; Linux 6.1, drivers/md/raid5.c raid5_set_cache_size()"));
 	/* one spelling of a number, the one the kernel prints back: "0004096"
 	 * would be written and never read back equal (issue 21, rule 7) */
 	assert_non_null(strstr(parse_error(HEAD ", \"tuning\": [{\"target\": \"device\", \"knob\": "

@@ -175,12 +175,12 @@ static void test_kernel_families(void **state)
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct sp_kernel k = kernel(cases[i].release);
-		const char *kyber = sp_kernel_scheduler_name(&k, "kyber");
+		const char *kyber = sp_kernel_scheduler_name(&k, SP_QUEUE_SCSI, "kyber");
 
 		if (k.family != cases[i].family || k.vendor_major != cases[i].vendor_major)
 			fail_msg("%s: family %d/%u", cases[i].release, k.family, k.vendor_major);
-		assert_string_equal(sp_kernel_scheduler_name(&k, "noop"), cases[i].noop);
-		assert_string_equal(sp_kernel_scheduler_name(&k, "deadline"), cases[i].deadline);
+		assert_string_equal(sp_kernel_scheduler_name(&k, SP_QUEUE_SCSI, "noop"), cases[i].noop);
+		assert_string_equal(sp_kernel_scheduler_name(&k, SP_QUEUE_SCSI, "deadline"), cases[i].deadline);
 		if (cases[i].kyber)
 			assert_string_equal(kyber, cases[i].kyber);
 		else
@@ -222,12 +222,30 @@ static void test_kernel_rules(void **state)
 	assert_int_equal(sp_kernel_xfs_barrier_opts(&old), SP_XFS_BARRIER_EFFECTIVE);
 	assert_int_equal(sp_kernel_xfs_barrier_opts(&k418), SP_XFS_BARRIER_IGNORED);
 	assert_int_equal(sp_kernel_xfs_barrier_opts(&k419), SP_XFS_BARRIER_REJECTED);
-	assert_string_equal(sp_kernel_scheduler_name(&old, "noop"), "noop");
-	assert_string_equal(sp_kernel_scheduler_name(&old, "none"), "noop");
-	assert_string_equal(sp_kernel_scheduler_name(&now, "noop"), "none");
-	assert_string_equal(sp_kernel_scheduler_name(&now, "deadline"), "mq-deadline");
-	assert_string_equal(sp_kernel_scheduler_name(&now, "cfq"), "bfq");
-	assert_null(sp_kernel_scheduler_name(&now, "anticipatory"));
+	assert_string_equal(sp_kernel_scheduler_name(&old, SP_QUEUE_SCSI, "noop"), "noop");
+	assert_string_equal(sp_kernel_scheduler_name(&old, SP_QUEUE_SCSI, "none"), "noop");
+	assert_string_equal(sp_kernel_scheduler_name(&now, SP_QUEUE_SCSI, "noop"), "none");
+	assert_string_equal(sp_kernel_scheduler_name(&now, SP_QUEUE_SCSI, "deadline"), "mq-deadline");
+	assert_string_equal(sp_kernel_scheduler_name(&now, SP_QUEUE_SCSI, "cfq"), "bfq");
+	assert_null(sp_kernel_scheduler_name(&now, SP_QUEUE_SCSI, "anticipatory"));
+	/* SCSI is blk-mq by default from 4.19 (d5038a13eca7): noop is refused there */
+	{
+		struct sp_kernel k418m = kernel("4.18.20"), k420 = kernel("4.20.0");
+
+		assert_string_equal(sp_kernel_scheduler_name(&k418m, SP_QUEUE_SCSI, "noop"), "noop");
+		assert_string_equal(sp_kernel_scheduler_name(&k419, SP_QUEUE_SCSI, "noop"), "none");
+		assert_string_equal(sp_kernel_scheduler_name(&k420, SP_QUEUE_SCSI, "deadline"),
+				    "mq-deadline");
+		assert_false(sp_kernel_queue_is_blk_mq(&k418m, SP_QUEUE_SCSI));
+		assert_true(sp_kernel_queue_is_blk_mq(&k419, SP_QUEUE_SCSI));
+		/* NVMe and virtio disks never offered the single-queue names */
+		assert_string_equal(sp_kernel_scheduler_name(&old, SP_QUEUE_NVME, "noop"), "none");
+		assert_string_equal(sp_kernel_scheduler_name(&k418m, SP_QUEUE_VIRTIO, "deadline"),
+				    "mq-deadline");
+		assert_int_equal(sp_queue_family_of("nvme0n1"), SP_QUEUE_NVME);
+		assert_int_equal(sp_queue_family_of("vdb"), SP_QUEUE_VIRTIO);
+		assert_int_equal(sp_queue_family_of("sdb"), SP_QUEUE_SCSI);
+	}
 	assert_int_equal(now.family, SP_KERNEL_DEBIAN);
 	assert_true(sp_parse_kernel("six", &bad, &err) < 0);
 	assert_true(sp_parse_kernel("6", &bad, &err) < 0);

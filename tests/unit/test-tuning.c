@@ -370,13 +370,14 @@ static void test_md_verify_names_drift(void **state)
 	expect_line(&res, "suboptimal: queue/read_ahead_kb on md3 is 128 KiB (blockdev --setra 256), the plan says 32768 KiB");
 	assert_int_equal(res.n_lines, 1);
 
-	/* a lower nr_requests is the kernel's clamp: noted, not drift */
 	set_knob("md3/queue/read_ahead_kb", "32768");
+	/* nr_requests is never lowered: blk-mq refuses what it cannot take
+	 * (blk_mq_tag_update_depth()), so a lower one is drift */
 	set_knob("sdb/queue/nr_requests", "128");
-	assert_int_equal(verify(), SP_STEP_UNCHANGED);
-	expect_line(&res, "kernel clamped queue/nr_requests on sdb to 128 (asked 512)");
+	assert_int_equal(verify(), SP_STEP_DRIFT);
+	set_knob("sdb/queue/nr_requests", "512");
 
-	/* but a higher one, or another scheduler, is drift */
+	/* a higher one, or another scheduler, is drift too */
 	set_knob("sdb/queue/nr_requests", "1024");
 	set_knob("sdc/queue/scheduler", "mq-deadline kyber [bfq] none");
 	assert_int_equal(verify(), SP_STEP_DRIFT);

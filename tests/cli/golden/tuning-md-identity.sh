@@ -183,9 +183,9 @@ fi
 if found wwn 'naa.50014ee2b0000062' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
-	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
+	# seed 002: 128 KiB per request on each member disk (Linux 6.1 refuses more than the disk's max_hw_sectors_kb, 6.12 lowers it)
 	tune 'queue/max_sectors_kb' '128'
-	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
+	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says)
 	tune 'queue/nr_requests' '512'
 	# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
 	tune 'device/queue_depth' '1'
@@ -194,9 +194,9 @@ fi
 if found serial 'WD-WMAP41234567' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
-	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
+	# seed 002: 128 KiB per request on each member disk (Linux 6.1 refuses more than the disk's max_hw_sectors_kb, 6.12 lowers it)
 	tune 'queue/max_sectors_kb' '128'
-	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
+	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says)
 	tune 'queue/nr_requests' '512'
 	# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
 	tune 'device/queue_depth' '1'

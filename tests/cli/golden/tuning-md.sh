@@ -191,9 +191,9 @@ fi
 if found name 'sdb' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
-	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
+	# seed 002: 128 KiB per request on each member disk (Linux 6.1 refuses more than the disk's max_hw_sectors_kb, 6.12 lowers it)
 	tune 'queue/max_sectors_kb' '128'
-	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
+	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says)
 	tune 'queue/nr_requests' '512'
 	# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
 	tune 'device/queue_depth' '1'
@@ -202,9 +202,9 @@ fi
 if found name 'sdc' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
-	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
+	# seed 002: 128 KiB per request on each member disk (Linux 6.1 refuses more than the disk's max_hw_sectors_kb, 6.12 lowers it)
 	tune 'queue/max_sectors_kb' '128'
-	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
+	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says)
 	tune 'queue/nr_requests' '512'
 	# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
 	tune 'device/queue_depth' '1'
@@ -213,9 +213,9 @@ fi
 if found name 'sdd' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
-	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
+	# seed 002: 128 KiB per request on each member disk (Linux 6.1 refuses more than the disk's max_hw_sectors_kb, 6.12 lowers it)
 	tune 'queue/max_sectors_kb' '128'
-	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
+	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says)
 	tune 'queue/nr_requests' '512'
 	# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
 	tune 'device/queue_depth' '1'
@@ -224,9 +224,9 @@ fi
 if found name 'sde' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
-	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
+	# seed 002: 128 KiB per request on each member disk (Linux 6.1 refuses more than the disk's max_hw_sectors_kb, 6.12 lowers it)
 	tune 'queue/max_sectors_kb' '128'
-	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
+	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says)
 	tune 'queue/nr_requests' '512'
 	# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
 	tune 'device/queue_depth' '1'
@@ -235,9 +235,9 @@ fi
 if found name 'sdf' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
-	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
+	# seed 002: 128 KiB per request on each member disk (Linux 6.1 refuses more than the disk's max_hw_sectors_kb, 6.12 lowers it)
 	tune 'queue/max_sectors_kb' '128'
-	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
+	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says)
 	tune 'queue/nr_requests' '512'
 	# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
 	tune 'device/queue_depth' '1'
@@ -246,9 +246,9 @@ fi
 if found name 'sdg' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
-	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
+	# seed 002: 128 KiB per request on each member disk (Linux 6.1 refuses more than the disk's max_hw_sectors_kb, 6.12 lowers it)
 	tune 'queue/max_sectors_kb' '128'
-	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
+	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says)
 	tune 'queue/nr_requests' '512'
 	# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
 	tune 'device/queue_depth' '1'
@@ -257,9 +257,9 @@ fi
 if found name 'sdh' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
-	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
+	# seed 002: 128 KiB per request on each member disk (Linux 6.1 refuses more than the disk's max_hw_sectors_kb, 6.12 lowers it)
 	tune 'queue/max_sectors_kb' '128'
-	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
+	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says)
 	tune 'queue/nr_requests' '512'
 	# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
 	tune 'device/queue_depth' '1'
@@ -268,9 +268,9 @@ fi
 if found name 'sdi' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
-	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
+	# seed 002: 128 KiB per request on each member disk (Linux 6.1 refuses more than the disk's max_hw_sectors_kb, 6.12 lowers it)
 	tune 'queue/max_sectors_kb' '128'
-	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
+	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says)
 	tune 'queue/nr_requests' '512'
 	# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
 	tune 'device/queue_depth' '1'
@@ -279,9 +279,9 @@ fi
 if found name 'sdj' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
-	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
+	# seed 002: 128 KiB per request on each member disk (Linux 6.1 refuses more than the disk's max_hw_sectors_kb, 6.12 lowers it)
 	tune 'queue/max_sectors_kb' '128'
-	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
+	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says)
 	tune 'queue/nr_requests' '512'
 	# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
 	tune 'device/queue_depth' '1'
@@ -290,9 +290,9 @@ fi
 if found name 'sdk' 'md member'; then
 	# member disks of an md array: deadline keeps reads from starving behind resync and writeback
 	tune 'queue/scheduler' 'mq-deadline'
-	# seed 002: 128 KiB per request on each member disk (the kernel clamps to max_hw_sectors_kb)
+	# seed 002: 128 KiB per request on each member disk (Linux 6.1 refuses more than the disk's max_hw_sectors_kb, 6.12 lowers it)
 	tune 'queue/max_sectors_kb' '128'
-	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says; the kernel may clamp it)
+	# seed 002: a deeper request queue per member (a count of requests, not KiB as the report says)
 	tune 'queue/nr_requests' '512'
 	# seed 002: NCQ off (queue_depth 1) was 20-30 MiB/s faster on WD Raptors (2007)
 	tune 'device/queue_depth' '1'

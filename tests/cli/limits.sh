@@ -1,0 +1,66 @@
+#!/bin/bash
+# Each limit the planner holds, from the command line: a value outside
+# one is exit 2 with one line naming the tool, the bound and its source;
+# what depends on the kernel release and the disk's driver family follows
+# them.  (The rows themselves: unit/test-limit; against mkfs: mkfs-sweep;
+# against a real kernel: vm/knobs.)
+. "$(dirname "$0")/lib.bash"
+
+sp() { "$STRIPEPLAN" "$@"; }
+plan_text() { sp plan "$@" --size 12T --fs xfs --mountpoint /data; }
+checks_ok() {
+	checks=$((checks + 1))
+	"$@" || fail "$*"
+}
+
+# mkfs.xfs's stripe width
+expect_exit 2 'stripe width: mkfs.xfs refuses a stripe width \(su x sw\) above 2147483647 bytes \(xfsprogs 5.11, libxfs/xfs_sb.c xfs_validate_stripe_geometry\(\).*\): 32 data disks x 64 MiB = 2 GiB' \
+	sp plan --controller generic --level 0 --disks 32 --chunk 64M --fs xfs --device /dev/sdb --size 100T --kernel 6.1.0
+checks_ok sp plan --controller generic --level 0 --disks 31 --chunk 64M --fs xfs --device /dev/sdb --size 100T --kernel 6.1.0 -o "$WORK/p31"
+# a controller's documented spans: the PERC 6/i's RAID50 takes 2-8
+expect_exit 2 'spans: dell-perc6i raid50 takes 2 to 8 spans, not 9 \(Intel RAID Software User Guide' \
+	sp plan --controller dell-perc6i --level 50 --disks 27 --spans 9 --chunk 64K --fs xfs --device /dev/sdb --size 10T --kernel 6.1.0
+# md's own rules: RAID0 with a 48 KiB chunk, a 2-disk RAID5
+checks_ok sp plan --controller md --level 0 --disks 4 --chunk 48K --table gpt --fs xfs --device /dev/md0 --size 1T --kernel 6.1.0 -o "$WORK/md0"
+checks_ok grep -q 'su=48k,sw=4' "$WORK/md0"
+checks_ok sp plan --controller md --level 5 --disks 2 --chunk 64K --fs xfs --device /dev/md0 --size 1T --kernel 6.1.0 -o "$WORK/md5"
+
+# nr_requests: above 2048 with a scheduler on blk-mq is refused (MAX_SCHED_RQ)
+mkdir -p "$WORK/profiles"
+site() { # site NAME SCHEDULER NR_REQUESTS
+	cat >"$WORK/profiles/$1.json" <<JSON
+{ "name": "$1", "description": "a site's controller", "levels": [5], "chunk_min": "64K",
+  "chunk_max": "64K", "scheduler": { "name": "$2", "why": "site" },
+  "tuning": [ { "target": "device", "knob": "queue/nr_requests", "value": "$3", "why": "site" } ] }
+JSON
+}
+site site-deep deadline 4096
+site site-edge deadline 2048
+site site-none noop 4096
+P=(--level 5 --disks 4 --chunk 64K --fs xfs --device /dev/sdb --size 1T --profiles "$WORK/profiles")
+expect_exit 2 'sdb/queue/nr_requests: Linux refuses a queue/nr_requests with a scheduler above 2048 requests \(Linux 6.1, block/blk-mq-tag.c blk_mq_tag_update_depth\(\).*MAX_SCHED_RQ.*\): the site-deep profile asks for 4096 with mq-deadline on Linux 6.1.0' \
+	sp plan --controller site-deep "${P[@]}" --kernel 6.1.0
+checks_ok sp plan --controller site-edge "${P[@]}" --kernel 6.1.0 -o "$WORK/edge"
+# scheduler none (the profile's noop on blk-mq): the tag depth decides, read on the running kernel
+checks_ok sp plan --controller site-none "${P[@]}" --kernel 6.1.0 -o "$WORK/none"
+# the single-queue path before scsi-mq takes any value
+checks_ok sp plan --controller site-deep "${P[@]}" --kernel 4.14.0 -o "$WORK/legacy"
+# 4.19 made SCSI blk-mq by default: the same profile is refused there
+expect_exit 2 'the site-deep profile asks for 4096 with mq-deadline on Linux 4.19.0' \
+	sp plan --controller site-deep "${P[@]}" --kernel 4.19.0
+
+# scheduler names by release and driver family
+sched() { sp plan "$@" --format script 2>/dev/null | sed -n "s|.*tune 'queue/scheduler' '\([a-z-]*\)'.*|\1|p" | head -1; }
+P400=(--controller hp-p400 --level 10 --disks 8 --chunk 256K --fs xfs --size 2T)
+checks_ok test "$(sched "${P400[@]}" --device /dev/sdb --kernel 4.14.0)" = noop
+checks_ok test "$(sched "${P400[@]}" --device /dev/sdb --kernel 4.19.0)" = none
+checks_ok test "$(sched "${P400[@]}" --device /dev/sdb --kernel 4.20.17)" = none
+checks_ok test "$(sched "${P400[@]}" --device /dev/nvme0n1 --kernel 4.14.0)" = none
+checks_ok test "$(sched "${P400[@]}" --device /dev/vdb --kernel 4.14.0)" = none
+
+# inode64 above 2 TiB before 3.7 (RHEL 6), not from 3.7 on
+H=(--controller dell-perc6i --level 5 --disks 4 --chunk 64K --device /dev/sdb)
+checks_ok grep -q 'options .*inode64' <(plan_text "${H[@]}" --kernel 2.6.32-754.el6.x86_64)
+checks_ok test "$(plan_text "${H[@]}" --kernel 3.10.0-1160.el7.x86_64 | grep -c inode64)" = 0
+checks_ok test "$(sp plan "${H[@]}" --size 2T --fs xfs --kernel 2.6.32-754.el6.x86_64 | grep -c inode64)" = 0
+finish
