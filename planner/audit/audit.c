@@ -15,6 +15,7 @@
 #include "audit.h"
 #include "base/units.h"
 #include "kernel/kernel.h"
+#include "limit.h"
 #include "plan/spec.h"
 #include "raid/raid.h"
 
@@ -658,6 +659,30 @@ static uint64_t parse_logbsize(const char *v)
 	return n;
 }
 
+/* logbufs and logbsize outside what the kernel's mount takes (their rows) */
+static void judge_xfs_log_options(const char *options, const char *where,
+				  struct sp_findings *out)
+{
+	static const struct {
+		const char *name;
+		enum sp_limit_id limit;
+	} opts[] = { { "logbufs", SP_LIMIT_XFS_LOGBUFS }, { "logbsize", SP_LIMIT_XFS_LOGBSIZE } };
+
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
+		const struct sp_limit *l = sp_limit(opts[i].limit);
+		const char *v = NULL;
+
+		if (!has_option(options, opts[i].name, &v) ||
+		    sp_limit_holds(opts[i].limit, parse_logbsize(v)))
+			continue;
+		sp_findings_add(out, SP_SEVERITY_COSTLY, "mount-option-refused",
+				"%s has %s=%s, outside %" PRIu64 "..%" PRIu64 " %s: XFS refuses the "
+				"mount (%s); fix: remove it, or a value in that range",
+				where, opts[i].name, v ? v : "", l->min, l->max, l->unit,
+				SP_LIMIT_CITED(opts[i].limit));
+	}
+}
+
 void sp_judge_mount_options(const struct sp_plan *plan, const char *fstype, const char *options,
 			    uint64_t log_su_bytes, const char *where, struct sp_findings *out)
 {
@@ -698,6 +723,17 @@ void sp_judge_mount_options(const struct sp_plan *plan, const char *fstype, cons
 				where, v ? v : "", human(log_su_bytes, a, sizeof(a)),
 				human(log_su_bytes > 256 * 1024 ? 256 * 1024 : log_su_bytes, b,
 				      sizeof(b)));
+	if (xfs)
+		judge_xfs_log_options(options, where, out);
+	/* before 3.7 XFS keeps every inode in the first TiB unless told */
+	if (xfs && plan->size_bytes > 2 * SP_TIB &&
+	    !sp_kernel_from(&k, SP_LIMIT_XFS_INODE64_DEFAULT) && !has_option(options, "inode64", NULL))
+		sp_findings_add(out, SP_SEVERITY_SUBOPTIMAL, "mount-no-inode64",
+				"%s has no 'inode64': on Linux %s XFS keeps every inode of this %s "
+				"filesystem in its first TiB (%s); fix: add 'inode64' to that line's "
+				"options",
+				where, plan->kernel.release, human(plan->size_bytes, a, sizeof(a)),
+				SP_LIMIT_CITED(SP_LIMIT_XFS_INODE64_DEFAULT));
 	/* small-sync plans no stripe unit, so there is nothing to round to */
 	if (xfs && is_striped(plan) && sp_level_parity_disks(plan->level) &&
 	    !wants_no_xfs_stripe(plan) && !has_option(options, "swalloc", NULL))

@@ -458,6 +458,48 @@ static void test_fstab_swalloc_logbsize(void **state)
 	assert_int_equal(find(&out, "mount-option-refused")->severity, SP_SEVERITY_COSTLY);
 }
 
+/* logbufs and logbsize outside their rows stop the mount; inode64 is
+ * asked for above 2 TiB before 3.7 */
+static void test_fstab_log_options_inode64(void **state)
+{
+	struct sp_found_fstab f = fstab_with("LABEL=data", "noatime,swalloc,logbufs=9");
+	struct sp_findings out = { 0 };
+	struct sp_plan *p;
+	const struct sp_finding *r;
+
+	(void)state;
+	sp_judge_fstab(raid5_plan("6.1", SP_FS_XFS, ""), &f, &out);
+	r = find(&out, "mount-option-refused");
+	assert_non_null(r);
+	assert_non_null(strstr(r->message, "logbufs=9, outside 2..8 buffers: XFS refuses the mount "
+					   "(Linux 6.1, fs/xfs/xfs_super.c xfs_fs_validate_params()"));
+	f = fstab_with("LABEL=data", "noatime,swalloc,logbufs=8,logbsize=256k");
+	memset(&out, 0, sizeof(out));
+	sp_judge_fstab(raid5_plan("6.1", SP_FS_XFS, ""), &f, &out);
+	assert_null(find(&out, "mount-option-refused"));
+	f = fstab_with("LABEL=data", "noatime,swalloc,logbsize=512k");
+	memset(&out, 0, sizeof(out));
+	sp_judge_fstab(raid5_plan("6.1", SP_FS_XFS, ""), &f, &out);
+	assert_non_null(strstr(find(&out, "mount-option-refused")->message, "logbsize=512k, outside"));
+
+	f = fstab_with("LABEL=data", "noatime,swalloc");
+	p = raid5_plan("2.6.32-754.el6", SP_FS_XFS, "");
+	p->size_bytes = 3 * SP_TIB;
+	memset(&out, 0, sizeof(out));
+	sp_judge_fstab(p, &f, &out);
+	assert_int_equal(find(&out, "mount-no-inode64")->severity, SP_SEVERITY_SUBOPTIMAL);
+	f = fstab_with("LABEL=data", "noatime,swalloc,inode64");
+	memset(&out, 0, sizeof(out));
+	sp_judge_fstab(p, &f, &out);
+	assert_null(find(&out, "mount-no-inode64"));
+	p = raid5_plan("3.10.0-1160.el7", SP_FS_XFS, "");
+	p->size_bytes = 3 * SP_TIB;
+	f = fstab_with("LABEL=data", "noatime,swalloc");
+	memset(&out, 0, sizeof(out));
+	sp_judge_fstab(p, &f, &out);
+	assert_null(find(&out, "mount-no-inode64"));
+}
+
 static void test_no_fstab_line(void **state)
 {
 	struct sp_found_fstab f = fstab_with("x", "y");
@@ -550,6 +592,7 @@ int main(void)
 		cmocka_unit_test(test_half_made),
 		cmocka_unit_test(test_fstab_nobarrier),
 		cmocka_unit_test(test_fstab_swalloc_logbsize),
+		cmocka_unit_test(test_fstab_log_options_inode64),
 		cmocka_unit_test(test_no_fstab_line),
 		cmocka_unit_test(test_tuning),
 		cmocka_unit_test(test_findings_bound),
