@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "fuzz.h"
+#include "limit.h"
 #include "stripeplan.h"
 
 static void check_profile(const struct sp_profile *p)
@@ -55,10 +56,38 @@ static void check_profile(const struct sp_profile *p)
 		if (k->value.kind == SP_VALUE_AUTO)
 			FUZZ_CHECK(rule->may_be_auto, "auto on '%s'", k->knob);
 		else
-			FUZZ_CHECK(k->value.kind == SP_VALUE_NUMBER && k->value.number >= rule->min &&
-					   k->value.number <= rule->max,
+			FUZZ_CHECK(k->value.kind == SP_VALUE_NUMBER &&
+					   sp_limit_holds(rule->limit, k->value.number),
 				   "knob value %d %" PRIu64 " on '%s'", (int)k->value.kind,
 				   k->value.number, k->knob);
+	}
+	/* the documented limits: sources terminated, strips ordered within the
+	 * chunk bounds, spans and level rules consistent */
+	FUZZ_CHECK_TERMINATED(p->levels_source);
+	FUZZ_CHECK_TERMINATED(p->strip_name);
+	FUZZ_CHECK_TERMINATED(p->strips_source);
+	FUZZ_CHECK_TERMINATED(p->spans_source);
+	FUZZ_CHECK(p->n_strip_sizes <= SP_PROFILE_MAX_STRIPS, "n_strip_sizes %zu", p->n_strip_sizes);
+	for (size_t i = 0; i < p->n_strip_sizes; i++)
+		FUZZ_CHECK(p->strip_sizes_bytes[i] >= p->chunk_min_bytes &&
+				   p->strip_sizes_bytes[i] <= p->chunk_max_bytes &&
+				   (i == 0 || p->strip_sizes_bytes[i] > p->strip_sizes_bytes[i - 1]),
+			   "strip %zu: %" PRIu64, i, p->strip_sizes_bytes[i]);
+	FUZZ_CHECK(!p->default_strip_bytes || sp_profile_offers_strip(p, p->default_strip_bytes),
+		   "default strip %" PRIu64, p->default_strip_bytes);
+	FUZZ_CHECK(!p->spans_max || p->spans_max >= (p->spans_min ? p->spans_min : 2),
+		   "spans %u..%u", p->spans_min, p->spans_max);
+	FUZZ_CHECK(p->n_level_rules <= SP_PROFILE_MAX_LEVEL_RULES, "n_level_rules %zu",
+		   p->n_level_rules);
+	for (size_t i = 0; i < p->n_level_rules; i++) {
+		const struct sp_level_rule *r = &p->level_rules[i];
+
+		FUZZ_CHECK_TERMINATED(r->source);
+		FUZZ_CHECK(!r->max_disks || r->max_disks >= r->min_disks, "rule %zu: disks %u..%u", i,
+			   r->min_disks, r->max_disks);
+		FUZZ_CHECK(r->chunk == SP_CHUNK_POWER_OF_TWO ||
+				   (r->chunk == SP_CHUNK_SECTOR_MULTIPLE && r->level == SP_LEVEL_0),
+			   "rule %zu: chunk rule %d on level %d", i, (int)r->chunk, (int)r->level);
 	}
 	for (size_t i = 0; i < p->n_module_options; i++) {
 		const struct sp_profile_module_option *m = &p->module_options[i];
