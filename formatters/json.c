@@ -79,7 +79,7 @@ static json_object *profile_limits_json(const struct sp_profile *pr)
 static json_object *profile_json(const struct sp_profile *pr)
 {
 	json_object *o = json_object_new_object(), *levels = json_object_new_array();
-	static const enum sp_level all[] = { SP_LEVEL_0, SP_LEVEL_1, SP_LEVEL_5, SP_LEVEL_6,
+	static const enum sp_level all[] = { SP_LEVEL_0, SP_LEVEL_1, SP_LEVEL_4, SP_LEVEL_5, SP_LEVEL_6,
 					     SP_LEVEL_10, SP_LEVEL_50, SP_LEVEL_60 };
 	json_object *knobs = json_object_new_array(), *mods = json_object_new_array();
 

@@ -36,6 +36,7 @@ static const char *data_disks_reason(const struct sp_plan *p, char *buf, size_t 
 		}
 		snprintf(buf, len, "raid10 mirrors pairs: %u disks / 2", p->disks);
 		break;
+	case SP_LEVEL_4:
 	case SP_LEVEL_5:
 	case SP_LEVEL_6:
 		snprintf(buf, len, "%s keeps %u disk%s of parity per stripe: %u - %u", sp_level_name(p->level),
@@ -445,7 +446,7 @@ static void profile_limits_text(FILE *f, const struct sp_profile *pr)
 
 char *sp_format_profiles_text(const struct sp_profile_set *set)
 {
-	static const enum sp_level all[] = { SP_LEVEL_0, SP_LEVEL_1, SP_LEVEL_5, SP_LEVEL_6,
+	static const enum sp_level all[] = { SP_LEVEL_0, SP_LEVEL_1, SP_LEVEL_4, SP_LEVEL_5, SP_LEVEL_6,
 					     SP_LEVEL_10, SP_LEVEL_50, SP_LEVEL_60 };
 	char *buf = NULL;
 	size_t len = 0;

@@ -17,7 +17,7 @@ static const char usage_plan[] =
 	"The array (a probed md array tells its own level, disks, chunk, layout and\n"
 	"members: give them only to have them checked; a difference is refused):\n"
 	"      --controller NAME   controller profile (see 'stripeplan controllers')\n"
-	"      --level LEVEL       RAID level: 0, 1, 5, 6, 10, 50, 60 (raid5 spelling too)\n"
+	"      --level LEVEL       RAID level: 0, 1, 4 (md), 5, 6, 10, 50, 60 (raid5 too)\n"
 	"      --disks N           disks in the array, parity and mirrors included\n"
 	"      --spans G           RAID50/60: number of RAID5/6 sets striped together\n"
 	"      --chunk SIZE        per-disk chunk (stripe element): 64K, 256K, 1M ...;\n"

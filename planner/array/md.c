@@ -15,7 +15,7 @@ int sp_md_level(const struct sp_md_facts *md, const char *array, enum sp_level *
 		enum sp_level level;
 	} known[] = {
 		{ "raid0", SP_LEVEL_0 }, { "raid1", SP_LEVEL_1 },   { "raid5", SP_LEVEL_5 },
-		{ "raid6", SP_LEVEL_6 }, { "raid10", SP_LEVEL_10 },
+		{ "raid6", SP_LEVEL_6 }, { "raid10", SP_LEVEL_10 }, { "raid4", SP_LEVEL_4 },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(known); i++) {
@@ -26,6 +26,6 @@ int sp_md_level(const struct sp_md_facts *md, const char *array, enum sp_level *
 	}
 	return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 			    "level: %s is md '%s', which stripeplan does not plan (it plans raid0, "
-			    "raid1, raid5, raid6 and raid10)",
+			    "raid1, raid4, raid5, raid6 and raid10)",
 			    array, md->level[0] ? md->level : "(none)");
 }

@@ -389,7 +389,7 @@ static void judge_xfs_ags(const struct sp_plan *plan, const struct sp_found_fs *
 	char a[32], b[32], c[32];
 
 	/* small-sync: no stripe unit, no swalloc, so no stripe for AGs to hold */
-	if (!is_striped(plan) || !sp_level_parity_disks(plan->level) || !ag ||
+	if (!is_striped(plan) || !sp_level_rotates_parity(plan->level) || !ag ||
 	    wants_no_xfs_stripe(plan))
 		return;
 	if (ag % stripe)
@@ -735,7 +735,7 @@ void sp_judge_mount_options(const struct sp_plan *plan, const char *fstype, cons
 				where, plan->kernel.release, human(plan->size_bytes, a, sizeof(a)),
 				SP_LIMIT_CITED(SP_LIMIT_XFS_INODE64_DEFAULT));
 	/* small-sync plans no stripe unit, so there is nothing to round to */
-	if (xfs && is_striped(plan) && sp_level_parity_disks(plan->level) &&
+	if (xfs && is_striped(plan) && sp_level_rotates_parity(plan->level) &&
 	    !wants_no_xfs_stripe(plan) && !has_option(options, "swalloc", NULL))
 		sp_findings_add(out, SP_SEVERITY_SUBOPTIMAL, "mount-no-swalloc",
 				"%s has no 'swalloc': on parity RAID XFS then rounds only to the "

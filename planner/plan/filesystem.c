@@ -157,7 +157,10 @@ static int xfs_no_stripe_ag(struct sp_plan *plan, struct sp_error *err)
  * (bench/: 1.4-2.0x the member I/O).  Parity rotates from row to row with
  * a period of the disks in a parity set, so AG headers still spread over
  * the members as long as the stripes per AG are not a multiple of that
- * period.  A mirror has no stripe: su, sw and the log stripe unit stay 0.
+ * period.  RAID4's parity does not rotate: whole-stripe AGs would all
+ * start on its first disk, so it gets mkfs.xfs's own AGs, whose rule (no
+ * AG a multiple of the width) is the right one there, and no swalloc.
+ * A mirror has no stripe: su, sw and the log stripe unit stay 0.
  */
 static int xfs_stripe_ag(struct sp_plan *plan, struct sp_error *err)
 {
@@ -174,7 +177,7 @@ static int xfs_stripe_ag(struct sp_plan *plan, struct sp_error *err)
 	plan->xfs_sw = plan->stripe_width_bytes ? plan->data_disks : 0;
 	return sp_xfs_plan_ag(plan->size_bytes, plan->xfs_su_bytes, plan->xfs_sw,
 			      plan->stripe_width_bytes,
-			      sp_level_has_parity(plan->level) ? plan->disks / plan->spans : 0,
+			      sp_level_rotates_parity(plan->level) ? plan->disks / plan->spans : 0,
 			      &plan->xfs_ag, err);
 }
 

@@ -98,7 +98,7 @@ int sp_plan_mount(const struct sp_spec *spec, const struct sp_profile *profile,
 	 * full stripe: full-stripe writes stay full-stripe writes; without a
 	 * stripe unit (small-sync, metadata) there is nothing for swalloc to
 	 * round to */
-	if (spec->fs == SP_FS_XFS && sp_level_has_parity(plan->level) &&
+	if (spec->fs == SP_FS_XFS && sp_level_rotates_parity(plan->level) &&
 	    sp_workload_xfs_stripe(spec->workload))
 		option_add(plan, "swalloc");
 	/* before 3.7 XFS keeps inodes in the first TiB (inode32) unless told;

@@ -10,7 +10,8 @@
 
 /* indexed by the level's number (sparse) */
 static const char *const sp_level_table[] = {
-	[SP_LEVEL_0] = "raid0",   [SP_LEVEL_1] = "raid1",   [SP_LEVEL_5] = "raid5",
+	[SP_LEVEL_0] = "raid0",   [SP_LEVEL_1] = "raid1",   [SP_LEVEL_4] = "raid4",
+	[SP_LEVEL_5] = "raid5",
 	[SP_LEVEL_6] = "raid6",   [SP_LEVEL_10] = "raid10", [SP_LEVEL_50] = "raid50",
 	[SP_LEVEL_60] = "raid60",
 };
@@ -26,7 +27,7 @@ struct level_info {
 static const struct level_info levels[] = {
 	{ SP_LEVEL_0, 2, 0, false },  { SP_LEVEL_1, 2, 0, false },  { SP_LEVEL_5, 3, 1, false },
 	{ SP_LEVEL_6, 4, 2, false },  { SP_LEVEL_10, 4, 0, false }, { SP_LEVEL_50, 3, 1, true },
-	{ SP_LEVEL_60, 4, 2, true },
+	{ SP_LEVEL_60, 4, 2, true },   { SP_LEVEL_4, 3, 1, false },
 };
 
 static const struct level_info *level_info(enum sp_level level)
@@ -45,7 +46,7 @@ unsigned sp_level_bit(enum sp_level level)
 	return 0;
 }
 
-/* "0, 1, 5, 6, 10, 50, 60": the names without "raid", as people type them */
+/* "0, 1, 4, 5, 6, 10, 50, 60": the names without "raid", as people type them */
 static const char *level_numbers(char *buf, size_t len)
 {
 	size_t used = 0;
@@ -90,6 +91,11 @@ unsigned sp_level_parity_disks(enum sp_level level)
 bool sp_level_has_parity(enum sp_level level)
 {
 	return sp_level_parity_disks(level) > 0;
+}
+
+bool sp_level_rotates_parity(enum sp_level level)
+{
+	return sp_level_has_parity(level) && level != SP_LEVEL_4;
 }
 
 static int check_spans(const struct level_info *li, unsigned disks, unsigned spans,
@@ -138,6 +144,7 @@ static const struct sp_level_rule default_rules[] = {
 	{ .level = SP_LEVEL_10, .min_disks = 4, .even_disks = true },
 	{ .level = SP_LEVEL_50, .min_disks = 3 },
 	{ .level = SP_LEVEL_60, .min_disks = 4 },
+	{ .level = SP_LEVEL_4, .min_disks = 3 },
 };
 
 const struct sp_level_rule *sp_level_default_rule(enum sp_level level)

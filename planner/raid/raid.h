@@ -30,6 +30,7 @@ struct sp_error;
 enum sp_level {
 	SP_LEVEL_0 = 0,
 	SP_LEVEL_1 = 1,
+	SP_LEVEL_4 = 4, /* md only: parity on the last disk, no rotation */
 	SP_LEVEL_5 = 5,
 	SP_LEVEL_6 = 6,
 	SP_LEVEL_10 = 10,
@@ -48,6 +49,12 @@ int sp_raid_data_disks(enum sp_level level, unsigned disks, unsigned spans,
 unsigned sp_level_parity_disks(enum sp_level level);
 /* RAID5, 6, 50, 60: parity rotates over the members. */
 bool sp_level_has_parity(enum sp_level level);
+/*
+ * Parity that rotates from stripe to stripe (RAID5, 6, 50, 60): what
+ * whole-stripe XFS allocation groups rely on.  RAID4 keeps parity on its
+ * last disk, so every stripe starts on the same disk.
+ */
+bool sp_level_rotates_parity(enum sp_level level);
 /* RAID1 (md or a controller's): a mirror has no stripe to align to. */
 bool sp_level_is_mirror(enum sp_level level);
 

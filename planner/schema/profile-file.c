@@ -49,7 +49,7 @@ static int levels_read(const struct sp_field *f, struct json_object *v, struct j
 
 		if (!json_object_is_type(e, json_type_int))
 			return sp_where_error(err, w, NULL, EINVAL,
-					      " must list levels as numbers (0, 1, 5, 6, 10, 50, 60)");
+					      " must list levels as numbers (0, 1, 4, 5, 6, 10, 50, 60)");
 		if (level_from_number(json_object_get_int64(e), &level) < 0)
 			return sp_where_error(err, w, NULL, EINVAL,
 					      " lists an unknown RAID level (%" PRId64 ")",

@@ -34,7 +34,7 @@ expect_exit 2 'spans: raid50 needs --spans' \
 	sp plan --controller generic --level 50 --disks 12 --chunk 64K --fs xfs --device /dev/sdb --size 1T --kernel 6.1
 expect_exit 2 'spans: raid10 has no spans' with --disks 8 --spans 2
 # unknown names list the known ones
-expect_exit 2 "level: unknown RAID level '7' \(known: 0, 1, 5, 6, 10, 50, 60\)" with --level 7
+expect_exit 2 "level: unknown RAID level '7' \(known: 0, 1, 4, 5, 6, 10, 50, 60\)" with --level 7
 expect_exit 2 "fs: unknown filesystem 'btrfs' \(known: xfs, ext3, ext4\)" with --fs btrfs
 expect_exit 2 "controller: unknown controller 'areca' \(known: .*hp-p400.*md.*\)" with --controller areca
 expect_exit 2 "level: raid50 is not supported by the hp-p400 profile" with --level 50 --spans 2

@@ -59,7 +59,7 @@ static void test_sparse_levels(void **state)
 	assert_int_equal(sp_level_from_name("raid7", &level), -EINVAL);
 	assert_int_equal(level, SP_LEVEL_50); /* untouched on failure */
 	assert_string_equal(SP_NAMES_JOINED(&sp_level_names),
-			    "raid0, raid1, raid5, raid6, raid10, raid50, raid60");
+			    "raid0, raid1, raid4, raid5, raid6, raid10, raid50, raid60");
 }
 
 /* The "known" list of a message is the table, so a new name shows up. */
@@ -80,7 +80,7 @@ static void test_known_lists(void **state)
 	assert_int_equal(sp_parse_table("bsd", &t, &err), -EINVAL);
 	assert_string_equal(err.message, "table: unknown partition table 'bsd' (known: gpt, msdos, none)");
 	assert_int_equal(sp_parse_level("7", &l, &err), -EINVAL);
-	assert_string_equal(err.message, "level: unknown RAID level '7' (known: 0, 1, 5, 6, 10, 50, 60)");
+	assert_string_equal(err.message, "level: unknown RAID level '7' (known: 0, 1, 4, 5, 6, 10, 50, 60)");
 	/* the aliases people type still parse */
 	assert_int_equal(sp_parse_table("mbr", &t, &err), 0);
 	assert_int_equal(t, SP_TABLE_MSDOS);

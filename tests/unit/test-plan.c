@@ -949,6 +949,26 @@ static void test_controller_limits(void **state)
 	q.disks = 257;
 	assert_non_null(strstr(plan_error(&q), "md raid6 takes at most 256 disks, not 257 (mdadm Create.c"));
 
+	/* md RAID4: from 2 disks; parity does not rotate, so mkfs.xfs's own AGs
+	 * (no whole-stripe AGs, which would all start on the first disk) and
+	 * no swalloc; hardware profiles have no RAID4 */
+	q.level = "4";
+	q.disks = 2;
+	q.chunk = 512 * KiB;
+	plan_ok(&q);
+	q.disks = 4;
+	{
+		struct sp_plan *p = plan_ok(&q);
+
+		assert_int_equal(p->data_disks, 3);
+		assert_int_equal(p->xfs_sw, 3);
+		assert_int_equal(p->xfs_agsize_bytes, 0);
+		for (size_t i = 0; i < p->n_mount_options; i++)
+			assert_string_not_equal(p->mount_options[i], "swalloc");
+	}
+	q.controller = "generic";
+	assert_non_null(strstr(plan_error(&q), "level: raid4 is not supported by the generic profile"));
+
 	/* a list of strips: 96K is within 2K..128K but not offered */
 	q.controller = "lsi-megaraid-475";
 	q.level = "5";

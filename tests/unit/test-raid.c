@@ -125,7 +125,7 @@ static void test_unknown_level(void **state)
 
 	(void)state;
 	assert_true(sp_parse_level("7", &level, &err) < 0);
-	assert_non_null(strstr(err.message, "known: 0, 1, 5, 6, 10, 50, 60"));
+	assert_non_null(strstr(err.message, "known: 0, 1, 4, 5, 6, 10, 50, 60"));
 	assert_true(sp_parse_level("raid", &level, &err) < 0);
 }
 
