@@ -337,6 +337,13 @@ int sp_plan_array(const struct sp_spec *spec, const struct sp_profile *profile,
 	r = check_disk_limits(profile, rule, plan, err);
 	if (r < 0)
 		return r;
+	/* md takes one device, mdadm only when forced: planned, and said */
+	if (profile->is_md && !f->md.present && plan->disks == 1)
+		sp_plan_add_warning(plan, "md-one-device",
+				    "mdadm creates a one-device %s only with --force ('1 is an "
+				    "unusual number of drives', mdadm.c); this plan is for such an "
+				    "array",
+				    sp_level_name(plan->level));
 	if (sp_level_is_mirror(plan->level)) {
 		/* a mirror writes every block to each disk: nothing to align to */
 		if (!f->md.present && declared(spec, SP_FIELD_CHUNK) && spec->chunk_bytes) {

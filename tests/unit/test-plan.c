@@ -928,6 +928,15 @@ static void test_controller_limits(void **state)
 	q.chunk = 2 * MiB;
 	assert_non_null(strstr(plan_error(&q), "outside what dell-perc6i supports (8K..1M)"));
 
+	/* a one-device md array: mdadm makes it only with --force, so the plan says so */
+	q.controller = "md";
+	q.level = "1";
+	q.disks = 1;
+	q.chunk = 0;
+	assert_true(has_warning(plan_ok(&q), "md-one-device"));
+	q.disks = 2;
+	assert_false(has_warning(plan_ok(&q), "md-one-device"));
+
 	/* md raid0 takes any multiple of the block: 48 KiB */
 	q.controller = "md";
 	q.level = "0";
