@@ -125,8 +125,8 @@ static bool md_stripe_cache_entries(const struct sp_spec *spec, struct sp_plan *
 	uint64_t affordable = plan->memory_budget_bytes / (SP_PAGE_BYTES * spec->disks);
 	uint64_t entries = want < affordable ? want : affordable;
 
-	if (entries > 32768)
-		entries = 32768;
+	if (entries > sp_limit(SP_LIMIT_MD_STRIPE_CACHE)->max)
+		entries = sp_limit(SP_LIMIT_MD_STRIPE_CACHE)->max;
 	if (entries <= 256) {
 		if (want > 256)
 			sp_plan_add_warning(plan, "md-stripe-cache-budget",
@@ -231,10 +231,12 @@ static void plan_md_memory(struct sp_plan *plan)
 		sp_plan_add_warning(plan, "md-stripe-cache-memory",
 				    "md/stripe_cache_size %" PRIu64 " costs %" PRIu64
 				    " entries x 4 KiB pages x %u member disks = %s of RAM, held "
-				    "while the array runs (range 17..32768, default 256; memory "
+				    "while the array runs (range %" PRIu64 "..%" PRIu64 ", default 256; memory "
 				    "budget %s, --memory-budget)",
 				    entries, entries, plan->disks,
 				    SP_SIZE_TEXT(plan->md_stripe_cache_bytes, SP_SIZE_HUMAN),
+				    sp_limit(SP_LIMIT_MD_STRIPE_CACHE)->min,
+				    sp_limit(SP_LIMIT_MD_STRIPE_CACHE)->max,
 				    SP_SIZE_TEXT(plan->memory_budget_bytes, SP_SIZE_HUMAN));
 	}
 }
