@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "format.h"
-#include "limit.h"
+#include "limits/limit.h"
 
 static const char *data_disks_reason(const struct sp_plan *p, char *buf, size_t len)
 {

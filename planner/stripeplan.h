@@ -30,6 +30,7 @@
 #include "fstab/mountpoint.h"
 #include "kernel/kernel.h"
 #include "kernel/knob.h"
+#include "limits/limit.h"
 #include "ondisk/ondisk.h"
 #include "plan/plan.h"
 #include "plan/spec.h"

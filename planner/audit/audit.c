@@ -15,7 +15,7 @@
 #include "audit.h"
 #include "base/units.h"
 #include "kernel/kernel.h"
-#include "limit.h"
+#include "limits/limit.h"
 #include "plan/spec.h"
 #include "raid/raid.h"
 

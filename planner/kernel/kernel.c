@@ -11,7 +11,7 @@
 
 #include "base/error.h"
 #include "kernel.h"
-#include "limit.h"
+#include "limits/limit.h"
 
 static int parse_component(const char **p, unsigned *out)
 {

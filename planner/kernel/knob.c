@@ -13,7 +13,7 @@
 #include "base/error.h"
 #include "kernel.h"
 #include "knob.h"
-#include "limit.h"
+#include "limits/limit.h"
 
 static const char *const sp_scheduler_table[] = {
 	[SP_SCHED_NONE] = "none",   [SP_SCHED_MQ_DEADLINE] = "mq-deadline",

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "base/base.h"
-#include "limit.h"
+#include "limits/limit.h"
 
 struct sp_error;
 

@@ -13,7 +13,7 @@
 
 #include "base/error.h"
 #include "base/units.h"
-#include "limit.h"
+#include "limits/limit.h"
 #include "plan-internal.h"
 #include "xfs-geometry.h"
 

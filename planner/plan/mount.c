@@ -12,7 +12,7 @@
 #include "fstab/line.h"
 #include "fstab/mountpoint.h"
 #include "kernel/kernel.h"
-#include "limit.h"
+#include "limits/limit.h"
 #include "plan-internal.h"
 
 #define DEVICE_TIMEOUT "x-systemd.device-timeout=30s"

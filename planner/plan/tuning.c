@@ -16,7 +16,7 @@
 #include "base/units.h"
 #include "kernel/kernel.h"
 #include "kernel/knob.h"
-#include "limit.h"
+#include "limits/limit.h"
 #include "plan-internal.h"
 
 /* -E2BIG when the plan holds no more: a knob is never dropped unsaid */

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The LIMITS section of stripeplan(8), written from the limits table
- * (planner/limit.c) and the shipped controller profiles: cli/limits-doc
+ * (planner/limits/limit.c) and the shipped controller profiles: cli/limits-doc
  * fails when the page's copy differs, and UPDATE_GOLDEN=1 rewrites it.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "limit.h"
+#include "limits/limit.h"
 #include "stripeplan.h"
 
 /* roff text: a backslash is \e, a leading dot or quote is guarded, '-' is \- */

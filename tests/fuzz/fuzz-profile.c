@@ -11,7 +11,7 @@
 #include <stdbool.h>
 
 #include "fuzz.h"
-#include "limit.h"
+#include "limits/limit.h"
 #include "stripeplan.h"
 
 static void check_profile(const struct sp_profile *p)

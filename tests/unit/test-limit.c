@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "limit.h"
+#include "limits/limit.h"
 #include "stripeplan.h"
 
 static void test_rows_whole(void **state)

@@ -13,8 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/base.h"
+#include "base/error.h"
 #include "limit.h"
-#include "stripeplan.h"
 
 #define KIB 1024ULL
 #define MIB (1024ULL * KIB)
