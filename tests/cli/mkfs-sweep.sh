@@ -25,7 +25,8 @@ trap 'rm -rf "$WORK" "$SPARSE"' EXIT
 checks=1
 "$STRIPEPLAN" controllers --format json >"$WORK/profiles.json"
 python3 - "$STRIPEPLAN" "$SPARSE/part.img" "$WORK/profiles.json" <<'EOF' || fail "the sweep found plans mkfs refuses or refusals mkfs does not make"
-import json, math, os, re, subprocess, sys
+import json, math, os, re, subprocess, sys, threading
+from concurrent.futures import ThreadPoolExecutor
 
 stripeplan, img, profiles_json = sys.argv[1], sys.argv[2], sys.argv[3]
 K, M, G, T = 1 << 10, 1 << 20, 1 << 30, 1 << 40
@@ -63,11 +64,12 @@ def data_disks(level, disks, spans):
             50: disks - spans, 60: disks - 2 * spans}[level]
 
 def mkfs_ok(argv, size):
-    if os.path.exists(img):
-        os.unlink(img)
-    with open(img, "wb") as f:
+    path = f"{img}.{threading.get_ident()}"  # one per thread (the bisections run in parallel)
+    if os.path.exists(path):
+        os.unlink(path)
+    with open(path, "wb") as f:
         f.truncate(size)
-    argv = argv[:-1] + [img]
+    argv = argv[:-1] + [path]
     extra = ["-N", "-f"] if argv[0] == "mkfs.xfs" else ["-n", "-F", "-q"]
     r = subprocess.run(argv[:1] + extra + argv[1:], capture_output=True, text=True)
     if r.returncode == 0 and "noalign" in argv and "sunit=0      swidth=0 blks" not in r.stdout:
@@ -185,7 +187,7 @@ def refusal_is_mkfs_limit(stderr):
 
 profiles = json.load(open(profiles_json))
 xfs_width_refused = smallest_checked = ext4_ignored = extremes = array_refused = beyond_refused = 0
-smallest_done = set()
+smallest_done, smallest_jobs, fewest_done = set(), [], set()
 for profile in profiles:
     ctl = profile["name"]
     for level, disks, chunk, spans, beyond in extreme_arrays(profile):
@@ -235,35 +237,51 @@ for profile in profiles:
                     failures += 1
                     print(f"FAIL: {name}: mkfs refused {' '.join(p['filesystem']['mkfs_argv'])} "
                           f"on {p['partition']['size_bytes']} bytes: {out}")
-            # the smallest device the planner takes, to the MiB: mkfs accepts
-            # the partition it plans there; one MiB less is refused.  Found
-            # once per geometry (profiles that share a shape share it), by
-            # doubling from 256 MiB, then bisecting
+            # the smallest device: for the fewest disks the level takes (the
+            # first of 1..4 planned) and for the most, once per geometry
+            # (profiles that share a shape share it), after the loop, in
+            # parallel
             shape = (level, disks, chunk, spans, fs)
-            if shape in smallest_done:
-                continue
-            smallest_done.add(shape)
-            lo, hi = 0, 256
-            while plan(ctl, level, disks, chunk, spans, hi * M, fs).returncode != 0:
-                lo, hi = hi, hi * 2
-            while hi - lo > 1:
-                mid = (lo + hi) // 2
-                if plan(ctl, level, disks, chunk, spans, mid * M, fs).returncode == 0:
-                    hi = mid
-                else:
-                    lo = mid
-            small = plan(ctl, level, disks, chunk, spans, hi * M, fs)
-            p = json.loads(small.stdout)
-            ok, out = mkfs_ok(p["filesystem"]["mkfs_argv"], p["partition"]["size_bytes"])
-            smallest_checked += 1
-            if not ok:
-                failures += 1
-                print(f"FAIL: {name}: smallest device {hi} MiB: mkfs refused "
-                      f"{' '.join(p['filesystem']['mkfs_argv'])} on {p['partition']['size_bytes']} bytes: {out}")
-            below = plan(ctl, level, disks, chunk, spans, lo * M, fs)
-            if below.returncode != 2:
-                failures += 1
-                print(f"FAIL: {name}: {lo} MiB: plan exited {below.returncode}, expected a refusal")
+            fewest = (ctl, level, chunk, spans > 0, fs)
+            if disks <= 4 and not spans:
+                if fewest in fewest_done:
+                    continue
+                fewest_done.add(fewest)
+            if shape not in smallest_done:
+                smallest_done.add(shape)
+                smallest_jobs.append((name, ctl) + shape)
+
+def smallest(job):
+    """the smallest device the planner takes, to the MiB, found by doubling
+    from 256 MiB, then bisecting: mkfs accepts the partition it plans there;
+    one MiB less is refused.  Returns the failures' lines."""
+    name, ctl, level, disks, chunk, spans, fs = job
+    lo, hi = 0, 256
+    while plan(ctl, level, disks, chunk, spans, hi * M, fs).returncode != 0:
+        lo, hi = hi, hi * 2
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if plan(ctl, level, disks, chunk, spans, mid * M, fs).returncode == 0:
+            hi = mid
+        else:
+            lo = mid
+    p = json.loads(plan(ctl, level, disks, chunk, spans, hi * M, fs).stdout)
+    ok, out = mkfs_ok(p["filesystem"]["mkfs_argv"], p["partition"]["size_bytes"])
+    said = []
+    if not ok:
+        said.append(f"FAIL: {name}: smallest device {hi} MiB: mkfs refused "
+                    f"{' '.join(p['filesystem']['mkfs_argv'])} on {p['partition']['size_bytes']} bytes: {out}")
+    below = plan(ctl, level, disks, chunk, spans, lo * M, fs)
+    if below.returncode != 2:
+        said.append(f"FAIL: {name}: {lo} MiB: plan exited {below.returncode}, expected a refusal")
+    return said
+
+with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+    for said in pool.map(smallest, smallest_jobs):
+        smallest_checked += 1
+        failures += len(said)
+        for line in said:
+            print(line)
 
 print(f"{accepted} plans accepted by mkfs, {refused} refusals mkfs makes too, "
       f"{geometry} devices smaller than one aligned stripe; extremes: {extremes} arrays planned "
