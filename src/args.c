@@ -440,6 +440,7 @@ int sp_cli_make_plan(const struct sp_cli_args *a, struct sp_plan *ret, struct sp
 		snprintf(facts.path, sizeof(facts.path), "%s", a->device);
 	r = sp_plan_make(&a->spec, profile, &facts, ret, err);
 out:
+	sp_facts_release(&facts);
 	sp_profiles_free(set);
 	return r;
 }
@@ -464,8 +465,11 @@ int sp_cli_replan(const struct sp_cli_args *a, struct sp_plan *plan, struct sp_e
 			     "%s; '%s' was edited or made by another version: make it again "
 			     "with 'stripeplan plan'", msg, a->plan_file);
 	}
-	if (r == 0)
+	if (r == 0) {
+		/* the plan made again is the one applied: the file's goes */
+		sp_plan_release(plan);
 		*plan = *again;
+	}
 	sp_profiles_free(set);
 	free(again);
 	return r;

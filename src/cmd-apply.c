@@ -296,6 +296,7 @@ out:
 	free(text);
 	sp_report_free(report);
 	free(report);
+	sp_plan_release(plan);
 	free(plan);
 	free(args);
 	return rc;

@@ -156,6 +156,7 @@ int sp_cmd_plan(int argc, char **argv)
 		rc = sp_cli_fail(&err);
 out:
 	free(text);
+	sp_plan_release(plan);
 	free(plan);
 	free(args);
 	return rc;

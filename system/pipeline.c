@@ -685,7 +685,7 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 		      struct sp_report *r)
 {
 	double started = sp_now_seconds();
-	struct sp_facts facts;
+	struct sp_facts facts = { 0 };
 	struct sp_ctx ctx;
 	size_t first, n;
 	int disk_fd = -1, rc;
@@ -751,6 +751,7 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 out:
 	snprintf(r->fs_uuid, sizeof(r->fs_uuid), "%s", ctx.fs_uuid);
 	unbind(&ctx);
+	sp_facts_release(&facts);
 	return rc;
 }
 
@@ -806,7 +807,7 @@ int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts
 	double started = sp_now_seconds();
 	bool failed = false;
 	struct sp_error lock_err = { 0 };
-	struct sp_facts facts;
+	struct sp_facts facts = { 0 };
 	struct sp_ctx *ctx = calloc(1, sizeof(*ctx));
 	enum sp_outcome outcome;
 	int lock_fd = -1, rc;
@@ -847,6 +848,7 @@ int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts
 		step_done(opts, r, i);
 	snprintf(r->fs_uuid, sizeof(r->fs_uuid), "%s", ctx->fs_uuid);
 	free(ctx);
+	sp_facts_release(&facts);
 	if (failed)
 		return finish(r, SP_OUTCOME_FAILED, started);
 	outcome = judge_outcome(r, n > 0);

@@ -341,16 +341,33 @@ static int md_members(const struct sp_sysfs *sys, const char *sys_dev, struct sp
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.' || strlen(de->d_name) >= SP_NAME_MAX)
 			continue;
-		if (md->n_members >= SP_MAX_MEMBERS) {
+		struct sp_md_member m = { 0 };
+		int r;
+
+		md_member(sys, sys_dev, de->d_name, &m);
+		r = sp_md_member_add(md, &m);
+		if (r < 0) {
 			closedir(d);
-			return -E2BIG;
+			return r;
 		}
-		md_member(sys, sys_dev, de->d_name, &md->members[md->n_members++]);
 	}
 	closedir(d);
 	/* directory order is the kernel's whim; plans must not depend on it */
 	qsort(md->members, md->n_members, sizeof(md->members[0]), compare_names);
 	return 0;
+}
+
+/* An md array whose members could not be read: more than md's version-1
+ * superblock holds (SP_MAX_MEMBERS) is not an array stripeplan plans. */
+static int md_members_failed(struct sp_error *err, int r, const char *array)
+{
+	if (r == -E2BIG)
+		return fail(err, E2BIG, SP_ERR_INVALID,
+			    "md array '%s' has more than %u members, the most md's version-1 "
+			    "superblock holds",
+			    array, SP_MAX_MEMBERS);
+	return fail(err, -r, r == -ENOMEM ? SP_ERR_FAILED : SP_ERR_INVALID,
+		    "cannot read the members of md array '%s': %s", array, strerror(-r));
 }
 
 /* /sys/.../mdN/md/ as facts; md->present stays false for anything else. */
@@ -386,11 +403,12 @@ int sp_probe_md(const struct sp_sysfs *sys, const char *kernel_name, struct sp_m
 	r = sp_sysfs_path(sys, sys_dev, sizeof(sys_dev), "block/%s", kernel_name);
 	if (r == 0)
 		r = read_md(sys, sys_dev, md);
-	if (r < 0)
-		r = fail(err, -r, SP_ERR_FAILED,
-			 "cannot read the members of md array '%s': %s", kernel_name, strerror(-r));
-	else
+	if (r < 0) {
+		free(md->members);
+		r = md_members_failed(err, r, kernel_name);
+	} else {
 		*ret = *md;
+	}
 	free(md);
 	return r;
 }
@@ -432,8 +450,7 @@ static int read_sysfs_facts(const struct sp_sysfs *sys, int fd, const char *path
 	f->is_scsi = is_scsi_device(sys_disk);
 	r = read_md(sys, sys_dev, &f->md);
 	if (r < 0)
-		return fail(err, -r, SP_ERR_INVALID,
-			    "cannot read the members of md array '%s': %s", path, strerror(-r));
+		return md_members_failed(err, r, path);
 	return 0;
 }
 
@@ -456,8 +473,10 @@ int sp_probe_facts_fd(const struct sp_sysfs *sys, int fd, const char *path, stru
 	r = read_sizes(fd, path, &f, err);
 	if (r == 0)
 		r = read_sysfs_facts(sys, fd, path, &f, err);
-	if (r < 0)
+	if (r < 0) {
+		sp_facts_release(&f);
 		return r;
+	}
 	*ret = f;
 	return 0;
 }

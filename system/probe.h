@@ -63,6 +63,7 @@ int sp_node_of(const char *name, char *buf, size_t len);
  * diskseq, wwn/serial (sysfs, udev-free), driver, is_scsi, is_partition.
  * Errors: -ENOENT/-ENOTBLK etc. with err->kind = SP_ERR_INVALID and
  * a message naming the path.  sys (may be NULL) says where sysfs is.
+ * The facts own an md array's members: sp_facts_release() them.
  */
 int sp_probe_facts(const struct sp_sysfs *sys, const char *path, struct sp_facts *ret,
 		   struct sp_error *err);
@@ -78,7 +79,7 @@ int sp_probe_resolve(const char *path, char *buf, size_t len, struct sp_error *e
 /*
  * What an md array says about itself (/sys/block/<kernel_name>/md/ and
  * slaves/), read-only; ret->present is false when it is not md.
- * sp_probe_facts() fills facts.md the same way.
+ * sp_probe_facts() fills facts.md the same way.  free(ret->members).
  */
 int sp_probe_md(const struct sp_sysfs *sys, const char *kernel_name, struct sp_md_facts *ret,
 		struct sp_error *err);

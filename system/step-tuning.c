@@ -576,12 +576,12 @@ static int tuning_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 
 /* ------------------------------------------------------------ verify */
 
-static void found_knob(struct sp_found_tuning *f, const struct knob *k)
+static int found_knob(struct sp_found_tuning *f, const struct knob *k, struct sp_step_result *res)
 {
 	struct sp_found_knob *fk;
 
-	if (f->n_knobs >= SP_MAX_TUNING)
-		return;
+	if (sp_array_room(&f->knobs, f->n_knobs, sizeof(*f->knobs)) < 0)
+		return sp_step_fail(res, ENOMEM, "out of memory");
 	fk = &f->knobs[f->n_knobs++];
 	snprintf(fk->disk, sizeof(fk->disk), "%s", k->disk);
 	snprintf(fk->attr, sizeof(fk->attr), "%s", k->attr);
@@ -592,6 +592,7 @@ static void found_knob(struct sp_found_tuning *f, const struct knob *k)
 	fk->have_value = k->have_value;
 	fk->have_known = k->have_known;
 	fk->state = SP_KNOB_DIFFERS;
+	return 0;
 }
 
 static void found_artifact(struct sp_found_tuning *f, const struct artifact *a,
@@ -626,8 +627,7 @@ static int verify_knob(struct run *run, struct knob *k, bool *ret_drift)
 		break;
 	case KNOB_DIFFERS:
 		*ret_drift = true;
-		found_knob(run->found, k);
-		break;
+		return found_knob(run->found, k, run->res);
 	}
 	return 0;
 }
@@ -653,6 +653,13 @@ static void verify_artifact(struct run *run, int root_fd, const struct artifact 
 	*ret_drift = true;
 }
 
+static void found_free(struct sp_found_tuning *f)
+{
+	if (f)
+		free(f->knobs);
+	free(f);
+}
+
 static int tuning_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 {
 	struct run run = { .ctx = ctx, .res = res, .verifying = true };
@@ -669,12 +676,12 @@ static int tuning_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 	if (r == 0)
 		r = render_artifacts(ctx, &as, res);
 	if (r < 0) {
-			free(run.found);
+		found_free(run.found);
 		return r;
 	}
 	if (open_root(ctx, &root_fd, res) < 0) {
 		artifacts_free(&as);
-			free(run.found);
+		found_free(run.found);
 		return -ENOTDIR;
 	}
 	for (size_t i = 0; i < as.n; i++)
@@ -682,7 +689,7 @@ static int tuning_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 	close(root_fd);
 	artifacts_free(&as);
 	sp_judge_tuning(ctx->plan, run.found, &res->findings);
-	free(run.found);
+	found_free(run.found);
 	sp_step_take_findings(res);
 	describe_artifacts(ctx->plan, root, files, sizeof(files));
 	if (run.missing)

@@ -41,4 +41,9 @@ struct sp_facts {
 	struct sp_md_facts md;
 };
 
+/* Frees what facts hold (an md array's members) and empties that; NULL is fine. */
+void sp_facts_release(struct sp_facts *f);
+/* *dst = *src with members of its own: 0, or -ENOMEM (*dst then without members). */
+int sp_facts_copy(struct sp_facts *dst, const struct sp_facts *src);
+
 #endif

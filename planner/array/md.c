@@ -29,3 +29,13 @@ int sp_md_level(const struct sp_md_facts *md, const char *array, enum sp_level *
 			    "raid1, raid4, raid5, raid6 and raid10)",
 			    array, md->level[0] ? md->level : "(none)");
 }
+
+int sp_md_member_add(struct sp_md_facts *md, const struct sp_md_member *m)
+{
+	if (md->n_members >= SP_MAX_MEMBERS)
+		return -E2BIG;
+	if (sp_array_room(&md->members, md->n_members, sizeof(*md->members)) < 0)
+		return -ENOMEM;
+	md->members[md->n_members++] = *m;
+	return 0;
+}

@@ -12,8 +12,14 @@
 
 struct sp_error;
 
-/* md members an array's facts and a plan name (md itself takes 1920). */
-#define SP_MAX_MEMBERS 64U
+/*
+ * The most member devices an md array has: md's version-1 superblock,
+ * the only one that takes more than 27, keeps two bytes a device after
+ * its 256-byte head within 4 KiB, (4096 - 256) / 2 = 1920
+ * (drivers/md/md.c: super_1_validate's max_disks, MAX_RAID_DISKS in later
+ * kernels).  Facts files and --members take that many; more is refused.
+ */
+#define SP_MAX_MEMBERS 1920U
 
 /* An md member as sysfs shows it in slaves/. */
 struct sp_md_member {
@@ -42,8 +48,11 @@ struct sp_md_facts {
 	unsigned degraded;        /* md/degraded: members missing */
 	char uuid[SP_MD_UUID_MAX];
 	size_t n_members;
-	struct sp_md_member members[SP_MAX_MEMBERS];
+	struct sp_md_member *members; /* grown as needed (sp_array_room); sp_facts_release() */
 };
+
+/* Appends a member: 0, -E2BIG past SP_MAX_MEMBERS, -ENOMEM. */
+int sp_md_member_add(struct sp_md_facts *md, const struct sp_md_member *m);
 
 /* md/level -> level; -EINVAL (exit 2, message naming the array) when
  * stripeplan does not plan that personality (linear, raid4, multipath). */

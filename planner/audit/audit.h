@@ -212,7 +212,7 @@ struct sp_found_artifact {
 
 struct sp_found_tuning {
 	size_t n_knobs;
-	struct sp_found_knob knobs[SP_MAX_TUNING];
+	struct sp_found_knob *knobs; /* grown as needed (sp_array_room); free() it */
 	size_t n_artifacts;
 	struct sp_found_artifact artifacts[SP_FOUND_MAX_ARTIFACTS];
 };

@@ -32,6 +32,22 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]) + SP_MUST_BE_ARRAY(a))
 
 /*
+ * Growing arrays.  A list the program does not bound (a plan's knobs, an
+ * md array's members: md takes 1920 of them) is a pointer and a count;
+ * its room is the count rounded up to a power of two, so appending is
+ * amortized constant time and the room needs no member of its own.
+ */
+/* The room an array of n elements has: 0, or the next power of two. */
+size_t sp_array_room_for(size_t n);
+/* Room for element n (the (n+1)-th) in the array *items points to, of
+ * elements of size bytes, grown when it is full; new room is zeroed.  0,
+ * or -ENOMEM with *items unchanged (-EINVAL for elements of no size). */
+int sp_array_room(void *items, size_t n, size_t size);
+/* *dst = a copy of the n elements at src, with the room sp_array_room
+ * keeps (NULL for none).  0, or -ENOMEM with *dst NULL. */
+int sp_array_dup(void *dst, const void *src, size_t n, size_t size);
+
+/*
  * An enum's names, indexed by its values (holes are NULL, so sparse enums
  * work).  SP_STRING_TABLE(sp_fs, enum sp_fs, "unknown") after a
  * `static const char *const sp_fs_table[]` defines

@@ -155,7 +155,11 @@ int sp_plan_make(const struct sp_spec *spec, const struct sp_profile *profile,
 	}
 	*plan = zero;
 	*eff = *spec;
-	plan->device = *facts;
+	if (sp_facts_copy(&plan->device, facts) < 0) {
+		free(plan);
+		free(eff);
+		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
+	}
 	plan->kernel = spec->kernel;
 	r = check_facts(facts, err);
 	if (r == 0)
@@ -166,7 +170,33 @@ int sp_plan_make(const struct sp_spec *spec, const struct sp_profile *profile,
 		r = stages[i](eff, profile, plan, err);
 	if (r == 0)
 		*ret = *plan;
+	else
+		sp_plan_release(plan);
 	free(eff);
 	free(plan);
 	return r;
+}
+
+void sp_plan_release(struct sp_plan *plan)
+{
+	if (!plan)
+		return;
+	free(plan->tuning);
+	plan->tuning = NULL;
+	plan->n_tuning = 0;
+	sp_facts_release(&plan->device);
+}
+
+int sp_plan_copy(struct sp_plan *dst, const struct sp_plan *src)
+{
+	*dst = *src;
+	dst->tuning = NULL;
+	dst->n_tuning = 0;
+	if (sp_facts_copy(&dst->device, &src->device) < 0 ||
+	    sp_array_dup(&dst->tuning, src->tuning, src->n_tuning, sizeof(*src->tuning)) < 0) {
+		sp_plan_release(dst);
+		return -ENOMEM;
+	}
+	dst->n_tuning = src->n_tuning;
+	return 0;
 }

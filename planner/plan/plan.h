@@ -23,7 +23,10 @@
 
 struct sp_error;
 
-#define SP_MAX_TUNING 128U
+/* The most knobs a plan sets: every knob of a profile on the device and
+ * on each of md's members, and every module option.  The planner cannot
+ * plan more; a plan file that lists more is refused. */
+#define SP_MAX_TUNING ((SP_MAX_MEMBERS + 1) * SP_PROFILE_MAX_KNOBS + SP_PROFILE_MAX_MODOPTS)
 #define SP_MAX_WARNINGS 48U
 #define SP_MAX_ARGV 24U
 #define SP_MAX_OPTIONS 16U
@@ -91,9 +94,9 @@ struct sp_plan {
 	char mount_options[SP_MAX_OPTIONS][SP_NAME_MAX];
 	char fstab_line[SP_PATH_MAX + 512];
 
-	/* tuning */
+	/* tuning: grown as needed (sp_array_room), at most SP_MAX_TUNING; sp_plan_release() */
 	size_t n_tuning;
-	struct sp_tuning tuning[SP_MAX_TUNING];
+	struct sp_tuning *tuning;
 	uint64_t md_stripe_cache_bytes; /* memory cost, 0 when not md */
 	enum sp_tuning_recipe tuning_recipe;
 	enum sp_workload workload;
@@ -120,6 +123,17 @@ int sp_plan_make(const struct sp_spec *spec, const struct sp_profile *profile,
 
 void sp_plan_add_warning(struct sp_plan *plan, const char *code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Room for one more knob, zeroed and counted: NULL past SP_MAX_TUNING or
+ * out of memory. */
+struct sp_tuning *sp_plan_add_tuning(struct sp_plan *plan);
+/* Frees what a plan holds (its knobs, its device's md members) and
+ * empties that; NULL is fine.  A plan from sp_plan_make(),
+ * sp_plan_replan(), sp_plan_from_json() or sp_plan_copy() is released so;
+ * each overwrites *ret without releasing what it held. */
+void sp_plan_release(struct sp_plan *plan);
+/* *dst = *src with knobs and members of its own: 0, or -ENOMEM (*dst
+ * then empty of both). */
+int sp_plan_copy(struct sp_plan *dst, const struct sp_plan *src);
 
 /*
  * A plan read from a file is untrusted: nothing in it is executed as it

@@ -107,6 +107,8 @@ int sp_plan_replan(const struct sp_plan *file, const struct sp_profile *profile,
 		goto out;
 	*ret = *want;
 out:
+	if (r < 0)
+		sp_plan_release(want);
 	free(want);
 	free(spec);
 	return r;

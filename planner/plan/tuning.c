@@ -19,15 +19,27 @@
 #include "limits/limit.h"
 #include "plan-internal.h"
 
+struct sp_tuning *sp_plan_add_tuning(struct sp_plan *plan)
+{
+	struct sp_tuning *t;
+
+	if (plan->n_tuning >= SP_MAX_TUNING ||
+	    sp_array_room(&plan->tuning, plan->n_tuning, sizeof(*plan->tuning)) < 0)
+		return NULL;
+	t = &plan->tuning[plan->n_tuning++];
+	memset(t, 0, sizeof(*t));
+	return t;
+}
+
 /* -E2BIG when the plan holds no more: a knob is never dropped unsaid */
 static int tuning_add(struct sp_plan *plan, enum sp_tuning_kind kind, const char *disk,
 		      const char *knob, const struct sp_value *value, const char *why)
 {
 	struct sp_tuning *t;
 
-	if (plan->n_tuning >= SP_MAX_TUNING)
-		return -E2BIG;
-	t = &plan->tuning[plan->n_tuning++];
+	t = sp_plan_add_tuning(plan);
+	if (!t)
+		return plan->n_tuning >= SP_MAX_TUNING ? -E2BIG : -ENOMEM;
 	t->kind = kind;
 	snprintf(t->device, sizeof(t->device), "%s", disk);
 	snprintf(t->attribute, sizeof(t->attribute), "%s", knob);
@@ -357,12 +369,15 @@ int sp_plan_tuning(const struct sp_spec *spec, const struct sp_profile *profile,
 			r = tuning_add(plan, SP_TUNING_MODULE, o->module, o->param, &o->value,
 				       o->why);
 	}
+	if (r == -ENOMEM)
+		return sp_error_set(err, ENOMEM, SP_ERR_FAILED,
+				    "out of memory for the knobs of %zu member disks", plan->n_members);
 	if (r < 0 && r != -E2BIG)
 		return r; /* a knob outside its limit: err names it */
 	if (r < 0)
 		return sp_error_set(err, -r, SP_ERR_INVALID,
 				    "members: the plan would set more than the %u knobs a plan holds "
-				    "(%zu member disks); give fewer with --members",
+				    "(%zu member disks)",
 				    SP_MAX_TUNING, plan->n_members);
 	plan_md_memory(plan);
 	plan_left_out(spec, profile, plan);

@@ -52,8 +52,8 @@ struct identity {
 	const char *why;   /* ID_KERNEL: why there is no identity */
 };
 
-static const struct sp_identity *member_identity(const struct sp_identities *ids,
-						 const char *disk);
+static const struct sp_md_member *member_identity(const struct sp_identities *ids,
+						  const char *disk);
 
 static bool pick_identity(struct identity *id, const char *wwn, const char *serial)
 {
@@ -73,7 +73,7 @@ static bool pick_identity(struct identity *id, const char *wwn, const char *seri
 static void device_identity(const struct inputs *in, const char *disk, struct identity *id)
 {
 	const struct sp_identities *ids = in->ids;
-	const struct sp_identity *m = member_identity(ids, disk);
+	const struct sp_md_member *m = member_identity(ids, disk);
 	bool is_device = !strcmp(disk, in->plan->device.kernel_name);
 
 	/* a plan tunes the device and, of an md array, its member disks */
@@ -302,8 +302,7 @@ static bool put_why(FILE *f, const struct sp_tuning *t, const char *what, char *
 
 /* ------------------------------------------------------------- script */
 
-static bool first_of_disk(const struct inputs *in, size_t i, char *disk, size_t len);
-static bool same_disk(const struct sp_tuning *t, const char *disk, const char **ret_attr);
+static bool written(const struct sp_tuning *t);
 
 /*
  * The devices the plan tunes, each once, in the order the files list
@@ -312,8 +311,24 @@ static bool same_disk(const struct sp_tuning *t, const char *disk, const char **
  * Not plan order: the probe lists md members by kernel name, and a
  * reboot that permutes the names must not reorder the files.
  */
+/* A knob the files write: its device, and its place in the plan. */
+struct knob_ref {
+	const char *disk;
+	size_t i;
+};
+
+/* A device and its knobs, knob[0..n) in plan order. */
+struct disk_entry {
+	const char *disk;
+	const struct knob_ref *knob;
+	size_t n;
+	int rank;
+	struct identity id;
+};
+
 struct disk_order {
-	const char *disk[SP_MAX_TUNING];
+	struct knob_ref *knobs; /* the knobs the files write, by device, each device's in plan order */
+	struct disk_entry *e;
 	size_t n;
 };
 
@@ -325,34 +340,73 @@ static int disk_rank(const struct inputs *in, const char *disk, struct identity 
 	return id->kind == ID_KERNEL ? 2 : 1;
 }
 
-static int compare_disks(const struct inputs *in, const char *a, const char *b)
+static int compare_disks(const void *pa, const void *pb)
 {
-	struct identity ia, ib;
-	int ra = disk_rank(in, a, &ia), rb = disk_rank(in, b, &ib);
+	const struct disk_entry *a = pa, *b = pb;
+	int r;
 
-	if (ra != rb)
-		return ra - rb;
-	if (ra == 1 && ia.kind != ib.kind)
-		return (int)ia.kind - (int)ib.kind;
-	return ra == 1 ? strcmp(ia.value, ib.value) : strcmp(a, b);
+	if (a->rank != b->rank)
+		return a->rank - b->rank;
+	if (a->rank == 1 && a->id.kind != b->id.kind)
+		return (int)a->id.kind - (int)b->id.kind;
+	r = a->rank == 1 ? strcmp(a->id.value, b->id.value) : 0;
+	/* two devices of one identity (a copied WWN): still one order */
+	return r ? r : strcmp(a->disk, b->disk);
 }
 
-static void order_disks(const struct inputs *in, struct disk_order *o)
+/* by device name, then plan order */
+static int compare_knobs(const void *pa, const void *pb)
 {
-	char disk[SP_NAME_MAX];
+	const struct knob_ref *a = pa, *b = pb;
+	int r = strcmp(a->disk, b->disk);
+
+	return r ? r : (a->i > b->i) - (a->i < b->i);
+}
+
+static void disk_order_free(struct disk_order *o)
+{
+	free(o->knobs);
+	free(o->e);
+}
+
+/*
+ * -ENOMEM, or 0 with o to disk_order_free().  The knobs are sorted by
+ * device, so that each device's are found together and its identity is
+ * looked up once (among md's members): sorting, not searching, keeps a
+ * plan of 1920 members quick.
+ */
+static int order_disks(const struct inputs *in, struct disk_order *o)
+{
+	const struct sp_plan *plan = in->plan;
+	size_t n = 0;
 
 	o->n = 0;
-	for (size_t i = 0; i < in->plan->n_tuning && o->n < SP_MAX_TUNING; i++) {
-		size_t j;
+	o->knobs = calloc(plan->n_tuning ? plan->n_tuning : 1, sizeof(*o->knobs));
+	o->e = calloc(plan->n_tuning ? plan->n_tuning : 1, sizeof(*o->e));
+	if (!o->knobs || !o->e) {
+		disk_order_free(o);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < plan->n_tuning; i++)
+		if (written(&plan->tuning[i]))
+			o->knobs[n++] = (struct knob_ref){ .disk = plan->tuning[i].device, .i = i };
+	qsort(o->knobs, n, sizeof(*o->knobs), compare_knobs);
+	for (size_t i = 0; i < n; i++) {
+		const char *disk = o->knobs[i].disk;
+		struct disk_entry *e = &o->e[o->n];
 
-		if (!first_of_disk(in, i, disk, sizeof(disk)))
+		if (o->n && !strcmp(o->e[o->n - 1].disk, disk)) {
+			o->e[o->n - 1].n++;
 			continue;
-		/* at most SP_MAX_TUNING of them: an insertion sort will do */
-		for (j = o->n; j > 0 && compare_disks(in, o->disk[j - 1], disk) > 0; j--)
-			o->disk[j] = o->disk[j - 1];
-		o->disk[j] = in->plan->tuning[i].device;
+		}
+		e->disk = disk;
+		e->knob = &o->knobs[i];
+		e->n = 1;
+		e->rank = disk_rank(in, disk, &e->id);
 		o->n++;
 	}
+	qsort(o->e, o->n, sizeof(*o->e), compare_disks);
+	return 0;
 }
 
 /* the script's found() takes these; its own messages name them the same */
@@ -379,15 +433,18 @@ static void put_identity_comment(FILE *f, const struct inputs *in, const char *d
 	fprintf(f, " (%s)\n", id_sources[id.kind]);
 }
 
-static void put_identities(FILE *f, const struct inputs *in)
+static int put_identities(FILE *f, const struct inputs *in)
 {
 	struct disk_order o;
 
-	order_disks(in, &o);
+	if (order_disks(in, &o) < 0)
+		return -ENOMEM;
 	for (size_t i = 0; i < o.n; i++)
-		put_identity_comment(f, in, o.disk[i]);
+		put_identity_comment(f, in, o.e[i].disk);
 	if (!o.n)
 		fputs("#   (the plan has no sysfs knobs)\n", f);
+	disk_order_free(&o);
+	return 0;
 }
 
 static void put_knob(FILE *f, const struct sp_tuning *t)
@@ -408,24 +465,21 @@ static void put_knob(FILE *f, const struct sp_tuning *t)
  * run only when found() resolves the device's identity to one device
  * now.
  */
-static void put_device_knobs(FILE *f, const struct inputs *in, const char *disk)
+static void put_device_knobs(FILE *f, const struct inputs *in, const struct disk_entry *e)
 {
-	struct identity id;
-	const char *attr;
+	const struct identity id = e->id;
 
-	device_identity(in, disk, &id);
 	fprintf(f, "if found %s ", script_kinds[id.kind]);
 	put_sh_quoted(f, id.value);
 	fputc(' ', f);
 	put_sh_quoted(f, id.what);
 	fputs("; then\n", f);
-	for (size_t i = 0; i < in->plan->n_tuning; i++)
-		if (same_disk(&in->plan->tuning[i], disk, &attr))
-			put_knob(f, &in->plan->tuning[i]);
+	for (size_t i = 0; i < e->n; i++)
+		put_knob(f, &in->plan->tuning[e->knob[i].i]);
 	fputs("fi\n", f);
 }
 
-static void put_knobs(FILE *f, const struct inputs *in)
+static int put_knobs(FILE *f, const struct inputs *in)
 {
 	char path[SP_PATH_MAX];
 	struct disk_order o;
@@ -441,17 +495,20 @@ static void put_knobs(FILE *f, const struct inputs *in)
 	}
 	if (skipped)
 		fputc('\n', f);
-	order_disks(in, &o);
+	if (order_disks(in, &o) < 0)
+		return -ENOMEM;
 	for (size_t i = 0; i < o.n; i++) {
 		if (i)
 			fputc('\n', f);
-		put_device_knobs(f, in, o.disk[i]);
+		put_device_knobs(f, in, &o.e[i]);
 	}
 	if (!o.n)
 		fputs("# the plan has no sysfs knobs\n", f);
+	disk_order_free(&o);
+	return 0;
 }
 
-static char *render_part(const struct inputs *in, void (*put)(FILE *, const struct inputs *))
+static char *render_part(const struct inputs *in, int (*put)(FILE *, const struct inputs *))
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -459,7 +516,11 @@ static char *render_part(const struct inputs *in, void (*put)(FILE *, const stru
 
 	if (!f)
 		return NULL;
-	put(f, in);
+	if (put(f, in) < 0) {
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
 	return close_stream(f, &buf);
 }
 
@@ -540,7 +601,7 @@ static void note_kernel_match(struct kernel_matches *km, const char *disk)
 }
 
 /* The md member whose whole disk this is, if the probe saw one. */
-static const struct sp_identity *member_identity(const struct sp_identities *ids,
+static const struct sp_md_member *member_identity(const struct sp_identities *ids,
 						 const char *disk)
 {
 	for (size_t i = 0; ids->md && i < ids->n_members; i++)
@@ -600,48 +661,24 @@ static void put_match(FILE *f, const struct inputs *in, const char *disk,
 	note_kernel_match(km, disk);
 }
 
-static bool same_disk(const struct sp_tuning *t, const char *disk, const char **ret_attr)
+/* A knob the files write: a /sys/block one that sp_tuning_check() passes. */
+static bool written(const struct sp_tuning *t)
 {
-	*ret_attr = t->attribute;
-	return is_sysfs(t) && sp_tuning_check(t) == 0 && !strcmp(t->device, disk);
+	return is_sysfs(t) && sp_tuning_check(t) == 0 && strlen(t->device) < SP_NAME_MAX;
 }
 
 /* Plan order is kept: a new scheduler resets nr_requests, so the
  * scheduler (first in the plan) must be set before it. */
-static void put_disk_rule(FILE *f, const struct inputs *in, const char *disk,
+static void put_disk_rule(FILE *f, const struct inputs *in, const struct disk_entry *e,
 			  struct kernel_matches *km)
 {
-	const char *attr;
-	size_t n = 0;
+	put_match(f, in, e->disk, km);
+	for (size_t i = 0; i < e->n; i++) {
+		const struct sp_tuning *t = &in->plan->tuning[e->knob[i].i];
 
-	/* same_disk() holds only entries sp_tuning_check() passes */
-	for (size_t i = 0; i < in->plan->n_tuning; i++)
-		n += same_disk(&in->plan->tuning[i], disk, &attr);
-	if (!n)
-		return;
-	put_match(f, in, disk, km);
-	for (size_t i = 0; i < in->plan->n_tuning; i++) {
-		const struct sp_tuning *t = &in->plan->tuning[i];
-
-		if (same_disk(t, disk, &attr))
-			fprintf(f, ", ATTR{%s}=\"%s\"", attr, SP_VALUE_TEXT(&t->value));
+		fprintf(f, ", ATTR{%s}=\"%s\"", t->attribute, SP_VALUE_TEXT(&t->value));
 	}
 	fputc('\n', f);
-}
-
-/* Whether tuning[i] is the first knob of its disk, and which disk. */
-static bool first_of_disk(const struct inputs *in, size_t i, char *disk, size_t len)
-{
-	const struct sp_tuning *t = &in->plan->tuning[i];
-	const char *other;
-
-	if (!is_sysfs(t) || sp_tuning_check(t) < 0 || strlen(t->device) >= len)
-		return false;
-	memcpy(disk, t->device, strlen(t->device) + 1);
-	for (size_t j = 0; j < i; j++)
-		if (same_disk(&in->plan->tuning[j], disk, &other))
-			return false;
-	return true;
 }
 
 static void set_kernel_warning(const struct kernel_matches *km, char *warning, size_t len)
@@ -664,11 +701,16 @@ static char *render_rule(const struct inputs *in, char *warning, size_t len)
 
 	if (!f)
 		return NULL;
-	order_disks(in, &o);
+	if (order_disks(in, &o) < 0) {
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
 	for (size_t i = 0; i < o.n; i++) {
 		fputc('\n', f);
-		put_disk_rule(f, in, o.disk[i], &km);
+		put_disk_rule(f, in, &o.e[i], &km);
 	}
+	disk_order_free(&o);
 	if (!o.n)
 		fputs("\n# the plan has no sysfs knobs\n", f);
 	buf = render_file("udev-rule.in", in, "@RULES@", close_stream(f, &buf));
@@ -721,13 +763,8 @@ void sp_identities_of(const struct sp_facts *planned, const struct sp_facts *now
 	if (!md->present)
 		return;
 	snprintf(ret->md_uuid, sizeof(ret->md_uuid), "%s", md->uuid);
-	for (size_t i = 0; i < md->n_members && i < SP_MAX_MEMBERS; i++) {
-		struct sp_identity *m = &ret->members[ret->n_members++];
-
-		snprintf(m->disk, sizeof(m->disk), "%s", md->members[i].disk);
-		snprintf(m->wwn, sizeof(m->wwn), "%s", md->members[i].wwn);
-		snprintf(m->serial, sizeof(m->serial), "%s", md->members[i].serial);
-	}
+	ret->n_members = md->n_members;
+	ret->members = md->members;
 }
 
 char *sp_format_tuning_script(const struct sp_plan *plan, const struct sp_identities *ids)

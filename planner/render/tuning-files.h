@@ -15,19 +15,16 @@
  * plan: an md array by its UUID, a disk, LUN or md member by its WWN or
  * serial number, and only what has none of them by kernel name.
  */
-struct sp_identity {
-	char disk[SP_NAME_MAX];   /* the kernel name the plan's tuning entries use */
-	char wwn[SP_NAME_MAX];    /* "" unknown */
-	char serial[SP_NAME_MAX]; /* "" unknown */
-};
-
 struct sp_identities {
 	bool md;                      /* the device is an md array */
 	char md_uuid[SP_MD_UUID_MAX]; /* udev's MD_UUID spelling; "" unknown */
 	char wwn[SP_NAME_MAX];        /* the device's own; "" unknown */
 	char serial[SP_NAME_MAX];
+	/* an md array's member disks (disk: the kernel name the plan's tuning
+	 * entries use; wwn, serial: "" unknown), the facts' own: valid while
+	 * the facts they were taken from are (up to 1920 of them) */
 	size_t n_members;
-	struct sp_identity members[SP_MAX_MEMBERS]; /* an md array's member disks */
+	const struct sp_md_member *members;
 };
 
 /*
@@ -37,7 +34,8 @@ struct sp_identities {
  * is a probed md array, since a plan made offline knows none of them, and
  * the plan's otherwise.  now is NULL where nothing is probed (plan
  * --format udev renders from the plan's own facts).  apply, check and
- * plan --format all render from this, so they cannot disagree.
+ * plan --format all render from this, so they cannot disagree.  ret
+ * points into planned's or now's members: keep them while it is used.
  */
 void sp_identities_of(const struct sp_facts *planned, const struct sp_facts *now,
 		      struct sp_identities *ret);

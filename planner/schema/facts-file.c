@@ -117,6 +117,8 @@ int sp_facts_from_json(const char *text, const char *origin, struct sp_facts *re
 		r = sp_schema_read(&sp_facts_schema, obj, f, &root, err);
 	if (r == 0)
 		*ret = *f;
+	else
+		sp_facts_release(f);
 	json_object_put(obj);
 	free(f);
 	return r;

@@ -51,7 +51,7 @@ static const struct sp_field md_fields[] = {
 	SP_STRING(sp_md_facts, sync_action, "sync_action", .flags = SP_FF_NAME | SP_FF_NULL_EMPTY),
 	SP_UINT(sp_md_facts, degraded, "degraded", 0, SP_MAX_DISKS),
 	SP_STRING(sp_md_facts, uuid, "uuid", .flags = SP_FF_NAME | SP_FF_NULL_EMPTY),
-	SP_LIST(sp_md_facts, members, n_members, "members", &member_elem),
+	SP_LIST_GROWN(sp_md_facts, members, n_members, SP_MAX_MEMBERS, "members", &member_elem),
 };
 static const struct sp_unlisted md_unlisted[] = {
 	SP_UNLISTED(sp_md_facts, present, "the object itself: there (read: md_init) or null"),

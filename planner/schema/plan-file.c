@@ -426,7 +426,8 @@ static const struct sp_field plan_fields[] = {
 	SP_INLINE("partition", &partition_schema, .flags = SP_FF_REQUIRED),
 	SP_INLINE("filesystem", &filesystem_schema, .flags = SP_FF_REQUIRED),
 	SP_INLINE("mount", &mount_schema, .flags = SP_FF_REQUIRED),
-	SP_LIST(sp_plan, tuning, n_tuning, "tuning", &tuning_elem, .flags = SP_FF_REQUIRED),
+	SP_LIST_GROWN(sp_plan, tuning, n_tuning, SP_MAX_TUNING, "tuning", &tuning_elem,
+		      .flags = SP_FF_REQUIRED),
 	/* entries x 4 KiB pages x member disks, at most the kernel's 32768 entries */
 	SP_U64(sp_plan, md_stripe_cache_bytes, "md_stripe_cache_bytes", 0,
 	       32768ULL * 4096 * SP_MAX_DISKS, .compare = SP_CMP_GEOMETRY),
@@ -503,6 +504,8 @@ int sp_plan_from_json(const char *text, struct sp_plan *ret, struct sp_error *er
 		r = sp_schema_read(&sp_plan_schema, obj, p, &root, err);
 	if (r == 0)
 		*ret = *p;
+	else
+		sp_plan_release(p);
 	json_object_put(obj);
 	free(p);
 	return r;

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -116,6 +117,18 @@ static void *at(void *base, size_t offset)
 static const void *cat(const void *base, size_t offset)
 {
 	return (const char *)base + offset;
+}
+
+/* A list's elements: the array in the struct, or where a grown list's
+ * pointer points. */
+static void *list_items(const struct sp_field *f, void *base)
+{
+	return f->grown ? *(void **)at(base, f->offset) : at(base, f->offset);
+}
+
+static const void *list_citems(const struct sp_field *f, const void *base)
+{
+	return f->grown ? *(void *const *)cat(base, f->offset) : cat(base, f->offset);
 }
 
 /* ------------------------------------------------------------- parse */
@@ -263,10 +276,20 @@ static int read_list(const struct sp_field *f, json_object *v, void *base,
 	if (n > f->max_items)
 		return sp_where_error(err, w, NULL, E2BIG, " has more than %zu entries",
 				      f->max_items);
+	if (f->grown) {
+		void **items = at(base, f->offset);
+
+		free(*items);
+		*items = NULL;
+		*(size_t *)at(base, f->count_offset) = 0;
+		if (n && !(*items = calloc(sp_array_room_for(n), f->stride)))
+			return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
+		/* the elements read so far are released with the object on failure */
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct sp_where we = { .up = w, .name = NULL, .index = i };
 		json_object *e = json_object_array_get_idx(v, i);
-		void *dst = at(base, f->offset + i * f->stride);
+		void *dst = (char *)list_items(f, base) + i * f->stride;
 
 		if (!e)
 			return sp_where_error(err, &we, NULL, EINVAL, " is null");
@@ -276,6 +299,8 @@ static int read_list(const struct sp_field *f, json_object *v, void *base,
 			r = read_object(f->elem->object, e, dst, &we, err);
 		if (r < 0)
 			return r;
+		if (f->grown)
+			*(size_t *)at(base, f->count_offset) = i + 1;
 	}
 	*(size_t *)at(base, f->count_offset) = n;
 	return 0;
@@ -391,8 +416,8 @@ static json_object *write_list(const struct sp_field *f, const void *base, unsig
 	json_object *a = json_object_new_array();
 	size_t n = *(const size_t *)cat(base, f->count_offset);
 
-	for (size_t i = 0; a && i < n && i < f->max_items; i++) {
-		const void *src = cat(base, f->offset + i * f->stride);
+	for (size_t i = 0; a && i < n && (f->grown || i < f->max_items); i++) {
+		const void *src = (const char *)list_citems(f, base) + i * f->stride;
 
 		json_object_array_add(a, f->elem->type == SP_FIELD_STRING ?
 						 json_object_new_string(src) :
@@ -538,10 +563,10 @@ static int compare_list(const struct sp_field *f, const void *have, const void *
 		return sp_where_error(err, w, NULL, EINVAL,
 				      " has %zu entries, but stripeplan plans %zu" FROM_FILE, n_have,
 				      n_want);
-	for (size_t i = 0; r == 0 && i < n_want && i < f->max_items; i++) {
+	for (size_t i = 0; r == 0 && i < n_want && (f->grown || i < f->max_items); i++) {
 		struct sp_where we = { .up = w, .name = NULL, .index = i };
-		const void *a = cat(have, f->offset + i * f->stride);
-		const void *b = cat(want, f->offset + i * f->stride);
+		const void *a = (const char *)list_citems(f, have) + i * f->stride;
+		const void *b = (const char *)list_citems(f, want) + i * f->stride;
 
 		if (f->elem->type == SP_FIELD_STRING)
 			r = strcmp(a, b) ? differ_text(&we, a, b, err) : 0;

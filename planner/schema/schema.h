@@ -118,6 +118,10 @@ struct sp_field {
 	const struct sp_schema *object;        /* OBJECT, and a LIST of objects */
 	const struct sp_field *elem;           /* LIST: one element, at offset 0 */
 	size_t count_offset, stride, max_items; /* LIST */
+	/* LIST: the member is a pointer to elements that grow as needed
+	 * (sp_array_room), not an array of max_items; the struct's own
+	 * release (sp_plan_release, sp_facts_release) frees them */
+	bool grown;
 	const struct sp_custom *custom;        /* CUSTOM */
 	/* written and read only when it says so (filesystem.xfs for XFS);
 	 * NULL: always */
@@ -178,7 +182,8 @@ int sp_json_parse_object(const char *text, const char *prefix, const char *noun,
 			 struct json_object **ret, struct sp_error *err);
 
 /* Fills obj (sch->size bytes, zeroed by the caller) from a JSON object;
- * on failure obj may be half-filled: callers read into a scratch copy. */
+ * on failure obj may be half-filled: callers read into a scratch copy,
+ * and release what its grown lists hold whether the read worked or not. */
 int sp_schema_read(const struct sp_schema *sch, struct json_object *json, void *obj,
 		   const struct sp_where *w, struct sp_error *err);
 /* The JSON object of obj, keys in table order (NULL: out of memory). */
@@ -217,6 +222,12 @@ int sp_schema_compare(const struct sp_schema *sch, const void *have, const void 
 	{ SP_ROW_(S, M, N, SP_FIELD_LIST), .elem = (ELEM),                                 \
 	  .count_offset = offsetof(struct S, C), .stride = sizeof(((struct S *)0)->M[0]),  \
 	  .max_items = ARRAY_SIZE(((struct S *)0)->M), __VA_ARGS__ }
+/* pointer member M to elements that grow as needed, counted in member C,
+ * at most MAX of them read from a file */
+#define SP_LIST_GROWN(S, M, C, MAX, N, ELEM, ...)                                          \
+	{ SP_ROW_(S, M, N, SP_FIELD_LIST), .elem = (ELEM), .grown = true,                  \
+	  .count_offset = offsetof(struct S, C), .stride = sizeof(*((struct S *)0)->M),    \
+	  .max_items = (MAX), __VA_ARGS__ }
 #define SP_CUSTOM(S, M, N, CUSTOM, ...)                                                    \
 	{ SP_ROW_(S, M, N, SP_FIELD_CUSTOM), .custom = (CUSTOM), __VA_ARGS__ }
 /* a list element: one string of W bytes, one object */

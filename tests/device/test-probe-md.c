@@ -65,7 +65,9 @@ static void test_trees_match_facts(void **state)
 			fail_msg("%s: the probe read\n%s\nbut %s says\n%s", arrays[i].tree, a, file, b);
 		free(a);
 		free(b);
+		free(probed->members);
 		free(probed);
+		sp_facts_release(want);
 		free(want);
 	}
 }
@@ -98,6 +100,7 @@ static void test_partition_members_and_identity(void **state)
 	/* a device without md/ is not md */
 	assert_int_equal(sp_probe_md(&(struct sp_sysfs){ .root = root }, "sdb", md, &err), 0);
 	assert_false(md->present);
+	free(md->members);
 	free(md);
 }
 

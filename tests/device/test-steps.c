@@ -50,6 +50,7 @@ static void cleanup(void)
 		setenv("PATH", saved_path, 1);
 	loop_cleanup();
 	sp_step_result_clear(&t.res);
+	sp_plan_release(t.plan);
 	free(t.plan);
 	t.plan = NULL;
 }
@@ -119,6 +120,7 @@ static struct sp_plan *plan_for(const char *dev, const struct want *w)
 	spec.table = w->table;
 	if (sp_probe_facts(NULL, dev, &facts, &err) < 0)
 		fail_msg("probe '%s': %s", dev, err.message);
+	sp_plan_release(t.plan);
 	free(t.plan);
 	t.plan = calloc(1, sizeof(*t.plan));
 	assert_non_null(t.plan);

@@ -67,13 +67,15 @@ static void plan_for_loop(struct sp_plan *plan)
 	assert_int_equal(sp_parse_kernel(u.release, &spec.kernel, &err), 0);
 	if (sp_plan_make(&spec, sp_profiles_find(profiles, "hp-p400"), &facts, plan, &err) < 0)
 		fail_msg("plan: %s", err.message);
+	sp_facts_release(&facts);
 	sp_profiles_free(profiles);
 }
 
 static void add_knob(struct sp_plan *plan, const char *attr, const char *value)
 {
-	struct sp_tuning *t = &plan->tuning[plan->n_tuning++];
+	struct sp_tuning *t = sp_plan_add_tuning(plan);
 
+	assert_non_null(t);
 	t->kind = SP_TUNING_SYSFS;
 	snprintf(t->device, sizeof(t->device), "%s", kernel_name());
 	snprintf(t->attribute, sizeof(t->attribute), "%s", attr);

@@ -104,6 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text = fuzz_strndup(data, size), *a = NULL, *b = NULL;
 	struct sp_facts *f = malloc(sizeof(*f)), *g = malloc(sizeof(*g));
 	struct sp_error err = { 0 };
+	bool f_read = false, g_read = false;
 	int r;
 
 	if (!text || !f || !g)
@@ -119,16 +120,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(untouched(f, sizeof(*f)), "facts written on failure");
 		goto out;
 	}
+	f_read = true;
 	check_facts(f);
 	/* what the table writes, the table reads back the same */
 	a = facts_json(f);
 	FUZZ_CHECK(sp_facts_from_json(a, "again.json", g, &err) == 0, "written facts do not load: %s\n%s",
 		   err.message, a);
+	g_read = true;
 	b = facts_json(g);
 	FUZZ_CHECK(!strcmp(a, b), "reloading changed the facts:\n%s\n---\n%s", a, b);
 out:
 	free(b);
 	free(a);
+	if (g_read)
+		sp_facts_release(g);
+	if (f_read)
+		sp_facts_release(f);
 	free(g);
 	free(f);
 	free(text);

@@ -137,7 +137,7 @@ static bool tunes_only_its_own(const struct sp_plan *p, const struct sp_tuning *
 static void check_replan(const struct sp_plan *file)
 {
 	const struct sp_profile *profile = sp_profiles_find(profiles(), file->controller);
-	struct sp_plan *again = malloc(sizeof(*again)), *twice = malloc(sizeof(*twice));
+	struct sp_plan *again = calloc(1, sizeof(*again)), *twice = calloc(1, sizeof(*twice));
 	struct sp_error err = { 0 };
 	char *a = NULL, *b = NULL;
 
@@ -171,6 +171,8 @@ static void check_replan(const struct sp_plan *file)
 out:
 	free(a);
 	free(b);
+	sp_plan_release(twice);
+	sp_plan_release(again);
 	free(twice);
 	free(again);
 }
@@ -187,6 +189,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text = fuzz_strndup(data, size), *json = NULL, *again = NULL;
 	struct sp_plan *p = malloc(sizeof(*p)), *q = malloc(sizeof(*q));
 	struct sp_error err = { 0 };
+	bool p_read = false, q_read = false;
 	int r;
 
 	if (!text || !p || !q)
@@ -201,6 +204,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	}
 	FUZZ_CHECK(r == 0, "r %d", r);
+	p_read = true;
 	check_plan(p);
 	render(p);
 	check_replan(p);
@@ -209,12 +213,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(json != NULL, "sp_format_plan_json failed");
 	r = sp_plan_from_json(json, q, &err);
 	FUZZ_CHECK(r == 0, "the plan's own JSON does not load: %s\n%s", err.message, json);
+	q_read = true;
 	again = sp_format_plan_json(q);
 	FUZZ_CHECK(again != NULL, "sp_format_plan_json failed");
 	FUZZ_CHECK(!strcmp(json, again), "reloading changed the plan:\n%s\n---\n%s", json, again);
 out:
 	free(again);
 	free(json);
+	if (q_read)
+		sp_plan_release(q);
+	if (p_read)
+		sp_plan_release(p);
 	free(q);
 	free(p);
 	free(text);

@@ -58,6 +58,7 @@ static struct sp_plan *raid5_plan(const char *kernel, enum sp_fs fs, const char 
 	snprintf(facts.kernel_name, sizeof(facts.kernel_name), "sdb");
 	facts.size_bytes = GiB;
 	facts.logical_sector_bytes = facts.physical_sector_bytes = 512;
+	sp_plan_release(&plan);
 	if (sp_plan_make(&spec, sp_profiles_find(profiles, "generic"), &facts, &plan, &err) < 0)
 		fail_msg("plan: %s", err.message);
 	return &plan;
@@ -528,6 +529,8 @@ static void test_tuning(void **state)
 
 	(void)state;
 	assert_non_null(t);
+	t->knobs = calloc(3, sizeof(*t->knobs));
+	assert_non_null(t->knobs);
 	t->n_knobs = 3;
 	t->knobs[0] = (struct sp_found_knob){ .disk = "sdb", .attr = "queue/read_ahead_kb",
 					      .file = "/sys/block/sdb/queue/read_ahead_kb",
@@ -562,6 +565,7 @@ static void test_tuning(void **state)
 	assert_int_equal(find(&out, "read-ahead-above-plan")->severity, SP_SEVERITY_DIFFERS);
 	assert_int_equal(find(&out, "knob-drifted")->severity, SP_SEVERITY_COSTLY);
 	assert_int_equal(find(&out, "persistence-missing")->severity, SP_SEVERITY_COSTLY);
+	free(t->knobs);
 	free(t);
 }
 

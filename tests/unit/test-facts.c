@@ -34,6 +34,7 @@ static void load_fixture(const char *name, struct sp_facts *f)
 	int r;
 
 	fixture_path(name, path, sizeof(path));
+	sp_facts_release(f);
 	r = sp_facts_load_json(path, f, &err);
 	if (r < 0)
 		fail_msg("%s: %s", name, err.message);
@@ -78,7 +79,7 @@ static void expect_rejected(const char *text, const char *field, const char *nee
 
 static void test_p400_lun(void **state)
 {
-	struct sp_facts f;
+	struct sp_facts f = { 0 };
 
 	(void)state;
 	load_fixture("p400-lun.json", &f);
@@ -98,7 +99,7 @@ static void test_p400_lun(void **state)
 
 static void test_md3(void **state)
 {
-	struct sp_facts f;
+	struct sp_facts f = { 0 };
 
 	(void)state;
 	load_fixture("md3.json", &f);
@@ -108,12 +109,13 @@ static void test_md3(void **state)
 	assert_int_equal(f.optimal_io_bytes, 9437184);
 	assert_string_equal(f.driver, "");
 	assert_false(f.is_scsi);
+	sp_facts_release(&f);
 }
 
 /* The md object: what the probe reads from md/ and slaves/. */
 static void test_md_kernel_geometry(void **state)
 {
-	struct sp_facts f;
+	struct sp_facts f = { 0 };
 
 	(void)state;
 	load_fixture("md-raid10-n2-3.json", &f);
@@ -136,6 +138,7 @@ static void test_md_kernel_geometry(void **state)
 	assert_string_equal(f.md.sync_action, "recover");
 	load_fixture("p400-lun.json", &f);
 	assert_false(f.md.present);
+	sp_facts_release(&f);
 }
 
 static void test_md_rejects(void **state)
@@ -162,7 +165,7 @@ static void test_md_rejects(void **state)
 
 static void test_perc5e_lun(void **state)
 {
-	struct sp_facts f;
+	struct sp_facts f = { 0 };
 
 	(void)state;
 	load_fixture("perc5e-lun.json", &f);
@@ -176,7 +179,7 @@ static void test_perc5e_lun(void **state)
 /* The minimal file: kernel_name derived, the rest defaulted. */
 static void test_lsi475_defaults(void **state)
 {
-	struct sp_facts f;
+	struct sp_facts f = { 0 };
 
 	(void)state;
 	load_fixture("lsi475.json", &f);
@@ -192,7 +195,7 @@ static void test_lsi475_defaults(void **state)
 
 static void test_absurd_optio(void **state)
 {
-	struct sp_facts f;
+	struct sp_facts f = { 0 };
 
 	(void)state;
 	load_fixture("absurd-optio.json", &f);
@@ -203,7 +206,7 @@ static void test_absurd_optio(void **state)
 
 static void test_4kn(void **state)
 {
-	struct sp_facts f;
+	struct sp_facts f = { 0 };
 
 	(void)state;
 	load_fixture("4kn.json", &f);
@@ -216,7 +219,7 @@ static void test_4kn(void **state)
 static void test_derives_cciss_name(void **state)
 {
 	struct sp_error err = { 0 };
-	struct sp_facts f;
+	struct sp_facts f = { 0 };
 	char file[64];
 
 	(void)state;
@@ -233,7 +236,7 @@ static void test_derives_cciss_name(void **state)
 static void test_plan_device_object(void **state)
 {
 	struct sp_error err = { 0 };
-	struct sp_facts f;
+	struct sp_facts f = { 0 };
 	char file[64];
 
 	(void)state;
@@ -331,7 +334,7 @@ static void test_rejects_bad_json(void **state)
 static void test_missing_file(void **state)
 {
 	struct sp_error err = { 0 };
-	struct sp_facts f;
+	struct sp_facts f = { 0 };
 
 	(void)state;
 	assert_int_equal(sp_facts_load_json("/nonexistent/facts.json", &f, &err), -ENOENT);

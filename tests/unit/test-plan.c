@@ -83,7 +83,27 @@ static int make(const struct req *q, struct sp_plan *plan, struct sp_error *err)
 	spec.force_mountpoint = q->force_mountpoint;
 	if (q->schedulers)
 		facts.n_schedulers = sp_parse_scheduler_list(q->schedulers, facts.schedulers, 8);
+	sp_plan_release(plan);
 	return sp_plan_make(&spec, profile, &facts, plan, err);
+}
+
+static void plan_free(struct sp_plan *p)
+{
+	sp_plan_release(p);
+	free(p);
+}
+
+static void facts_free(struct sp_facts *f)
+{
+	sp_facts_release(f);
+	free(f);
+}
+
+/* *dst = a plan of its own like src (plan_ok's is overwritten by the next) */
+static void plan_take(struct sp_plan *dst, const struct sp_plan *src)
+{
+	sp_plan_release(dst);
+	assert_int_equal(sp_plan_copy(dst, src), 0);
 }
 
 static struct sp_plan *plan_ok(const struct req *q)
@@ -112,12 +132,12 @@ static struct sp_plan *plan_ok(const struct req *q)
 static const char *plan_error(const struct req *q)
 {
 	static struct sp_error err;
-	struct sp_plan *plan = malloc(sizeof(*plan));
+	struct sp_plan *plan = calloc(1, sizeof(*plan));
 
 	memset(&err, 0, sizeof(err));
 	assert_true(make(q, plan, &err) < 0);
 	assert_int_equal(err.kind, SP_ERR_INVALID);
-	free(plan);
+	plan_free(plan);
 	return err.message;
 }
 
@@ -271,12 +291,13 @@ static void test_workload_small_sync(void **state)
 
 			q.size = sizes[z];
 			q.fs = SP_FS_XFS;
-			*g = *plan_ok(&q);
+			plan_take(g, plan_ok(&q));
 			q.workload = SP_WORKLOAD_SMALL_SYNC;
-			*s = *plan_ok(&q);
+			plan_take(s, plan_ok(&q));
 			assert_small_sync_xfs(s, g);
 			if (sp_level_parity_disks(s->level))
 				assert_true(has_option(g, "swalloc"));
+			sp_plan_release(again);
 			assert_int_equal(sp_plan_replan(s, sp_profiles_find(profiles, q.controller), false,
 							again, &err), 0);
 			assert_int_equal(again->workload, SP_WORKLOAD_SMALL_SYNC);
@@ -284,9 +305,9 @@ static void test_workload_small_sync(void **state)
 			assert_string_equal(again->fstab_line, s->fstab_line);
 			/* ext: stride and stripe_width as general's */
 			q.fs = SP_FS_EXT4;
-			*s = *plan_ok(&q);
+			plan_take(s, plan_ok(&q));
 			q.workload = SP_WORKLOAD_GENERAL;
-			*g = *plan_ok(&q);
+			plan_take(g, plan_ok(&q));
 			assert_int_equal(s->workload, SP_WORKLOAD_SMALL_SYNC);
 			assert_int_equal(s->ext_stride_blocks, g->ext_stride_blocks);
 			assert_int_equal(s->ext_stripe_width_blocks, g->ext_stripe_width_blocks);
@@ -297,9 +318,9 @@ static void test_workload_small_sync(void **state)
 			assert_string_equal(s->fstab_line, g->fstab_line);
 		}
 	}
-	free(again);
-	free(s);
-	free(g);
+	plan_free(again);
+	plan_free(s);
+	plan_free(g);
 }
 
 /* A probed md array exports its stripe as optimal I/O: small-sync still
@@ -330,9 +351,9 @@ static void test_workload_small_sync_md_facts(void **state)
 	assert_string_equal(s->partition_path, "/dev/md3");
 	assert_small_sync_xfs(s, g);
 	assert_false(has_warning(s, "topology-mismatch"));
-	free(f);
-	free(s);
-	free(g);
+	facts_free(f);
+	plan_free(s);
+	plan_free(g);
 }
 
 /*
@@ -614,7 +635,7 @@ static void test_md_members_and_raid10_without_stripe_cache(void **state)
 	struct sp_facts facts = { .path = "/dev/md0", .kernel_name = "md0", .size_bytes = 100 * GiB,
 				  .logical_sector_bytes = 512, .physical_sector_bytes = 4096 };
 	struct sp_error err = { 0 };
-	struct sp_plan *p = malloc(sizeof(*p));
+	struct sp_plan *p = calloc(1, sizeof(*p));
 
 	(void)state;
 	snprintf(spec.controller, sizeof(spec.controller), "md");
@@ -633,27 +654,30 @@ static void test_md_members_and_raid10_without_stripe_cache(void **state)
 	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/nr_requests"), "512");
 	assert_null(tuning_value(p, "/sys/block/sdb/device/queue_depth"));
 	spec.tuning_recipe = SP_TUNING_FIELD_REPORT;
+	sp_plan_release(p);
 	assert_int_equal(sp_plan_make(&spec, sp_profiles_find(profiles, "md"), &facts, p, &err), 0);
 	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/max_sectors_kb"), "128");
 	assert_string_equal(tuning_value(p, "/sys/block/sdb/device/queue_depth"), "1");
 	assert_string_equal(tuning_value(p, "/sys/block/cciss!c0d1/queue/scheduler"), "mq-deadline");
 	assert_int_equal(p->md_stripe_cache_bytes, 0);
 	assert_false(has_warning(p, "md-members-unknown"));
-	free(p);
+	plan_free(p);
 }
 
 /*
  * A list that is full drops nothing unsaid: warnings past the plan's
- * room are counted in its last entry; knobs past it (an executable list)
- * refuse the plan rather than tune some members and not others.
+ * room are counted in its last entry; knobs grow with the members, as
+ * many as md takes (1920), every one of them tuned, and more members than
+ * that refuse the plan, naming the cap.
  */
 static void test_full_lists(void **state)
 {
-	struct sp_spec spec = { 0 };
+	struct sp_spec *spec = calloc(1, sizeof(*spec));
 	struct sp_facts facts = { .path = "/dev/md0", .kernel_name = "md0", .size_bytes = 100 * GiB,
 				  .logical_sector_bytes = 512, .physical_sector_bytes = 4096 };
 	struct sp_error err = { 0 };
 	struct sp_plan *p = calloc(1, sizeof(*p));
+	char path[SP_PATH_MAX];
 
 	(void)state;
 	for (unsigned i = 0; i < SP_MAX_WARNINGS + 4; i++)
@@ -663,26 +687,36 @@ static void test_full_lists(void **state)
 	assert_string_equal(p->warnings[SP_MAX_WARNINGS - 1].code, "more-warnings");
 	assert_string_equal(p->warnings[SP_MAX_WARNINGS - 1].message, "... and 5 more warnings");
 
-	/* 64 members, each with a scheduler and nr_requests, and the array's
-	 * own read_ahead_kb and stripe cache: 130 knobs for 128 places */
-	snprintf(spec.controller, sizeof(spec.controller), "md");
-	spec.level = SP_LEVEL_5;
-	spec.disks = SP_MAX_MEMBERS;
-	spec.chunk_bytes = 512 * KiB;
-	spec.fs = SP_FS_XFS;
-	sp_parse_kernel("6.1", &spec.kernel, &err);
-	spec.n_members = SP_MAX_MEMBERS;
+	/* 1920 members, each with a scheduler and nr_requests, and the
+	 * array's own read_ahead_kb and stripe cache */
+	snprintf(spec->controller, sizeof(spec->controller), "md");
+	spec->level = SP_LEVEL_5;
+	spec->disks = 16;
+	spec->chunk_bytes = 512 * KiB;
+	spec->fs = SP_FS_XFS;
+	sp_parse_kernel("6.1", &spec->kernel, &err);
+	spec->n_members = SP_MAX_MEMBERS;
 	for (unsigned m = 0; m < SP_MAX_MEMBERS; m++)
-		snprintf(spec.members[m], SP_NAME_MAX, "sd%u", m);
-	assert_int_equal(sp_plan_make(&spec, sp_profiles_find(profiles, "md"), &facts, p, &err),
+		snprintf(spec->members[m], SP_NAME_MAX, "sd%u", m);
+	sp_plan_release(p);
+	memset(p, 0, sizeof(*p));
+	assert_int_equal(sp_plan_make(spec, sp_profiles_find(profiles, "md"), &facts, p, &err), 0);
+	assert_int_equal(p->n_members, SP_MAX_MEMBERS);
+	assert_int_equal(p->n_tuning, 2 + 2 * SP_MAX_MEMBERS);
+	for (unsigned m = 0; m < SP_MAX_MEMBERS; m++) {
+		snprintf(path, sizeof(path), "/sys/block/sd%u/queue/nr_requests", m);
+		assert_non_null(tuning_value(p, path));
+	}
+	/* one more member than md takes: refused, the cap named */
+	spec->n_members = SP_MAX_MEMBERS + 1;
+	assert_int_equal(sp_plan_make(spec, sp_profiles_find(profiles, "md"), &facts, p, &err),
 			 -E2BIG);
 	assert_int_equal(err.kind, SP_ERR_INVALID);
-	assert_string_equal(err.message, "members: the plan would set more than the 128 knobs a "
-					 "plan holds (64 member disks); give fewer with --members");
-	spec.n_members = 63;
-	assert_int_equal(sp_plan_make(&spec, sp_profiles_find(profiles, "md"), &facts, p, &err), 0);
-	assert_int_equal(p->n_tuning, 2 + 2 * 63);
-	free(p);
+	assert_string_equal(err.message, "members: more than 1920 member disks");
+	/* the plan made before is untouched */
+	assert_int_equal(p->n_tuning, 2 + 2 * SP_MAX_MEMBERS);
+	plan_free(p);
+	free(spec);
 }
 
 /* The mkfs argv stops at the first argument that does not fit, and the
@@ -693,7 +727,7 @@ static void test_argv_first_error(void **state)
 				.chunk_bytes = 256 * KiB, .fs = SP_FS_XFS };
 	struct sp_facts facts = { .kernel_name = "sdb", .size_bytes = 400 * GiB,
 				  .logical_sector_bytes = 512, .physical_sector_bytes = 512 };
-	struct sp_plan *plan = malloc(sizeof(*plan));
+	struct sp_plan *plan = calloc(1, sizeof(*plan));
 	struct sp_error err = { 0 };
 
 	(void)state;
@@ -708,7 +742,7 @@ static void test_argv_first_error(void **state)
 	assert_int_equal(err.kind, SP_ERR_INVALID);
 	assert_non_null(strstr(err.message, "mkfs: argument '/dev/dddd"));
 	assert_non_null(strstr(err.message, "...' is longer than 255 characters"));
-	free(plan);
+	plan_free(plan);
 }
 
 static void test_lsi_seed(void **state)
@@ -742,8 +776,8 @@ static void test_non_power_of_two_width(void **state)
 	(void)state;
 	assert_int_equal(p->stripe_width_bytes, 192 * KiB);
 	assert_int_equal(p->start_bytes, 3 * MiB);
-	assert_int_equal(p->tuning[0].device[0] ? 1 : 0, p->n_tuning ? 1 : 0);
 	assert_int_equal(p->n_tuning, 0); /* generic knows no knobs */
+	assert_null(p->tuning);
 }
 
 static void test_spans(void **state)
@@ -1099,6 +1133,7 @@ static void test_fstab_escaping(void **state)
 static void md_facts(struct sp_facts *f, const char *level, unsigned disks, uint64_t chunk,
 		     uint64_t layout)
 {
+	sp_facts_release(f);
 	memset(f, 0, sizeof(*f));
 	snprintf(f->path, sizeof(f->path), "/dev/md0");
 	snprintf(f->kernel_name, sizeof(f->kernel_name), "md0");
@@ -1111,11 +1146,11 @@ static void md_facts(struct sp_facts *f, const char *level, unsigned disks, uint
 	f->md.chunk_bytes = chunk;
 	f->md.layout = layout;
 	for (unsigned i = 0; i < disks; i++) {
-		struct sp_md_member *m = &f->md.members[f->md.n_members++];
+		struct sp_md_member m = { .has_queue_depth = i < 2 };
 
-		snprintf(m->name, sizeof(m->name), "sd%c1", 'b' + i / 2);
-		snprintf(m->disk, sizeof(m->disk), "sd%c", 'b' + i / 2);
-		m->has_queue_depth = i < 2;
+		snprintf(m.name, sizeof(m.name), "sd%c1", 'b' + i / 2);
+		snprintf(m.disk, sizeof(m.disk), "sd%c", 'b' + i / 2);
+		assert_int_equal(sp_md_member_add(&f->md, &m), 0);
 	}
 }
 
@@ -1129,6 +1164,7 @@ static int make_md(const struct sp_facts *f, const struct sp_spec *declared, str
 
 	if (declared)
 		spec = *declared;
+	sp_plan_release(p);
 	assert_int_equal(sp_parse_kernel("6.1.0", &spec.kernel, err), 0);
 	return sp_plan_make(&spec, sp_profiles_find(profiles, "md"), f, p, err);
 }
@@ -1155,6 +1191,7 @@ static void test_replan_keeps_recipe_budget_and_layout(void **state)
 	assert_int_equal(p->tuning_recipe, SP_TUNING_FIELD_REPORT);
 	assert_int_equal(sp_plan_replan(p, md, false, again, &err), 0);
 	/* declared, not probed: an offline md RAID10 f2 with a memory budget */
+	sp_facts_release(f);
 	memset(f, 0, sizeof(*f));
 	f->size_bytes = 100 * GiB;
 	f->logical_sector_bytes = 512;
@@ -1162,13 +1199,14 @@ static void test_replan_keeps_recipe_budget_and_layout(void **state)
 	assert_int_equal(make_md(f, &spec, p, &err), 0);
 	assert_int_equal(p->layout.far_copies, 2);
 	assert_int_equal(p->memory_budget_bytes, 64 * MiB);
+	sp_plan_release(again);
 	assert_int_equal(sp_plan_replan(p, md, false, again, &err), 0);
 	assert_int_equal(again->layout.far_copies, 2);
 	assert_int_equal(again->memory_budget_bytes, 64 * MiB);
 	assert_int_equal(again->tuning_recipe, SP_TUNING_FIELD_REPORT);
-	free(p);
-	free(again);
-	free(f);
+	plan_free(p);
+	plan_free(again);
+	facts_free(f);
 }
 
 /*
@@ -1189,7 +1227,7 @@ static void test_replan_force_mountpoint_is_the_callers(void **state)
 	assert_non_null(strstr(err.message, "give --force"));
 	assert_int_equal(sp_plan_replan(p, sp_profiles_find(profiles, "hp-p400"), true, again, &err), 0);
 	assert_string_equal(again->mountpoint, "/var");
-	free(again);
+	plan_free(again);
 }
 
 static void test_md_geometry_from_kernel(void **state)
@@ -1251,8 +1289,8 @@ static void test_md_geometry_from_kernel(void **state)
 	md_facts(f, "linear", 2, 0, 0);
 	assert_true(make_md(f, NULL, p, &err) < 0);
 	assert_non_null(strstr(err.message, "md 'linear'"));
-	free(f);
-	free(p);
+	facts_free(f);
+	plan_free(p);
 }
 
 static void test_mirrors_have_no_stripe(void **state)
@@ -1293,8 +1331,8 @@ static void test_mirrors_have_no_stripe(void **state)
 	assert_int_equal(p->chunk_source, SP_SOURCE_NONE);
 	assert_int_equal(p->align_bytes, 1 * MiB);
 	assert_false(has_warning(p, "mirror-chunk-ignored"));
-	free(f);
-	free(p);
+	facts_free(f);
+	plan_free(p);
 }
 
 int main(void)

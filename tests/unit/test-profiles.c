@@ -225,14 +225,16 @@ static void test_plan_json_round_trip(void **state)
 	facts.md.raid_disks = 3;
 	facts.md.chunk_bytes = 65536;
 	facts.md.layout = 0x102;
-	facts.md.n_members = 1;
-	snprintf(facts.md.members[0].name, SP_NAME_MAX, "sdb1");
-	snprintf(facts.md.members[0].disk, SP_NAME_MAX, "sdb");
+	assert_int_equal(sp_md_member_add(&facts.md, &(struct sp_md_member){ .name = "sdb1",
+									    .disk = "sdb" }),
+			 0);
 	snprintf(facts.md.uuid, sizeof(facts.md.uuid), "0a1b2c3d:4e5f6071:8293a4b5:c6d7e8f9");
 	spec.omitted = SP_FIELD_LEVEL | SP_FIELD_DISKS | SP_FIELD_CHUNK | SP_FIELD_TABLE;
 	spec.n_members = 0;
+	sp_plan_release(a);
 	assert_int_equal(sp_plan_make(&spec, sp_profiles_find(set, "md"), &facts, a, &err), 0);
 	json = sp_format_plan_json(a);
+	sp_plan_release(b);
 	assert_int_equal(sp_plan_from_json(json, b, &err), 0);
 	again = sp_format_plan_json(b);
 	assert_string_equal(json, again);
@@ -258,6 +260,9 @@ static void test_plan_json_round_trip(void **state)
 	assert_true(sp_plan_from_json("{\"format\": 9}", b, &err) < 0);
 	assert_non_null(strstr(err.message, "format 9"));
 	free(json);
+	sp_plan_release(a);
+	sp_plan_release(b);
+	sp_facts_release(&facts);
 	free(a);
 	free(b);
 	sp_profiles_free(set);
