@@ -37,10 +37,21 @@ void sp_findings_add(struct sp_findings *fs, enum sp_severity severity, const ch
 	va_list ap;
 
 	if (fs->n >= SP_MAX_FINDINGS) {
+		/* full: a finding gives way only to a worse one, so the worst
+		 * are always shown and judge the outcome (an md array of
+		 * hundreds of members can drift on every one) */
+		size_t least = 0;
+
 		fs->dropped++;
-		return;
+		for (size_t i = 1; i < fs->n; i++)
+			if (fs->f[i].severity <= fs->f[least].severity)
+				least = i;
+		if (severity <= fs->f[least].severity)
+			return;
+		f = &fs->f[least];
+	} else {
+		f = &fs->f[fs->n++];
 	}
-	f = &fs->f[fs->n++];
 	memset(f, 0, sizeof(*f));
 	f->severity = severity;
 	snprintf(f->code, sizeof(f->code), "%s", code);

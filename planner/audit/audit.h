@@ -47,7 +47,7 @@ struct sp_finding {
 
 struct sp_findings {
 	size_t n;
-	size_t dropped; /* past SP_MAX_FINDINGS */
+	size_t dropped; /* past SP_MAX_FINDINGS: never worse than any kept */
 	struct sp_finding f[SP_MAX_FINDINGS];
 };
 

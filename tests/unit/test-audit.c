@@ -133,6 +133,29 @@ static void assert_actionable(const struct sp_findings *fs)
  * test-cost.c), and nothing tells the user to run partprobe, because the
  * kernel agrees with the disk.
  */
+/* A full list of findings keeps the worst: a costly finding after as many
+ * suboptimal ones as fit still judges the outcome, and the rest are
+ * counted. */
+static void test_findings_keep_the_worst(void **state)
+{
+	struct sp_findings *fs = calloc(1, sizeof(*fs));
+	size_t costly = 0;
+
+	(void)state;
+	assert_non_null(fs);
+	for (unsigned i = 0; i < SP_MAX_FINDINGS + 6; i++)
+		sp_findings_add(fs, SP_SEVERITY_SUBOPTIMAL, "knob-low", "member %u", i);
+	sp_findings_add(fs, SP_SEVERITY_COSTLY, "knob-drifted", "the last member");
+	sp_findings_add(fs, SP_SEVERITY_DIFFERS, "knob-differs", "not worth a place");
+	assert_int_equal(fs->n, SP_MAX_FINDINGS);
+	assert_int_equal(fs->dropped, 8);
+	assert_int_equal(sp_findings_worst(fs), SP_SEVERITY_COSTLY);
+	for (size_t i = 0; i < fs->n; i++)
+		costly += fs->f[i].severity == SP_SEVERITY_COSTLY;
+	assert_int_equal(costly, 1);
+	free(fs);
+}
+
 static void test_msdos_63(void **state)
 {
 	struct sp_plan *plan = raid5_plan("6.1", SP_FS_XFS, "");
@@ -599,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_fstab_log_options_inode64),
 		cmocka_unit_test(test_no_fstab_line),
 		cmocka_unit_test(test_tuning),
+		cmocka_unit_test(test_findings_keep_the_worst),
 		cmocka_unit_test(test_findings_bound),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
