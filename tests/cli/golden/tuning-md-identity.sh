@@ -25,12 +25,29 @@
 # a value the kernel clamped is logged as a warning.  The exit status is
 # 1 only when writing a knob that exists failed or an identity was found
 # on more than one device.  Running it again changes nothing.
+#
+# It forks nothing while all goes well: /sys/block is read once, on the
+# first device found by identity, into a table of every device's md
+# UUID, WWN and serial number, and each planned device is then one
+# lookup in it, so the time grows with the devices and the knobs, not
+# with their product (a 256-member array among 1,024 disks).
 set -u
 
 SYSFS_ROOT=${SYSFS_ROOT:-}
-only=$(printf '%s' "${1:-}" | tr '/' '!')
+# a udev rule's %k spells cciss!c0d0 as cciss/c0d0
+only=${1:-}
+while :; do
+	case $only in
+	*/*) only=${only%%/*}!${only#*/} ;;
+	*) break ;;
+	esac
+done
 status=0
 dev=
+nl='
+'
+tab='	'
+indexed=
 
 log() {
 	printf 'stripeplan-tune: %s\n' "$*" >&2
@@ -49,6 +66,37 @@ attr() {
 	done
 }
 
+# hex_digits TEXT: sets hex to the first 32 hexadecimal digits of TEXT,
+# in lower case
+hex_digits() {
+	hex=
+	hex_rest=$1
+	while [ -n "$hex_rest" ] && [ "${#hex}" -lt 32 ]; do
+		hex_c=${hex_rest%"${hex_rest#?}"}
+		hex_rest=${hex_rest#?}
+		case $hex_c in
+		[0123456789abcdef]) hex=$hex$hex_c ;;
+		A) hex=${hex}a ;;
+		B) hex=${hex}b ;;
+		C) hex=${hex}c ;;
+		D) hex=${hex}d ;;
+		E) hex=${hex}e ;;
+		F) hex=${hex}f ;;
+		esac
+	done
+}
+
+# reverse_bytes HEX: sets rev to HEX's bytes (pairs of digits) in the
+# other order
+reverse_bytes() {
+	rev=
+	rev_rest=$1
+	while [ -n "$rev_rest" ]; do
+		rev=${rev_rest%"${rev_rest#??}"}$rev
+		rev_rest=${rev_rest#??}
+	done
+}
+
 # md_uuid DEVICE: sets id to the array's UUID as udev's MD_UUID spells it
 # (mdadm's "3f1c2a9e:6b0d4e21:9a7f5c33:c2e81b04").  md/uuid is what the
 # probe reads too; it needs no udev or mdadm and honours SYSFS_ROOT (the
@@ -59,14 +107,24 @@ attr() {
 md_uuid() {
 	attr "$1" md/uuid
 	[ -n "$id" ] || return 0
-	hex=$(printf '%s' "$id" | tr -cd '0-9A-Fa-f' | tr 'A-F' 'a-f' | cut -c1-32)
+	hex_digits "$id"
 	id=
 	[ "${#hex}" -eq 32 ] || return 0
 	attr "$1" md/metadata_version
-	case $id in
-	0.*) hex=$(printf '%s\n' "$hex" | sed 's/\(..\)\(..\)\(..\)\(..\)/\4\3\2\1/g') ;;
-	esac
-	id=$(printf '%s\n' "$hex" | sed 's/\(.\{8\}\)\(.\{8\}\)\(.\{8\}\)/\1:\2:\3:/')
+	md_rest=$hex
+	md_uuid=
+	while [ -n "$md_rest" ]; do
+		md_word=${md_rest%"${md_rest#????????}"}
+		md_rest=${md_rest#????????}
+		case $id in
+		0.*)
+			reverse_bytes "$md_word"
+			md_word=$rev
+			;;
+		esac
+		md_uuid=$md_uuid${md_uuid:+:}$md_word
+	done
+	id=$md_uuid
 }
 
 # identity KIND DEVICE: sets id to DEVICE's identity of that KIND
@@ -77,6 +135,41 @@ identity() {
 	wwn) attr "$2" wwid device/wwid ;;
 	serial) attr "$2" device/serial serial ;;
 	esac
+}
+
+# key KIND VALUE: sets key to the name of the variable that lists the
+# devices whose KIND is VALUE: VALUE's letters and digits (identities
+# that differ only in their other characters share a list, which keeps
+# each whole identity beside its device)
+key() {
+	key=idx_$1_
+	key_rest=$2
+	while [ -n "$key_rest" ]; do
+		key_c=${key_rest%"${key_rest#?}"}
+		key_rest=${key_rest#?}
+		case $key_c in
+		[ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789]) key=$key$key_c ;;
+		esac
+	done
+}
+
+# index: one pass over /sys/block, the first time a device is looked up
+# by identity: each device's md UUID, WWN and serial number, listed as
+# "identity TAB device" lines under key
+index() {
+	[ -z "$indexed" ] || return 0
+	indexed=1
+	for index_path in "$SYSFS_ROOT"/sys/block/*; do
+		[ -e "$index_path" ] || continue
+		index_dev=${index_path##*/}
+		for index_kind in md wwn serial; do
+			identity "$index_kind" "$index_dev"
+			[ -n "$id" ] || continue
+			key "$index_kind" "$id"
+			eval "index_list=\${$key-}"
+			eval "$key=\$index_list\$id\$tab\$index_dev\$nl"
+		done
+	done
 }
 
 # found KIND VALUE WHAT: sets dev to the one device of /sys/block whose
@@ -91,11 +184,15 @@ found() {
 	if [ "$1" = name ]; then
 		[ ! -e "$SYSFS_ROOT/sys/block/$2" ] || dev=$2 found_n=1 found_names=$2
 	else
-		for found_path in "$SYSFS_ROOT"/sys/block/*; do
-			[ -e "$found_path" ] || continue
-			identity "$1" "${found_path##*/}"
-			[ "$id" = "$2" ] || continue
-			dev=${found_path##*/}
+		index
+		key "$1" "$2"
+		eval "found_list=\${$key-}"
+		while [ -n "$found_list" ]; do
+			found_line=${found_list%%"$nl"*}
+			found_list=${found_list#*"$nl"}
+			# a kernel name holds no tab; an identity might
+			[ "${found_line%"$tab"*}" = "$2" ] || continue
+			dev=${found_line##*"$tab"}
 			found_n=$((found_n + 1))
 			found_names="${found_names:+$found_names }$dev"
 		done
@@ -126,10 +223,14 @@ found() {
 	return 1
 }
 
-# current FILE: sets cur to what the knob holds now; of a scheduler list
-# such as "mq-deadline [none]", the bracketed entry is the active one
+# current FILE: sets cur to what the knob holds now (its first line); of
+# a scheduler list such as "mq-deadline [none]", the bracketed entry is
+# the active one.  False when it cannot be read (sysfs files are never
+# empty: an empty read of one is a failed one)
 current() {
-	cur=$(cat -- "$1" 2>/dev/null) || return 1
+	cur=
+	[ -r "$1" ] && [ ! -d "$1" ] || return 1
+	IFS= read -r cur <"$1" 2>/dev/null || [ -n "$cur" ] || [ ! -s "$1" ] || return 1
 	case $cur in
 	*\[*\]*)
 		cur=${cur#*\[}
@@ -155,8 +256,10 @@ tune() {
 	if current "$file" && matches "$2"; then
 		return 0
 	fi
-	if ! err=$({ printf '%s\n' "$2" >"$file"; } 2>&1); then
-		# the shell says "script: 61: cannot create FILE: Invalid argument"
+	if ! { printf '%s\n' "$2" >"$file"; } 2>/dev/null &&
+		! err=$({ printf '%s\n' "$2" >"$file"; } 2>&1); then
+		# written again in a subshell only to hear why: the shell says
+		# "script: 61: cannot create FILE: Invalid argument"
 		err=${err##*: }
 		log "cannot set $knob to '$2': ${err:-the write failed}"
 		status=1
