@@ -114,7 +114,7 @@ ext4sweep_run() {
 	# shellcheck disable=SC2034 # the sweep's traces are not the rule's
 	CASES_TSV=""
 	bt_init
-	for r in $(seq 1 "$REPEAT"); do
+	for r in $(seq 1 "$SWEEP_REPEAT"); do
 		sfx=$([ "$r" = 1 ] || echo ".$r")
 		for idx in "${!ARRAYS[@]}"; do
 			for v in ext4-plan ext4-stride ext4-nohint ext4-mkfs-topology ext4-parted-default; do

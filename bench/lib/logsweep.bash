@@ -78,7 +78,7 @@ logsweep_run() {
 	# shellcheck disable=SC2034 # the sweep's traces are not the rule's
 	CASES_TSV=""
 	bt_init
-	for r in $(seq 1 "$REPEAT"); do
+	for r in $(seq 1 "$SWEEP_REPEAT"); do
 		_logsweep_once "$([ "$r" = 1 ] || echo ".$r")"
 	done
 	bt_cleanup
