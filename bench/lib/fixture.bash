@@ -20,7 +20,8 @@
 #	stripeplan          `stripeplan apply` with the plan; mounted with the plan's options
 #	mkfs-topology       no partition table; mkfs.xfs on the whole device with the
 #	                    su/sw an md device (or a LUN reporting optimal I/O) exports,
-#	                    default AGs, log and mount options
+#	                    default AGs, log and mount options; the read-ahead the
+#	                    kernel gives such a device
 #	parted-default      GPT from `parted -a optimal ... 0% 100%`, plain mkfs
 #	legacy-63           msdos label, partition at sector 63, plain mkfs
 #
@@ -32,6 +33,9 @@
 # exactly what it would read (blkid's topology: minimum_io_size = the chunk
 # as su, optimal_io_size = chunk x data disks as sw) and nothing else; the
 # log stripe unit, AG count and mount options stay mkfs's and mount's own.
+# The kernel reads that optimal I/O size too: it sets such a device's
+# read-ahead to twice it (topology_read_ahead_kb), where a device that
+# exports none keeps 128 KiB; the fixture gets the same.
 # No partition: on such a device parted and fdisk align a partition to the
 # optimal I/O size anyway (1 MiB when it divides 1 MiB), and `mkfs.xfs
 # /dev/md0` is what md's users type.
@@ -99,6 +103,19 @@ array_chunk_bytes() {
 	*M) echo $((${c%M} * 1048576)) ;;
 	*) bench_die "array_chunk_bytes: '$c'" ;;
 	esac
+}
+
+# topology_read_ahead_kb INDEX: the read-ahead the kernel gives a device
+# that exports the array's optimal I/O size (chunk x data disks): twice
+# that, and at least 128 KiB (block/blk-settings.c: blk_apply_bdi_limits(),
+# disk_update_readahead() before it; md's RAID5 and RAID10 set the same
+# themselves since 2.6)
+topology_read_ahead_kb() {
+	local kb
+
+	kb=$((2 * $(array_chunk_bytes "$1") * $(array_data_disks "$1") / 1024))
+	[ "$kb" -ge 128 ] || kb=128
+	echo "$kb"
 }
 
 # Mount options of the plan that mean something to mount(8) itself.
@@ -198,6 +215,10 @@ fixture_make() {
 		mkfs.xfs -q -d "su=$(array_chunk_bytes "$idx"),sw=$(array_data_disks "$idx")" \
 			"$FX_PART" >>"$LOGS/mkfs.log" 2>&1 ||
 			bench_die "mkfs.xfs on '$FX_PART' failed (see $LOGS/mkfs.log)"
+		# the kernel's read-ahead for a device with that optimal I/O size
+		topology_read_ahead_kb "$idx" \
+			>"/sys/block/$(basename "$FX_DEV")/queue/read_ahead_kb" ||
+			bench_die "cannot set the read-ahead of '$FX_DEV'"
 		;;
 	parted-default)
 		parted -s -a optimal "$FX_DEV" mklabel gpt mkpart p 0% 100% ||
