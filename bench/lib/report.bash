@@ -55,6 +55,13 @@ report_write() {
 	for idx in "${!ARRAYS[@]}"; do
 		flags+=(--array "$(array_field "$idx" name)|$(array_field "$idx" label)")
 	done
+	# the efficiency part's verdicts beside its traces (bench/traces/known-worse
+	# is a copy), and the figures the docs quote (bench/docs)
+	if [ -f "$OUT/traces/cases.tsv" ]; then
+		mkdir -p "$OUT/docs"
+		flags+=(--known-worse "$OUT/traces/known-worse" --docs "$OUT/docs"
+			--meta "$OUT/traces/run.tsv")
+	fi
 	"$SP_BENCH_REPORT" --dir "$OUT" "${flags[@]}" --layouts "$LAYOUT_LIST" \
 		--command "$COMMAND" --mode "$MODE" --seconds "$SECONDS" \
 		--version "$("$STRIPEPLAN" --version 2>/dev/null | head -1)" \

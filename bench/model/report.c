@@ -25,30 +25,28 @@
 
 #include <json-c/json.h>
 
-#include "base/base.h"
+#include "cases.h"
+#include "docs.h"
 
 #define MAX_ARRAYS 16
 #define MAX_LAYOUTS 16
-#define LINE_MAX_BYTES 65536
 /* stripewrite "reaches" the minimum within 5 %: the filesystem's own log
  * and metadata writes, a few KiB each a partial stripe, cost the rest */
 #define REACH_RATIO 1.05
-/* figures come with 6 significant digits: 0.5 % keeps rounding from
- * deciding a verdict (tests/cli/bench-rule.sh allows the same) */
-#define RULE_SLACK 1.005
 
 static const char usage[] =
 	"Usage: sp-bench-report --dir DIR [--array NAME|LABEL]... [--layouts LIST]\n"
 	"                       [--command CMD] [--mode quick|full] [--seconds N]\n"
 	"                       [--version TEXT] [--tune-mib N] [--tune-runs N]\n"
+	"                       [--known-worse FILE] [--docs DIR] [--meta FILE]\n"
 	"\n"
-	"Writes DIR/report.md, DIR/bench.json and DIR/logs/plot.WORKLOAD.dat from\n"
-	"DIR/cases.jsonl, DIR/log.jsonl, DIR/tuning.tsv and DIR/cost.tsv.\n";
-
-struct array_label {
-	char name[64];
-	char label[256];
-};
+	"Writes DIR/report.md, DIR/bench.json, DIR/verdicts.tsv (every comparison the\n"
+	"rule makes) and DIR/logs/plot.WORKLOAD.dat from DIR/cases.jsonl,\n"
+	"DIR/log.jsonl, DIR/tuning.tsv and DIR/cost.tsv; with --known-worse, the\n"
+	"comparisons the plan loses or the runs cannot decide to FILE\n"
+	"(bench/traces/known-worse); with --docs,\n"
+	"the figures README.md and bench/README.md quote, one Markdown file each, to\n"
+	"that directory, the run described by --meta (bench/run's traces/run.tsv).\n";
 
 struct opts {
 	const char *dir;
@@ -58,92 +56,23 @@ struct opts {
 	long seconds;
 	long tune_mib;
 	long tune_runs;
+	const char *known_worse;
+	const char *docs_dir;
+	const char *meta;
 	struct array_label arrays[MAX_ARRAYS];
 	size_t n_arrays;
 	char layouts[MAX_LAYOUTS][64];
 	size_t n_layouts;
 };
 
-/* The lines of a JSONL file, parsed; a missing file is an empty list. */
-struct cases {
-	json_object **v;
-	size_t n;
-};
-
-static const char *const report_workloads[] = { "stripewrite", "seqwrite", "smallfiles",
-						"metadata", "seqread" };
-/* the planned layout on the workloads its profile is not for: printed, never judged */
-static const char informational_layout[] = "stripeplan.general";
 static const char *const sweep_workloads[] = { "smallfiles", "seqwrite", "stripewrite",
 					       "metadata" };
-static const char *const peers[] = { "parted-default", "mkfs-topology" };
 
 
 static int die(const char *what, const char *arg)
 {
 	fprintf(stderr, "sp-bench-report: %s%s%s\n", what, arg ? ": " : "", arg ? arg : "");
 	return 2;
-}
-
-static int load_jsonl(const char *path, struct cases *c)
-{
-	FILE *f = fopen(path, "r");
-	char *line;
-	int lineno = 0;
-
-	c->v = NULL;
-	c->n = 0;
-	if (!f)
-		return errno == ENOENT ? 0 : -errno;
-	line = malloc(LINE_MAX_BYTES);
-	if (!line) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	while (fgets(line, LINE_MAX_BYTES, f)) {
-		json_object *o, **grown;
-
-		lineno++;
-		if (line[0] == '\n')
-			continue;
-		o = json_tokener_parse(line);
-		if (!o || !json_object_is_type(o, json_type_object)) {
-			fprintf(stderr, "sp-bench-report: %s line %d is not a JSON object\n", path,
-				lineno);
-			json_object_put(o);
-			continue;
-		}
-		grown = realloc(c->v, (c->n + 1) * sizeof(json_object *));
-		if (!grown) {
-			json_object_put(o);
-			break;
-		}
-		c->v = grown;
-		c->v[c->n++] = o;
-	}
-	fclose(f);
-	free(line);
-	return 0;
-}
-
-static const char *str(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-		return "";
-	return json_object_get_string(v);
-}
-
-/* A number, or NAN where the case has null or nothing. */
-static double num(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
-		return NAN;
-	return json_object_get_double(v);
 }
 
 /* "1.23", or a dash for a figure the case has not got */
@@ -176,100 +105,6 @@ static const char *size_text(double bytes, char *buf, size_t len)
 	return buf;
 }
 
-static json_object *find_case(const struct cases *c, const char *array, const char *layout,
-			      const char *workload)
-{
-	for (size_t i = 0; i < c->n; i++)
-		if (!strcmp(str(c->v[i], "array"), array) &&
-		    !strcmp(str(c->v[i], "layout"), layout) &&
-		    !strcmp(str(c->v[i], "workload"), workload))
-			return c->v[i];
-	return NULL;
-}
-
-/* LAYOUT is a run of BASE: BASE itself or a repeat "BASE.2" ... "BASE.9" */
-static bool is_run_of(const char *layout, const char *base)
-{
-	size_t n = strlen(base);
-
-	return !strncmp(layout, base, n) &&
-	       (layout[n] == '\0' || (layout[n] == '.' && layout[n + 1] >= '1' &&
-				      layout[n + 1] <= '9' && layout[n + 2] == '\0'));
-}
-
-static bool is_planned(const char *layout)
-{
-	return is_run_of(layout, "stripeplan");
-}
-
-/* A layout's runs of one case: mean, spread (max - min) / min, runs. */
-struct spread {
-	double mean;
-	double noise;
-	unsigned runs;
-};
-
-static struct spread layout_spread(const struct cases *c, const char *array, const char *layout,
-				   const char *workload, const char *key)
-{
-	struct spread s = { NAN, NAN, 0 };
-	double sum = 0, lo = INFINITY, hi = -INFINITY;
-
-	for (size_t i = 0; i < c->n; i++) {
-		double v;
-
-		if (strcmp(str(c->v[i], "array"), array) ||
-		    strcmp(str(c->v[i], "workload"), workload) ||
-		    !is_run_of(str(c->v[i], "layout"), layout))
-			continue;
-		v = num(c->v[i], key);
-		if (isnan(v))
-			continue;
-		sum += v;
-		lo = v < lo ? v : lo;
-		hi = v > hi ? v : hi;
-		s.runs++;
-	}
-	if (s.runs) {
-		s.mean = sum / s.runs;
-		s.noise = lo > 0 ? (hi - lo) / lo : 0;
-	}
-	return s;
-}
-
-static struct spread planned_spread(const struct cases *c, const char *array,
-				    const char *workload, const char *key)
-{
-	return layout_spread(c, array, "stripeplan", workload, key);
-}
-
-/* The profile the planned runs of one case were planned with; "mixed" if they differ. */
-static const char *planned_profile(const struct cases *c, const char *array,
-				   const char *workload)
-{
-	const char *p = NULL;
-
-	for (size_t i = 0; i < c->n; i++) {
-		const char *q = str(c->v[i], "profile");
-
-		if (strcmp(str(c->v[i], "array"), array) ||
-		    strcmp(str(c->v[i], "workload"), workload) || !is_planned(str(c->v[i], "layout")))
-			continue;
-		if (p && strcmp(p, q))
-			return "mixed";
-		p = q;
-	}
-	return p && *p ? p : "—";
-}
-
-static bool array_ran(const struct cases *c, const char *array)
-{
-	for (size_t i = 0; i < c->n; i++)
-		if (!strcmp(str(c->v[i], "array"), array))
-			return true;
-	return false;
-}
-
 static void efficiency_intro(FILE *f)
 {
 	fputs("## RAID efficiency\n\n"
@@ -296,8 +131,8 @@ static void efficiency_intro(FILE *f)
 	      "unit, so log writes are padded to the sector only; metadata `metadata`, log buffers\n"
 	      "of 256 KiB).  Every workload runs on a filesystem made for it (seqread on\n"
 	      "seqwrite's), so no layout's figure depends on what ran before.  *LAYOUT.N*: the\n"
-	      "planned layout and the two peers the rule judges against, again on fresh fixtures,\n"
-	      "for the noise.  *stripeplan.general*: the default profile on the\n"
+	      "N-th run of a layout, on fresh fixtures, in rounds where the layouts take turns\n"
+	      "going first: the rule compares means.  *stripeplan.general*: the default profile on the\n"
 	      "workloads it is not planned for, so the trade stays on record: printed, not judged.\n"
 	      "*mkfs-topology*: what mkfs.xfs does by itself on a device that exports its\n"
 	      "geometry (md, a LUN reporting optimal I/O) — **emulated**: a loop device exports\n"
@@ -305,8 +140,8 @@ static void efficiency_intro(FILE *f)
 	      "the whole device, and nothing else; its own AGs, log stripe unit and mount options.\n"
 	      "*parted-default*: GPT from `parted -a optimal ... 0% 100%` (1 MiB), plain mkfs.xfs.\n"
 	      "*legacy-63*: msdos label, partition at sector 63, plain mkfs.xfs.  The last two know\n"
-	      "nothing of the array: their traces are taken once a run and replayed through every\n"
-	      "array's model.\n\n",
+	      "nothing of the array: their traces are taken once a round and replayed through\n"
+	      "every array's model.\n\n",
 	      f);
 }
 
@@ -314,29 +149,28 @@ static void stripewrite_verdicts(FILE *f, const struct opts *o, const struct cas
 {
 	char a[32], b[32];
 
-	fputs("stripewrite, the planned layout against the theoretical minimum:\n\n", f);
+	fputs("stripewrite, each layout's mean over its runs against the theoretical minimum:\n\n", f);
 	for (size_t i = 0; i < o->n_arrays; i++) {
 		const char *name = o->arrays[i].name;
-		json_object *p = find_case(c, name, "stripeplan", "stripewrite");
-		double r;
+		struct bstat_sample r = cases_planned_sample(c, name, "stripewrite", "ratio_to_min");
+		struct bstat_sample full = cases_planned_sample(c, name, "stripewrite",
+								"full_stripe_write_fraction");
 
-		if (!array_ran(c, name))
+		if (!cases_array_ran(c, name))
 			continue;
 		fprintf(f, "- %s: stripeplan ", name);
-		if (!p) {
+		if (!r.n)
 			fputs("not run", f);
-		} else {
-			r = num(p, "ratio_to_min");
-			fprintf(f, r <= REACH_RATIO ? "**reaches the minimum** (%s×, %s full stripes)" :
-						      "**misses the minimum**: %s×, %s full stripes",
-				f2(r, a, sizeof(a)), pct(num(p, "full_stripe_write_fraction"), b, sizeof(b)));
-		}
+		else
+			fprintf(f, r.mean <= REACH_RATIO ? "**reaches the minimum** (%s×, %s full stripes)" :
+							   "**misses the minimum**: %s×, %s full stripes",
+				f2(r.mean, a, sizeof(a)), pct(full.mean, b, sizeof(b)));
 		for (size_t l = 0; l < o->n_layouts; l++) {
-			json_object *q = find_case(c, name, o->layouts[l], "stripewrite");
+			struct bstat_sample q = cases_sample(c, name, o->layouts[l], "stripewrite",
+							     "ratio_to_min");
 
-			if (q && strcmp(o->layouts[l], "stripeplan"))
-				fprintf(f, "; %s %s×", o->layouts[l],
-					f2(num(q, "ratio_to_min"), a, sizeof(a)));
+			if (q.n && strcmp(o->layouts[l], "stripeplan"))
+				fprintf(f, "; %s %s×", o->layouts[l], f2(q.mean, a, sizeof(a)));
 		}
 		fputc('\n', f);
 	}
@@ -349,13 +183,13 @@ static void case_row(FILE *f, json_object *k)
 					    "bytes_ratio_to_min", "bytes_ratio_to_floor" };
 	char buf[32];
 
-	fprintf(f, "| %s%s | %s | %s | %s |", str(k, "workload"),
-		!strcmp(str(k, "direction"), "read") ? " (read)" : "", str(k, "layout"),
-		*str(k, "profile") ? str(k, "profile") : "—",
-		pct(num(k, "full_stripe_write_fraction"), buf, sizeof(buf)));
+	fprintf(f, "| %s%s | %s | %s | %s |", case_str(k, "workload"),
+		!strcmp(case_str(k, "direction"), "read") ? " (read)" : "", case_str(k, "layout"),
+		*case_str(k, "profile") ? case_str(k, "profile") : "—",
+		pct(case_num(k, "full_stripe_write_fraction"), buf, sizeof(buf)));
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
-		fprintf(f, " %s |", f2(num(k, cols[i]), buf, sizeof(buf)));
-	fprintf(f, " %s |\n", pct(num(k, "chunk_crossing_fraction"), buf, sizeof(buf)));
+		fprintf(f, " %s |", f2(case_num(k, cols[i]), buf, sizeof(buf)));
+	fprintf(f, " %s |\n", pct(case_num(k, "chunk_crossing_fraction"), buf, sizeof(buf)));
 }
 
 /* The layouts in the order given, each followed by its repeats. */
@@ -363,21 +197,21 @@ static void each_layout_case(FILE *f, const struct opts *o, const struct cases *
 			     const char *array, const char *workload)
 {
 	for (size_t l = 0; l < o->n_layouts; l++) {
-		json_object *k = find_case(c, array, o->layouts[l], workload);
+		json_object *k = cases_find(c, array, o->layouts[l], workload);
 
 		if (k)
 			case_row(f, k);
-		for (int r = 2; r <= 9; r++) {
+		for (int r = 2; r <= BENCH_MAX_RUNS; r++) {
 			char rep[64];
 
 			snprintf(rep, sizeof(rep), "%s.%d", o->layouts[l], r);
-			k = find_case(c, array, rep, workload);
+			k = cases_find(c, array, rep, workload);
 			if (k)
 				case_row(f, k);
 		}
 		if (strcmp(o->layouts[l], "stripeplan"))
 			continue;
-		k = find_case(c, array, informational_layout, workload);
+		k = cases_find(c, array, BENCH_INFORMATIONAL, workload);
 		if (k)
 			case_row(f, k);
 	}
@@ -391,137 +225,219 @@ static void efficiency_tables(FILE *f, const struct opts *o, const struct cases 
 		const char *name = o->arrays[i].name;
 		json_object *wc = NULL, *rc = NULL;
 
-		if (!array_ran(c, name))
+		if (!cases_array_ran(c, name))
 			continue;
 		for (size_t k = 0; k < c->n; k++) {
-			if (strcmp(str(c->v[k], "array"), name))
+			if (strcmp(case_str(c->v[k], "array"), name))
 				continue;
-			if (!wc && !strcmp(str(c->v[k], "direction"), "write"))
+			if (!wc && !strcmp(case_str(c->v[k], "direction"), "write"))
 				wc = c->v[k];
-			if (!rc && !strcmp(str(c->v[k], "direction"), "read"))
+			if (!rc && !strcmp(case_str(c->v[k], "direction"), "read"))
 				rc = c->v[k];
 		}
 		fprintf(f, "\n### %s\n\nStripe width %s. The least member I/O the level allows: ",
 			o->arrays[i].label,
-			size_text(num(wc ? wc : rc, "stripe_width_bytes"), w, sizeof(w)));
+			size_text(case_num(wc ? wc : rc, "stripe_width_bytes"), w, sizeof(w)));
 		if (wc)
 			fprintf(f, "%s per MiB written (every write a full stripe)",
-				f2(num(wc, "min_member_ios_per_mib"), a, sizeof(a)));
+				f2(case_num(wc, "min_member_ios_per_mib"), a, sizeof(a)));
 		if (rc)
 			fprintf(f, "%s%s per MiB read (one I/O per chunk)", wc ? ", " : "",
-				f2(num(rc, "min_member_ios_per_mib"), b, sizeof(b)));
+				f2(case_num(rc, "min_member_ios_per_mib"), b, sizeof(b)));
 		fputs(".\n\n| workload | layout | profile | full-stripe writes | member I/Os per MiB "
 		      "| × minimum | × floor | member bytes per byte | × minimum | × floor "
 		      "| chunk crossings |\n"
 		      "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
 		      f);
-		for (size_t k = 0; k < ARRAY_SIZE(report_workloads); k++)
-			each_layout_case(f, o, c, name, report_workloads[k]);
+		for (size_t k = 0; k < ARRAY_SIZE(bench_workloads); k++)
+			each_layout_case(f, o, c, name, bench_workloads[k]);
 	}
+}
+
+/* "35.52 ± 2.60 (20)": mean, standard deviation, runs */
+static const char *sample_text(const struct bstat_sample *s, char *buf, size_t len)
+{
+	if (!s->n)
+		snprintf(buf, len, "—");
+	else
+		snprintf(buf, len, "%.2f ± %.2f (%zu)", s->mean, s->sd, s->n);
+	return buf;
+}
+
+/* "+0.75 % (+0.75 to +0.75)": the difference and its interval, over the peer's mean */
+static const char *diff_text(const struct brule_judgement *j, char *buf, size_t len)
+{
+	if (isnan(j->diff_rel))
+		snprintf(buf, len, "—");
+	else
+		snprintf(buf, len, "%+.2f %% (%+.2f to %+.2f)", j->diff_rel * 100, j->lo_rel * 100,
+			 j->hi_rel * 100);
+	return buf;
+}
+
+struct rule_row_ctx {
+	FILE *f;
+	const struct cases *c;
+	unsigned counts[BRULE_TOO_FEW_RUNS + 1];
+};
+
+static int rule_row(void *ctx, const char *array, const char *workload, size_t key,
+		    const char *peer, const struct bstat_sample *plan,
+		    const struct bstat_sample *other, const struct brule_judgement *j)
+{
+	struct rule_row_ctx *r = ctx;
+	char a[64], b[64], d[64];
+
+	r->counts[j->verdict]++;
+	fprintf(r->f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s |\n", array, workload,
+		cases_planned_profile(r->c, array, workload), bench_rule_key_labels[key],
+		sample_text(plan, a, sizeof(a)), peer, sample_text(other, b, sizeof(b)),
+		diff_text(j, d, sizeof(d)), j->verdict == BRULE_AT_OR_BELOW ? "" : "**",
+		brule_verdict_name(j->verdict), j->verdict == BRULE_AT_OR_BELOW ? "" : "**");
+	return 0;
 }
 
 /*
  * The rule the bench exists for: the planned layout costs no more than
- * parted-default and mkfs-topology, in member I/Os and in member bytes,
- * within the run-to-run noise measured by repeating the planned cases.
+ * what a user gets without it (parted-default, mkfs-topology, legacy-63),
+ * in member I/Os and in member bytes, as far as the runs can tell
+ * (bench/model/rule.h).
  */
 static void rule_table(FILE *f, const struct opts *o, const struct cases *c)
 {
-	static const char *const keys[] = { "member_ios_per_mib", "member_bytes_per_data_byte" };
-	char a[32], b[32], d[32];
-	unsigned worse = 0;
+	struct rule_row_ctx r = { .f = f, .c = c };
 
-	fputs("\n### The rule: the plan against the defaults, within the noise\n\n"
-	      "The planned layout's mean over its runs, the spread of those runs ((max − min) / min,\n"
-	      "the run-to-run noise), and each peer's mean over its own runs; *worse* where the\n"
-	      "plan's mean exceeds the peer's by more than the larger of the two spreads (and\n"
-	      "0.5 % for rounding).  *profile*: the `--workload` the planned layout was planned\n"
-	      "with for that workload.\n\n"
-	      "| array | workload | profile | metric | stripeplan | noise | parted-default "
-	      "| mkfs-topology | verdict |\n"
-	      "|---|---|---|---|---:|---:|---:|---:|---|\n",
-	      f);
-	for (size_t i = 0; i < o->n_arrays; i++) {
-		for (size_t w = 0; w < ARRAY_SIZE(report_workloads); w++) {
-			for (size_t k = 0; k < ARRAY_SIZE(keys); k++) {
-				struct spread s = planned_spread(c, o->arrays[i].name,
-								 report_workloads[w], keys[k]);
-				char verdict[96] = "";
+	fprintf(f,
+		"\n### The rule: the plan against what a user gets without it\n\n"
+		"Each layout's mean ± standard deviation over its runs (how many in brackets), and\n"
+		"the difference of the plan's mean and the peer's, over the peer's mean, with its\n"
+		"%.0f %% confidence interval by Welch's t.  *worse*: the interval lies above\n"
+		"%+.1f %% (less counts as equal); *at or below*: otherwise, and its upper end is at\n"
+		"most %+.0f %% (the runs would have told a %.0f %% excess from none); *undecided*:\n"
+		"neither, the runs spread too much (more are needed).  *profile*: the `--workload`\n"
+		"the planned layout was planned with (bench/model/rule.h).\n\n"
+		"| array | workload | profile | metric | stripeplan | peer | peer's | plan − peer, "
+		"%.0f %% interval | verdict |\n"
+		"|---|---|---|---|---:|---|---:|---:|---|\n",
+		BRULE_CONFIDENCE * 100, BRULE_NEGLIGIBLE * 100, BRULE_MARGIN * 100,
+		BRULE_MARGIN * 100, BRULE_CONFIDENCE * 100);
+	cases_each_judgement(o->arrays, o->n_arrays, c, rule_row, &r);
+	fprintf(f, "\n%u comparisons: %u at or below, %u worse, %u undecided, %u with too few runs.\n",
+		r.counts[0] + r.counts[1] + r.counts[2] + r.counts[3], r.counts[BRULE_AT_OR_BELOW],
+		r.counts[BRULE_WORSE], r.counts[BRULE_UNDECIDED], r.counts[BRULE_TOO_FEW_RUNS]);
+}
 
-				if (!s.runs)
-					continue;
-				fprintf(f, "| %s | %s | %s | %s | %s | %s |", o->arrays[i].name,
-					report_workloads[w],
-					planned_profile(c, o->arrays[i].name, report_workloads[w]),
-					k ? "bytes" : "I/Os",
-					f2(s.mean, a, sizeof(a)),
-					s.runs > 1 ? pct(s.noise, b, sizeof(b)) : "(one run)");
-				for (size_t p = 0; p < ARRAY_SIZE(peers); p++) {
-					struct spread q = layout_spread(c, o->arrays[i].name, peers[p],
-									report_workloads[w], keys[k]);
-					double noise = s.runs > 1 ? s.noise : 0;
+/* known-worse and verdicts.tsv: one line a comparison */
+struct verdict_line_ctx {
+	FILE *f;
+	bool worse_only;
+};
 
-					if (q.runs > 1 && q.noise > noise)
-						noise = q.noise;
-					fprintf(f, " %s |", f2(q.mean, d, sizeof(d)));
-					if (q.runs && s.mean > q.mean * (1 + noise) * RULE_SLACK) {
-						size_t u = strlen(verdict);
+static int verdict_line(void *ctx, const char *array, const char *workload, size_t key,
+			const char *peer, const struct bstat_sample *plan,
+			const struct bstat_sample *other, const struct brule_judgement *j)
+{
+	struct verdict_line_ctx *v = ctx;
 
-						snprintf(verdict + u, sizeof(verdict) - u, "%sworse than %s",
-							 u ? ", " : "", peers[p]);
-					}
-				}
-				if (verdict[0])
-					worse++;
-				fprintf(f, " %s |\n", verdict[0] ? verdict : "ok");
-			}
-		}
+	if (v->worse_only) {
+		if (j->verdict == BRULE_WORSE || j->verdict == BRULE_UNDECIDED)
+			fprintf(v->f, "%s %s %s %s %s %.2f %.2f %+.2f%% %+.2f%% %+.2f%% %zu %zu\n", array,
+				workload, bench_rule_key_names[key], peer,
+				j->verdict == BRULE_WORSE ? "worse" : "undecided", plan->mean,
+				other->mean, j->diff_rel * 100, j->lo_rel * 100, j->hi_rel * 100,
+				plan->n, other->n);
+		return 0;
 	}
-	fprintf(f, "\n%u of the cases above are worse than a peer beyond the noise.\n", worse);
+	fprintf(v->f, "%s\t%s\t%s\t%s\t%s\t%.6g\t%.6g\t%zu\t%.6g\t%.6g\t%zu\t%.6g\t%.6g\t%.6g\n",
+		array, workload, bench_rule_key_names[key], peer, brule_verdict_name(j->verdict),
+		plan->mean, plan->sd, plan->n, other->mean, other->sd, other->n, j->diff_rel,
+		j->lo_rel, j->hi_rel);
+	return 0;
+}
+
+static int write_verdicts(const struct opts *o, const struct cases *c, const char *path,
+			  bool worse_only)
+{
+	struct verdict_line_ctx v = { .worse_only = worse_only };
+	char tmp[4200];
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	v.f = fopen(tmp, "w");
+	if (!v.f)
+		return die("cannot write", tmp);
+	if (worse_only)
+		fprintf(v.f,
+			"# Generated by sp-bench-report (bench/model/report.c) from the run in\n"
+			"# bench/traces; never edited by hand: tests/cli/bench-rule.sh fails when it is\n"
+			"# not what the stored traces give.  The comparisons the planned layout does\n"
+			"# not pass (bench/model/rule.h): worse, where it costs more than a peer and the\n"
+			"# runs can tell (the %.0f %% confidence interval of the difference of the means,\n"
+			"# Welch's t, lies above +%.1f %% of the peer's mean), each a trade the plan's\n"
+			"# text states with its figures or a loss still to be mended; undecided, where\n"
+			"# the runs spread too much to tell a %.0f %% excess from none, and more runs\n"
+			"# are needed (bench/run --repeat WORKLOAD=N).\n"
+			"#\n"
+			"# array workload metric peer verdict plan-mean peer-mean difference\n"
+			"# interval-low interval-high plan-runs peer-runs (metric: ios, member I/Os per\n"
+			"# MiB; bytes, member bytes per data byte; the difference over the peer's mean)\n",
+			BRULE_CONFIDENCE * 100, BRULE_NEGLIGIBLE * 100, BRULE_MARGIN * 100);
+	else
+		fputs("# array\tworkload\tmetric\tpeer\tverdict\tplan_mean\tplan_sd\tplan_runs"
+		      "\tpeer_mean\tpeer_sd\tpeer_runs\tdiff_rel\tlo_rel\thi_rel\n",
+		      v.f);
+	cases_each_judgement(o->arrays, o->n_arrays, c, verdict_line, &v);
+	if (fclose(v.f) || rename(tmp, path))
+		return die("cannot write", path);
+	return 0;
 }
 
 /*
  * The trade: the default profile on the workloads a named profile is
- * planned for, beside that profile and the peers.  Not judged: a user who
+ * planned for, beside that profile and the bench_peers.  Not judged: a user who
  * runs such a workload is told to pick the profile.
  */
 static void trade_table(FILE *f, const struct opts *o, const struct cases *c)
 {
-	static const char *const keys[] = { "member_ios_per_mib", "member_bytes_per_data_byte" };
 	char a[32], b[32], d[32];
 	bool any = false;
 
 	for (size_t i = 0; i < o->n_arrays && !any; i++)
-		for (size_t w = 0; w < ARRAY_SIZE(report_workloads) && !any; w++)
-			any = find_case(c, o->arrays[i].name, informational_layout, report_workloads[w]);
+		for (size_t w = 0; w < ARRAY_SIZE(bench_workloads) && !any; w++)
+			any = cases_find(c, o->arrays[i].name, BENCH_INFORMATIONAL, bench_workloads[w]);
 	if (!any)
 		return;
 	fputs("\n### The trade: the default profile where a named one is planned (not judged)\n\n"
 	      "`stripeplan.general` is the plan with the default `--workload general` on the\n"
-	      "workloads the bench plans with another profile; *planned* is that profile's mean\n"
-	      "over its runs (the rule's figure).\n\n"
-	      "| array | workload | metric | general | planned | profile | parted-default "
-	      "| mkfs-topology |\n"
-	      "|---|---|---|---:|---:|---|---:|---:|\n",
+	      "workloads the bench plans with another profile (one run); *planned* is that\n"
+	      "profile's mean over its runs (the rule's figure), and the peers' means.\n\n"
+	      "| array | workload | metric | general | planned | profile",
 	      f);
+	for (size_t p = 0; p < ARRAY_SIZE(bench_peers); p++)
+		fprintf(f, " | %s", bench_peers[p]);
+	fputs(" |\n|---|---|---|---:|---:|---", f);
+	for (size_t p = 0; p < ARRAY_SIZE(bench_peers); p++)
+		fputs("|---:", f);
+	fputs("|\n", f);
 	for (size_t i = 0; i < o->n_arrays; i++) {
 		const char *name = o->arrays[i].name;
 
-		for (size_t w = 0; w < ARRAY_SIZE(report_workloads); w++) {
-			json_object *g = find_case(c, name, informational_layout, report_workloads[w]);
+		for (size_t w = 0; w < ARRAY_SIZE(bench_workloads); w++) {
+			json_object *g = cases_find(c, name, BENCH_INFORMATIONAL, bench_workloads[w]);
 
 			if (!g)
 				continue;
-			for (size_t k = 0; k < ARRAY_SIZE(keys); k++) {
-				struct spread s = planned_spread(c, name, report_workloads[w], keys[k]);
+			for (size_t k = 0; k < ARRAY_SIZE(bench_rule_keys); k++) {
+				struct bstat_sample s = cases_planned_sample(c, name, bench_workloads[w],
+								      bench_rule_keys[k]);
 
-				fprintf(f, "| %s | %s | %s | %s | %s | %s |", name, report_workloads[w],
-					k ? "bytes" : "I/Os", f2(num(g, keys[k]), a, sizeof(a)),
+				fprintf(f, "| %s | %s | %s | %s | %s | %s |", name, bench_workloads[w],
+					bench_rule_key_labels[k], f2(case_num(g, bench_rule_keys[k]), a, sizeof(a)),
 					f2(s.mean, b, sizeof(b)),
-					planned_profile(c, name, report_workloads[w]));
-				for (size_t p = 0; p < ARRAY_SIZE(peers); p++) {
-					struct spread q = layout_spread(c, name, peers[p],
-									report_workloads[w], keys[k]);
+					cases_planned_profile(c, name, bench_workloads[w]));
+				for (size_t p = 0; p < ARRAY_SIZE(bench_peers); p++) {
+					struct bstat_sample q = cases_sample(c, name, bench_peers[p],
+									      bench_workloads[w],
+									      bench_rule_keys[k]);
 
 					fprintf(f, " %s |", f2(q.mean, d, sizeof(d)));
 				}
@@ -550,24 +466,24 @@ static void sweep_table(FILE *f, const struct opts *o, const struct cases *c)
 
 		/* variants in the order they ran */
 		for (size_t k = 0; k < c->n; k++) {
-			const char *variant = str(c->v[k], "layout");
+			const char *variant = case_str(c->v[k], "layout");
 			bool first = true;
 
-			if (strcmp(str(c->v[k], "array"), name))
+			if (strcmp(case_str(c->v[k], "array"), name))
 				continue;
 			for (size_t j = 0; j < k && first; j++)
-				if (!strcmp(str(c->v[j], "array"), name) &&
-				    !strcmp(str(c->v[j], "layout"), variant))
+				if (!strcmp(case_str(c->v[j], "array"), name) &&
+				    !strcmp(case_str(c->v[j], "layout"), variant))
 					first = false;
 			if (!first)
 				continue;
 			fprintf(f, "| %s | `%s` |", name, variant);
 			for (size_t w = 0; w < ARRAY_SIZE(sweep_workloads); w++) {
-				json_object *q = find_case(c, name, variant, sweep_workloads[w]);
+				json_object *q = cases_find(c, name, variant, sweep_workloads[w]);
 
-				fprintf(f, " %s |", f2(q ? num(q, "member_ios_per_mib") : NAN, a, sizeof(a)));
+				fprintf(f, " %s |", f2(q ? case_num(q, "member_ios_per_mib") : NAN, a, sizeof(a)));
 				fprintf(f, " %s |",
-					f2(q ? num(q, "member_bytes_per_data_byte") : NAN, a, sizeof(a)));
+					f2(q ? case_num(q, "member_bytes_per_data_byte") : NAN, a, sizeof(a)));
 			}
 			fputc('\n', f);
 		}
@@ -678,10 +594,10 @@ static int plot_data(const struct opts *o, const struct cases *c)
 {
 	char path[4096];
 
-	for (size_t w = 0; w < ARRAY_SIZE(report_workloads); w++) {
+	for (size_t w = 0; w < ARRAY_SIZE(bench_workloads); w++) {
 		FILE *f;
 
-		snprintf(path, sizeof(path), "%s/logs/plot.%s.dat", o->dir, report_workloads[w]);
+		snprintf(path, sizeof(path), "%s/logs/plot.%s.dat", o->dir, bench_workloads[w]);
 		f = fopen(path, "w");
 		if (!f)
 			return die("cannot write", path);
@@ -690,13 +606,13 @@ static int plot_data(const struct opts *o, const struct cases *c)
 			fprintf(f, "\t%s", o->layouts[l]);
 		fputc('\n', f);
 		for (size_t i = 0; i < o->n_arrays; i++) {
-			if (!array_ran(c, o->arrays[i].name))
+			if (!cases_array_ran(c, o->arrays[i].name))
 				continue;
 			fputs(o->arrays[i].name, f);
 			for (size_t l = 0; l < o->n_layouts; l++) {
-				json_object *k = find_case(c, o->arrays[i].name, o->layouts[l],
-							   report_workloads[w]);
-				double r = k ? num(k, "ratio_to_min") : NAN;
+				json_object *k = cases_find(c, o->arrays[i].name, o->layouts[l],
+							   bench_workloads[w]);
+				double r = k ? case_num(k, "ratio_to_min") : NAN;
 
 				if (isnan(r))
 					fputs("\tNaN", f);
@@ -711,30 +627,12 @@ static int plot_data(const struct opts *o, const struct cases *c)
 	return 0;
 }
 
-static json_object *array_of(const struct cases *c)
-{
-	json_object *a = json_object_new_array();
-
-	for (size_t i = 0; i < c->n; i++)
-		json_object_array_add(a, json_object_get(c->v[i]));
-	return a;
-}
-
 static FILE *open_in(const struct opts *o, const char *name)
 {
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s/%s", o->dir, name);
 	return fopen(path, "r");
-}
-
-static void free_cases(struct cases *c)
-{
-	for (size_t i = 0; i < c->n; i++)
-		json_object_put(c->v[i]);
-	free(c->v);
-	c->v = NULL;
-	c->n = 0;
 }
 
 static int render(const struct opts *o, const struct cases *cases, const struct cases *sweep);
@@ -746,16 +644,16 @@ static int write_report(const struct opts *o)
 	int r;
 
 	snprintf(path, sizeof(path), "%s/cases.jsonl", o->dir);
-	r = load_jsonl(path, &cases);
+	r = cases_load(path, &cases);
 	snprintf(path, sizeof(path), "%s/log.jsonl", o->dir);
 	if (r == 0)
-		r = load_jsonl(path, &sweep);
+		r = cases_load(path, &sweep);
 	if (r < 0)
 		r = die("cannot read the cases", strerror(-r));
 	else
 		r = render(o, &cases, &sweep);
-	free_cases(&cases);
-	free_cases(&sweep);
+	cases_free(&cases);
+	cases_free(&sweep);
 	return r;
 }
 
@@ -787,6 +685,15 @@ static int render(const struct opts *o, const struct cases *cases, const struct 
 		efficiency_tables(f, o, cases);
 		rule_table(f, o, cases);
 		trade_table(f, o, cases);
+		char verdicts[4096];
+
+		snprintf(verdicts, sizeof(verdicts), "%s/verdicts.tsv", o->dir);
+		if (write_verdicts(o, cases, verdicts, false) ||
+		    (o->known_worse && write_verdicts(o, cases, o->known_worse, true)) ||
+		    (o->docs_dir && docs_write(o->docs_dir, o->arrays, o->n_arrays, cases, o->meta))) {
+			fclose(f);
+			return 2;
+		}
 		if (plot_data(o, cases) == 0)
 			fputs("\n![member I/O relative to the minimum](bench.svg)\n", f);
 	}
@@ -817,8 +724,8 @@ static int render(const struct opts *o, const struct cases *cases, const struct 
 	json_object_object_add(meta, "seconds", json_object_new_int64(o->seconds));
 	json_object_object_add(meta, "stripeplan", json_object_new_string(o->version));
 	json_object_object_add(root, "meta", meta);
-	json_object_object_add(root, "cases", array_of(cases));
-	json_object_object_add(root, "log_sweep", array_of(sweep));
+	json_object_object_add(root, "cases", cases_json_array(cases));
+	json_object_object_add(root, "log_sweep", cases_json_array(sweep));
 	json_object_object_add(root, "tuning", tuning);
 	json_object_object_add(root, "cost", cost);
 	snprintf(path, sizeof(path), "%s/bench.json", o->dir);
@@ -886,6 +793,9 @@ int main(int argc, char **argv)
 		{ "version", required_argument, NULL, 'v' },
 		{ "tune-mib", required_argument, NULL, 'T' },
 		{ "tune-runs", required_argument, NULL, 'R' },
+		{ "known-worse", required_argument, NULL, 'k' },
+		{ "docs", required_argument, NULL, 'D' },
+		{ "meta", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -905,6 +815,9 @@ int main(int argc, char **argv)
 		case 'v': o.version = optarg; break;
 		case 'T': o.tune_mib = number(optarg, "--tune-mib"); break;
 		case 'R': o.tune_runs = number(optarg, "--tune-runs"); break;
+		case 'k': o.known_worse = optarg; break;
+		case 'D': o.docs_dir = optarg; break;
+		case 'M': o.meta = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;
 		default: fputs(usage, stderr); return 2;
 		}

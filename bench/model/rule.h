@@ -21,10 +21,14 @@
  *
  * The margin is what the number of runs must be able to resolve, not a
  * tolerance: a difference the interval puts above +0.5 % is worse however
- * small.  10 %, because the metadata workload's runs spread by 7-17 %
- * (standard deviation over mean, ten runs of each layout): the interval
- * of two equal means reaches 10 % after about 20 runs of each there, 5 %
- * only after about 80.  The other workloads spread by 0-5 %: 5 runs tell.
+ * small.  10 %, because the metadata workload's runs spread by 5-17 %
+ * (standard deviation over mean; 10 to 16 runs of each layout measured
+ * by hand): the interval of two equal means narrows to 10 % after about
+ * 16 runs of the noisiest, to 7 % (room for a true 3 %) after 30, which
+ * is what bench/run runs; 5 % would take about 80.  The other workloads
+ * spread by 0-5 %, and 6 runs tell, except seqwrite on a 9 MiB stripe,
+ * whose gathering depends on timing (up to 16 % in the stored run: six
+ * runs leave it undecided).
  */
 #ifndef BENCH_RULE_H
 #define BENCH_RULE_H

@@ -1,11 +1,15 @@
 #!/bin/bash
 # sp-bench-report on the stored traces: replayed into cases.jsonl as
-# bench/run does, the report gives every layout's table, the rule's table
-# with the noise of the repeated planned cases, and exactly the verdicts
-# bench/traces/known-worse lists; bench.json holds every case; the plot's
-# data has one row per array.
+# bench/run does, the report gives every layout's table with each run, the
+# rule's table (each side's mean ± sd and runs, the difference's interval,
+# the verdict) and exactly the worse verdicts bench/traces/known-worse
+# lists, as verdicts.tsv does; bench.json holds every case; the plot's data
+# has one row per array.
 # shellcheck source=tests/cli/lib.bash
 . "$(dirname "$0")/lib.bash"
+
+# shellcheck source=bench/lib/stored.bash
+. "$SRCDIR/bench/lib/stored.bash"
 
 REPLAY="${BUILDDIR:?set by ctest}/bench/sp-replay"
 REPORT="$BUILDDIR/bench/sp-bench-report"
@@ -13,16 +17,8 @@ TRACES="$SRCDIR/bench/traces"
 OUT="$WORK/results"
 mkdir -p "$OUT/logs"
 
-n=0
-while IFS=$'\t' read -r array level disks chunk layout profile workload dir payload request trace; do
-	label=()
-	[ "$profile" = - ] || label=(--profile "$profile")
-	"$REPLAY" --level "$level" --disks "$disks" --chunk "$chunk" --direction "$dir" \
-		--payload-bytes "$payload" --request-bytes "$request" --array "$array" \
-		--layout "$layout" --workload "$workload" "${label[@]}" "$TRACES/$trace" \
-		>>"$OUT/cases.jsonl" || fail "sp-replay failed on $trace"
-	n=$((n + 1))
-done < <(grep -v '^#' "$TRACES/cases.tsv")
+stored_replay "$REPLAY" "$TRACES" "$OUT/cases.jsonl" || fail "the stored traces do not replay"
+n=$(grep -vc '^#' "$TRACES/cases.tsv")
 
 checks=$((checks + 1))
 "$REPORT" --dir "$OUT" --array "raid10-8x256k|RAID10 8 x 256 KiB" --array "raid5-10x1m|RAID5 10 x 1 MiB" \
@@ -45,27 +41,34 @@ expect_line '| stripewrite | mkfs-topology |'
 # the peers the rule judges against ran more than once too
 expect_line '| stripewrite | mkfs-topology.2 |'
 expect_line '| smallfiles | parted-default.2 |'
-expect_line '### The rule: the plan against the defaults, within the noise'
+expect_line '| smallfiles | legacy-63.2 |'
+expect_line '### The rule: the plan against what a user gets without it'
 # each workload planned with its profile; the default's trade on record
 expect_line '| smallfiles | stripeplan | small-sync |'
 expect_line '| metadata | stripeplan.2 | metadata |'
 expect_line '| smallfiles | stripeplan.general | general |'
-expect_line '| raid10-8x256k | smallfiles | small-sync | bytes |'
+expect_line '| raid10-8x256k | smallfiles | I/Os |'
 expect_line '### The trade: the default profile where a named one is planned (not judged)'
 expect_line '**emulated**'
+# the rule's rows: mean ± sd (runs) of both sides, the interval, the verdict
+checks=$((checks + 1))
+grep -qE '^\| raid10-8x256k \| stripewrite \| general \| I/Os \| [0-9.]+ ± [0-9.]+ \([0-9]+\) \| legacy-63 \| [0-9.]+ ± [0-9.]+ \([0-9]+\) \| [-+][0-9.]+ % \([-+][0-9.]+ to [-+][0-9.]+\) \| (at or below|\*\*worse\*\*) \|$' "$md" ||
+	fail "report.md has no rule row of RAID10 stripewrite against legacy-63 in the expected form"
 
-# the verdicts are known-worse's, no more and no fewer
-grep -v '^#' "$TRACES/known-worse" | awk '{ print $1, $2, $3, $4 }' | sort >"$WORK/want"
-awk -F' \\| ' '/worse than/ {
-		sub(/^\| /, "", $1); m = $4 == "I/Os" ? "ios" : "bytes"
-		split($9, w, ", ")
-		for (i in w) { p = w[i]; sub(/^worse than /, "", p); sub(/ \|$/, "", p); print $1, $2, m, p }
+# the report's worse rows are known-worse's lines, and verdicts.tsv has one
+# line a comparison, the same verdicts
+grep -v '^#' "$TRACES/known-worse" | awk '$5 == "worse" { print $1, $2, $3, $4 }' | sort >"$WORK/want"
+awk -F' \\| ' '/\*\*worse\*\*/ {
+		sub(/^\| /, "", $1); print $1, $2, ($4 == "I/Os" ? "ios" : "bytes"), $6
 	}' "$md" | sort >"$WORK/got"
 checks=$((checks + 1))
 cmp -s "$WORK/want" "$WORK/got" ||
 	fail "the report's worse verdicts differ from known-worse: $(diff "$WORK/want" "$WORK/got")"
-# a row is worse once, however many peers it is worse than
-expect_line "$(awk '{ print $1, $2, $3 }' "$WORK/want" | sort -u | wc -l | tr -d ' ') of the cases above are worse than a peer beyond the noise."
+awk -F'\t' '!/^#/ && $5 == "worse" { print $1, $2, $3, $4 }' "$OUT/verdicts.tsv" | sort >"$WORK/got"
+checks=$((checks + 1))
+cmp -s "$WORK/want" "$WORK/got" ||
+	fail "verdicts.tsv's worse verdicts differ from known-worse: $(diff "$WORK/want" "$WORK/got")"
+expect_line "$(wc -l <"$WORK/want" | tr -d ' ') worse,"
 
 checks=$((checks + 1))
 [ "$(jq '.cases | length' "$OUT/bench.json")" = "$n" ] || fail "bench.json does not hold the $n cases"

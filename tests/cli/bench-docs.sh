@@ -1,0 +1,36 @@
+#!/bin/bash
+# The figures README.md and bench/README.md quote from the bench are the
+# stored run's (bench/traces): bench/docs --check replays the traces,
+# writes each figure block as the bench's report would and fails, showing
+# the difference, when the text between a block's markers is not that; and
+# both files hold the blocks (a doc that dropped its markers would pass
+# with figures of its own).
+# shellcheck source=tests/cli/lib.bash
+. "$(dirname "$0")/lib.bash"
+
+checks=$((checks + 1))
+BUILD_DIR="${BUILDDIR:?set by ctest}" "$SRCDIR/bench/docs" --check >"$WORK/out" 2>&1 ||
+	fail "the docs' bench figures are not the stored run's: $(cat "$WORK/out")"
+
+for block in README.md:run README.md:stripewrite README.md:smallfiles-bytes \
+	README.md:rule-summary README.md:spread bench/README.md:run bench/README.md:rule-table \
+	bench/README.md:rule-summary bench/README.md:spread; do
+	checks=$((checks + 1))
+	grep -q "^<!-- bench-figures: ${block#*:} " "$SRCDIR/${block%%:*}" ||
+		fail "${block%%:*} has no '${block#*:}' figure block"
+done
+
+# a figure edited by hand is found
+mkdir -p "$WORK/root/bench"
+cp "$SRCDIR/bench/README.md" "$WORK/root/bench/README.md"
+sed 's/^\(| RAID10 8 × 256 KiB (HP Smart Array P400, seed 000) | \)[0-9.]*/\10.99/' \
+	"$SRCDIR/README.md" >"$WORK/root/README.md"
+checks=$((checks + 1))
+if cmp -s "$SRCDIR/README.md" "$WORK/root/README.md"; then
+	fail "the test's edit of README.md's stripewrite row did not apply"
+elif DOCS_ROOT="$WORK/root" BUILD_DIR="$BUILDDIR" "$SRCDIR/bench/docs" --check >"$WORK/out" 2>&1; then
+	fail "bench/docs --check passed a README.md whose stripewrite figure was edited"
+elif ! grep -q '^-| RAID10 8 × 256 KiB (HP Smart Array P400, seed 000) | 0.99' "$WORK/out"; then
+	fail "bench/docs --check did not show the edited line: $(cat "$WORK/out")"
+fi
+finish
