@@ -92,6 +92,45 @@ static void count_findings(const struct sp_report *r, FILE *f)
 			r->strict ? " (--strict: any difference is drift)" : "");
 }
 
+static size_t count_actions(const struct sp_report *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n_steps; i++)
+		n += r->steps[i].n_actions;
+	return n;
+}
+
+/*
+ * "  1. partition   wipe          /dev/loop3: gpt signature at offset 0x200
+ *     (destroys)": what apply did, or a dry run would do, in order.
+ */
+static void actions_text(const struct sp_report *r, FILE *f)
+{
+	size_t n = 0;
+
+	if (strcmp(r->command, "apply") || !count_actions(r))
+		return;
+	fprintf(f, "%s:\n", r->outcome == SP_OUTCOME_DRY_RUN ? "actions apply would take" :
+								"actions taken");
+	for (size_t i = 0; i < r->n_steps; i++) {
+		const struct sp_step_result *res = &r->steps[i];
+
+		for (size_t j = 0; j < res->n_actions; j++) {
+			const struct sp_action *a = &res->actions[j];
+
+			fprintf(f, "  %2zu. %-10s %-12s %s: %s -> %s%s\n", ++n, res->name,
+				sp_action_kind_name(a->kind), a->target,
+				a->before[0] ? a->before : "(nothing)",
+				a->after[0] ? a->after : "(gone)",
+				a->destroys ? "  [destroys]" : "");
+		}
+		if (res->n_actions_dropped)
+			fprintf(f, "      ... and %zu more %s actions\n", res->n_actions_dropped,
+				res->name);
+	}
+}
+
 char *sp_format_report_text(const struct sp_report *r, const struct sp_plan *plan)
 {
 	char *buf = NULL;
@@ -107,6 +146,7 @@ char *sp_format_report_text(const struct sp_report *r, const struct sp_plan *pla
 		for (size_t i = 0; i < r->n_steps; i++)
 			fprintf(f, "  %-11s %s\n", r->steps[i].name, sp_step_status_name(r->steps[i].status));
 	}
+	actions_text(r, f);
 	fprintf(f, "%s %s: %s (%.2f s)\n", r->command, plan->device.path, outcome_sentence(r),
 		r->seconds);
 	count_findings(r, f);
@@ -161,6 +201,34 @@ static json_object *step_json(const struct sp_step_result *res)
 	return o;
 }
 
+static json_object *action_json(const char *step, const struct sp_action *a)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "step", json_object_new_string(step));
+	json_object_object_add(o, "action", json_object_new_string(sp_action_kind_name(a->kind)));
+	json_object_object_add(o, "target", json_object_new_string(a->target));
+	json_object_object_add(o, "before", json_object_new_string(a->before));
+	json_object_object_add(o, "after", json_object_new_string(a->after));
+	json_object_object_add(o, "destroys", json_object_new_boolean(a->destroys));
+	return o;
+}
+
+/* Every step's actions, in the order apply takes them. */
+static json_object *actions_json(const struct sp_report *r, size_t *ret_dropped)
+{
+	json_object *a = json_object_new_array();
+
+	*ret_dropped = 0;
+	for (size_t i = 0; i < r->n_steps; i++) {
+		for (size_t j = 0; j < r->steps[i].n_actions; j++)
+			json_object_array_add(a, action_json(r->steps[i].name,
+							     &r->steps[i].actions[j]));
+		*ret_dropped += r->steps[i].n_actions_dropped;
+	}
+	return a;
+}
+
 static json_object *finding_json(const char *step, const struct sp_finding *fd)
 {
 	json_object *o = json_object_new_object(), *cost = NULL;
@@ -204,6 +272,12 @@ char *sp_format_report_json(const struct sp_report *r, const struct sp_plan *pla
 	for (size_t i = 0; i < r->n_notes; i++)
 		json_object_array_add(notes, json_object_new_string(r->notes[i]));
 	json_object_object_add(root, "notes", notes);
+	if (!strcmp(r->command, "apply")) {
+		size_t dropped;
+
+		json_object_object_add(root, "actions", actions_json(r, &dropped));
+		json_object_object_add(root, "actions_dropped", json_object_new_int64((int64_t)dropped));
+	}
 	if (!strcmp(r->command, "check")) {
 		json_object_object_add(root, "findings", findings_json(r));
 		json_object_object_add(root, "strict", json_object_new_boolean(r->strict));

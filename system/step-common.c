@@ -42,14 +42,13 @@ int sp_step_error(struct sp_step_result *res, int code, enum sp_error_kind kind,
 }
 
 int sp_step_apply_begin(const struct sp_ctx *ctx, struct sp_step_result *res,
-			void (*dry_run)(const struct sp_ctx *ctx, struct sp_step_result *res))
+			int (*dry_run)(const struct sp_ctx *ctx, struct sp_step_result *res))
 {
 	if (!ctx || !ctx->plan)
 		return sp_step_fail(res, EINVAL, "no plan to apply");
 	if (!ctx->dry_run)
 		return 1;
-	dry_run(ctx, res);
-	return 0;
+	return dry_run(ctx, res);
 }
 
 /* "an" before a vowel sound: "an ext4", "an xfs", "a gpt", and an
@@ -152,26 +151,32 @@ int sp_step_probe_range(const struct sp_ctx *ctx, uint64_t offset, uint64_t size
 
 /* One probe-and-wipe round; libblkid steps back after each wipe, so the
  * next blkid_do_probe() finds the next signature (wipefs's own loop). */
-static int wipe_one(blkid_probe pr, const char *path, struct sp_step_result *res)
+static int wipe_one(blkid_probe pr, const char *path, bool dry_run, struct sp_step_result *res)
 {
 	const char *type = lookup(pr, "TYPE"), *off = lookup(pr, "SBMAGIC_OFFSET");
+	char what[SP_ACTION_VALUE_MAX];
 
 	if (!type) {
 		type = lookup(pr, "PTTYPE");
 		off = lookup(pr, "PTMAGIC_OFFSET");
 	}
+	snprintf(what, sizeof(what), "%s signature at offset %s", type ? type : "unknown",
+		 off ? off : "?");
+	/* recorded before the write: a wipe that fails half-way may have
+	 * destroyed it already */
+	sp_step_action(res, SP_ACTION_WIPE, path, what, NULL);
 	errno = 0;
-	if (blkid_do_wipe(pr, 0) < 0)
-		return sp_step_fail(res, errno ? errno : EIO,
-				    "cannot wipe the %s signature at offset %s on '%s': %s",
-				    type ? type : "unknown", off ? off : "?", path,
-				    strerror(errno ? errno : EIO));
-	sp_step_line(res, "wiped the %s signature at offset %s on %s", type ? type : "unknown",
-		     off ? off : "?", path);
+	/* a dry run passes the same probe, and libblkid hides the range it
+	 * would have zeroed, so the next probe finds the next signature */
+	if (blkid_do_wipe(pr, dry_run) < 0)
+		return sp_step_fail(res, errno ? errno : EIO, "cannot wipe the %s on '%s': %s",
+				    what, path, strerror(errno ? errno : EIO));
+	sp_step_line(res, "%s the %s on %s", dry_run ? "wipe" : "wiped", what, path);
 	return 0;
 }
 
-static int wipe_all(blkid_probe pr, int fd, const char *path, struct sp_step_result *res)
+static int wipe_all(blkid_probe pr, int fd, const char *path, bool dry_run,
+		    struct sp_step_result *res)
 {
 	int n, rc, r;
 
@@ -190,7 +195,7 @@ static int wipe_all(blkid_probe pr, int fd, const char *path, struct sp_step_res
 			return sp_step_fail(res, EIO,
 					    "cannot look for signatures on '%s': libblkid failed",
 					    path);
-		r = wipe_one(pr, path, res);
+		r = wipe_one(pr, path, dry_run, res);
 		if (r < 0)
 			return r;
 	}
@@ -198,7 +203,7 @@ static int wipe_all(blkid_probe pr, int fd, const char *path, struct sp_step_res
 		return sp_step_fail(res, EIO,
 				    "'%s' still shows signatures after %d wipes; the writes do not stick",
 				    path, n);
-	if (fsync(fd) < 0)
+	if (!dry_run && fsync(fd) < 0)
 		return sp_step_fail(res, errno, "cannot flush '%s' after wiping: %s",
 				    path, strerror(errno));
 	return 0;
@@ -210,6 +215,8 @@ int sp_step_wipe_signatures(const struct sp_ctx *ctx, const char *path, dev_t wa
 	blkid_probe pr = NULL;
 	int fd, r;
 
+	if (ctx->dry_run)
+		return sp_step_wipe_dry_run(ctx, path, 0, 0, res);
 	/* O_EXCL: the kernel says EBUSY while the device is mounted or held */
 	fd = sp_ctx_open_checked(ctx, path, O_RDWR | O_EXCL, want_rdev, res);
 	if (fd < 0)
@@ -219,10 +226,39 @@ int sp_step_wipe_signatures(const struct sp_ctx *ctx, const char *path, dev_t wa
 		r = sp_step_fail(res, ENOMEM, "cannot set up libblkid on '%s'", path);
 		goto out;
 	}
-	r = wipe_all(pr, fd, path, res);
+	r = wipe_all(pr, fd, path, false, res);
 out:
 	blkid_free_probe(pr);
 	close(fd);
+	return r;
+}
+
+int sp_step_wipe_dry_run(const struct sp_ctx *ctx, const char *path, uint64_t offset,
+			 uint64_t size, struct sp_step_result *res)
+{
+	blkid_probe pr = blkid_new_probe();
+	int fd = -1, r;
+
+	if (!pr)
+		return sp_step_fail(res, ENOMEM, "cannot set up libblkid on '%s'", path);
+	if (ctx->disk_rdev && ctx->disk_fd >= 0) {
+		fd = ctx->disk_fd;
+	} else {
+		fd = open(sp_ctx_disk_path(ctx), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0) {
+			r = sp_step_fail(res, errno, "cannot open '%s': %s", sp_ctx_disk_path(ctx),
+					 strerror(errno));
+			blkid_free_probe(pr);
+			return r;
+		}
+	}
+	if (blkid_probe_set_device(pr, fd, (blkid_loff_t)offset, (blkid_loff_t)size) < 0)
+		r = sp_step_fail(res, ENOMEM, "cannot set up libblkid on '%s'", path);
+	else
+		r = wipe_all(pr, fd, path, true, res);
+	blkid_free_probe(pr);
+	if (fd != ctx->disk_fd)
+		close(fd);
 	return r;
 }
 

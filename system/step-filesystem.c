@@ -446,12 +446,41 @@ static void join_argv(const struct sp_plan *plan, char *buf, size_t len)
 	}
 }
 
-static void dry_run(const struct sp_ctx *ctx, struct sp_step_result *res)
+/*
+ * The mkfs action, old -> new: what the verify found on the planned node
+ * (a new partition's range holds what the disk had there) and the plan's
+ * filesystem with a UUID mkfs has yet to choose.
+ */
+static void mkfs_action(const struct sp_ctx *ctx, const char *path, struct sp_step_result *res)
 {
+	const struct sp_found_fs *f = &ctx->found_fs;
+	char before[SP_ACTION_VALUE_MAX] = "", after[SP_ACTION_VALUE_MAX];
+
+	bool something = ctx->have_found_fs && !f->blank && !f->no_node;
+
+	if (something && f->type[0])
+		snprintf(before, sizeof(before), "%s%s%s", f->type, f->uuid[0] ? " UUID=" : "",
+			 f->uuid);
+	else if (something)
+		snprintf(before, sizeof(before), "unrecognised data");
+	snprintf(after, sizeof(after), "%s (a new UUID)", sp_fs_name(ctx->plan->fs));
+	sp_step_action(res, SP_ACTION_MKFS, path, before, after);
+}
+
+static int dry_run(const struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	const struct sp_plan *plan = ctx->plan;
+	const char *path = sp_ctx_partition_path(ctx);
 	char cmd[SP_MSG_MAX];
+	int r;
 
 	join_argv(ctx->plan, cmd, sizeof(cmd));
-	sp_step_line(res, "wipe old signatures in %s", sp_ctx_partition_path(ctx));
+	/* the partition a dry run has not made is its range of the disk */
+	r = sp_step_wipe_dry_run(ctx, path, plan->table == SP_TABLE_NONE ? 0 : plan->start_bytes,
+				 plan->table == SP_TABLE_NONE ? 0 : plan->size_bytes, res);
+	if (r < 0)
+		return r;
+	mkfs_action(ctx, path, res);
 	/* the program as apply runs it: by the path its preflight found */
 	if (ctx->mkfs_path[0])
 		sp_step_line(res, "run: %s%s", ctx->mkfs_path, cmd + strlen(ctx->plan->mkfs_argv[0]));
@@ -459,6 +488,7 @@ static void dry_run(const struct sp_ctx *ctx, struct sp_step_result *res)
 		sp_step_line(res, "run: %s", cmd);
 	summarize(ctx->plan, NULL, res);
 	res->status = SP_STEP_DRY_RUN;
+	return 0;
 }
 
 /* Never a whole disk unless the plan says so (--table none): otherwise
@@ -565,6 +595,9 @@ static int filesystem_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 	const char *path;
 	int r;
 
+	/* the filesystem there now is gone once this step runs: what comes
+	 * after (the fstab line) must not name its UUID, in a dry run too */
+	ctx->fs_uuid[0] = '\0';
 	r = sp_step_apply_begin(ctx, res, dry_run);
 	if (r <= 0)
 		return r;
@@ -576,6 +609,8 @@ static int filesystem_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 		r = sp_step_wipe_signatures(ctx, path, ctx->part_rdev, res);
 	if (r == 0)
 		r = still_bound(ctx, path, res);
+	if (r == 0)
+		mkfs_action(ctx, path, res);
 	if (r == 0)
 		r = run_mkfs(ctx, path, res);
 	res->seconds = sp_now_seconds() - started;

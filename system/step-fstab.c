@@ -511,9 +511,59 @@ static int read_names(struct sp_ctx *ctx, struct sp_step_result *res)
 
 /* Reads and merges in memory: every refusal happens here, before the
  * mount test and before anything is written. */
+/* Whether text holds this exact line (without its newline). */
+static bool has_line(const char *text, const char *line, size_t len)
+{
+	for (const char *p = text; p && *p;) {
+		const char *end = strchr(p, '\n');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n == len && !memcmp(p, line, len))
+			return true;
+		p = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
+/* Each line of `from` that `to` lacks, as an action of kind. */
+static void lines_missing(const char *from, const char *to, enum sp_action_kind kind,
+			  const char *path, struct sp_step_result *res)
+{
+	char line[SP_ACTION_VALUE_MAX];
+
+	for (const char *p = from; p && *p;) {
+		const char *end = strchr(p, '\n');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n && !has_line(to, p, n)) {
+			snprintf(line, sizeof(line), "%.*s", (int)n, p);
+			if (kind == SP_ACTION_FSTAB_REMOVE)
+				sp_step_action(res, kind, path, line, NULL);
+			else
+				sp_step_action(res, kind, path, NULL, line);
+		}
+		p = end ? end + 1 : NULL;
+	}
+}
+
+/*
+ * The merge as actions: every line it drops, then every line it adds,
+ * by comparing the text before and after, so a line replaced, moved to
+ * another mount point or left naming a filesystem mkfs replaces is said
+ * as it is.
+ */
+static void fstab_actions(const char *old, const char *text, const char *path,
+			  struct sp_step_result *res)
+{
+	lines_missing(old, text, SP_ACTION_FSTAB_REMOVE, path, res);
+	lines_missing(text, old, SP_ACTION_FSTAB_ADD, path, res);
+}
+
+/* The merged fstab; with ret_old, the text it replaces too (the caller
+ * frees it). */
 static int prepare(const struct sp_ctx *ctx, const struct where *w, const char *line,
 		   const char *uuid, char **ret_text, struct sp_fstab_file *ret_file,
-		   enum sp_fstab_action *ret_action, struct sp_step_result *res)
+		   enum sp_fstab_action *ret_action, char **ret_old, struct sp_step_result *res)
 {
 	const struct sp_fstab_names names = { merge_ours, merge_node_of,
 					      sp_ctx_partition_path(ctx), ctx->names };
@@ -526,7 +576,10 @@ static int prepare(const struct sp_ctx *ctx, const struct where *w, const char *
 		return r;
 	r = sp_fstab_merge_names(old, line, ctx->plan->mountpoint, uuid,
 				 ctx->names ? &names : NULL, ret_text, ret_action, &err);
-	free(old);
+	if (r == 0 && ret_old)
+		*ret_old = old;
+	else
+		free(old);
 	return r < 0 ? fail_with(res, &err, w->fstab) : 0;
 }
 
@@ -674,7 +727,7 @@ static int check_merge(const struct sp_ctx *ctx, const struct where *w,
 		snprintf(line, sizeof(line), "%s", ctx->plan->fstab_line);
 	/* the filesystem may still be re-made: its UUID is not checked here,
 	 * every name it and the disk have now is (ctx->names) */
-	r = prepare(ctx, w, line, NULL, &text, &file, &action, res);
+	r = prepare(ctx, w, line, NULL, &text, &file, &action, NULL, res);
 	free(text);
 	if (r < 0 && res->error.kind != SP_ERR_FAILED)
 		snprintf(res->error.message + strlen(res->error.message),
@@ -793,15 +846,20 @@ static int dry_run(const struct sp_ctx *ctx, const struct where *w, const char *
 	enum sp_fstab_action action = SP_FSTAB_KEEP;
 	enum mnt_state mnt = MNT_MISSING;
 	struct sp_fstab_file file;
-	char *text = NULL;
+	char *text = NULL, *old = NULL;
 	int r;
 
 	r = prepare(ctx, w, line, ctx->fs_uuid[0] ? ctx->fs_uuid : NULL, &text, &file, &action,
-		    res);
+		    &old, res);
 	if (r == 0)
 		r = mount_point_state(ctx, w, false, &mnt, res);
+	if (r == 0 && mnt == MNT_MISSING)
+		sp_step_action(res, SP_ACTION_FILE, w->mnt, NULL, "directory");
+	if (r == 0 && action != SP_FSTAB_KEEP)
+		fstab_actions(old, text, w->fstab, res);
 	if (r == 0)
 		dry_run_lines(ctx, w, line, action, mnt, res);
+	free(old);
 	free(text);
 	return r;
 }
@@ -814,7 +872,7 @@ static int apply(struct sp_ctx *ctx, struct sp_step_result *res)
 	struct sp_fstab_file file;
 	int etc_fd = -1, r;
 	struct where w = { .root_fd = -1 };
-	char *text = NULL;
+	char *text = NULL, *old = NULL;
 
 	if (!ctx->plan->mountpoint[0]) {
 		no_mountpoint(res);
@@ -842,15 +900,21 @@ static int apply(struct sp_ctx *ctx, struct sp_step_result *res)
 	if (r == 0)
 		r = open_etc(&w, true, &etc_fd, res);
 	if (r == 0)
-		r = prepare(ctx, &w, line, ctx->fs_uuid, &text, &file, &action, res);
+		r = prepare(ctx, &w, line, ctx->fs_uuid, &text, &file, &action, &old, res);
 	if (r == 0)
 		r = mount_test(ctx, res);
+	if (r == 0)
+		r = mount_point_state(ctx, &w, false, &mnt, res);
+	if (r == 0 && mnt == MNT_MISSING)
+		sp_step_action(res, SP_ACTION_FILE, w.mnt, NULL, "directory");
 	if (r == 0)
 		r = mount_point_state(ctx, &w, true, &mnt, res);
 	if (r == 0 && mnt == MNT_MOUNTED)
 		r = refuse_mounted(&w, res);
-	if (r == 0 && action != SP_FSTAB_KEEP)
+	if (r == 0 && action != SP_FSTAB_KEEP) {
+		fstab_actions(old, text, w.fstab, res);
 		r = write_fstab(&w, text, &file, etc_fd, res);
+	}
 	if (r == 0)
 		snprintf(res->summary, sizeof(res->summary), "%s '%s' in %s; mount test passed",
 			 action_name(action, true), line, w.fstab);
@@ -864,6 +928,7 @@ out:
 		ctx->fstab_lock_fd = -1;
 	}
 	where_close(&w);
+	free(old);
 	free(text);
 	return r;
 }

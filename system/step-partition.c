@@ -401,25 +401,72 @@ static int partition_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 
 /* ---------------------------------------------------------------- apply */
 
-static void dry_run(const struct sp_ctx *ctx, struct sp_step_result *res)
+/* "gpt, partition 1 at 1 MiB + 2 GiB": a label as the plan or the
+ * verify saw it, for the label action. */
+static void describe_label(const char *table, unsigned n_partitions, bool has_first,
+			   uint64_t start_bytes, uint64_t size_bytes, char *buf, size_t len)
+{
+	char start[32], size[32];
+
+	if (!table[0] || !strcmp(table, "loop")) {
+		snprintf(buf, len, "none");
+		return;
+	}
+	if (!has_first) {
+		snprintf(buf, len, "%s, %u partition%s", table, n_partitions,
+			 n_partitions == 1 ? "" : "s");
+		return;
+	}
+	sp_format_size(start_bytes, SP_SIZE_HUMAN, start, sizeof(start));
+	sp_format_size(size_bytes, SP_SIZE_HUMAN, size, sizeof(size));
+	snprintf(buf, len, "%s, %u partition%s, partition 1 at %s + %s", table, n_partitions,
+		 n_partitions == 1 ? "" : "s", start, size);
+}
+
+/* The label action, old -> new, as the verify read the disk: recorded
+ * right before the label is written or dropped (a dry run: where it
+ * would be). */
+static void label_action(const struct sp_ctx *ctx, struct sp_step_result *res)
+{
+	const struct sp_found_partition *f = &ctx->found_partition;
+	const struct sp_plan *plan = ctx->plan;
+	char before[SP_ACTION_VALUE_MAX] = "unknown", after[SP_ACTION_VALUE_MAX];
+
+	if (ctx->have_found_partition && f->label_unreadable)
+		snprintf(before, sizeof(before), "unreadable");
+	else if (ctx->have_found_partition)
+		describe_label(f->label, f->n_partitions, f->has_first, f->start_bytes,
+			       f->size_bytes, before, sizeof(before));
+	if (plan->table == SP_TABLE_NONE)
+		snprintf(after, sizeof(after), "none");
+	else
+		describe_label(sp_table_name(plan->table), 1, true, plan->start_bytes,
+			       plan->size_bytes, after, sizeof(after));
+	sp_step_action(res, SP_ACTION_LABEL, sp_ctx_disk_path(ctx), before, after);
+}
+
+static int dry_run(const struct sp_ctx *ctx, struct sp_step_result *res)
 {
 	const struct sp_plan *plan = ctx->plan;
 	const char *disk = sp_ctx_disk_path(ctx);
 	uint64_t sector = plan->device.logical_sector_bytes ? plan->device.logical_sector_bytes : 1;
 	unsigned wait_ms = ctx->partition_wait_ms ? ctx->partition_wait_ms : WAIT_DEFAULT_MS;
 	char start[32], size[32], stripe[32];
+	int r;
 
 	sp_format_size(plan->start_bytes, SP_SIZE_HUMAN, start, sizeof(start));
 	sp_format_size(plan->size_bytes, SP_SIZE_HUMAN, size, sizeof(size));
 	sp_format_size(plan->stripe_width_bytes, SP_SIZE_HUMAN, stripe, sizeof(stripe));
-	sp_step_line(res, "wipe old signatures on %s (partition tables and filesystems, as "
-		     "wipefs -a does)", disk);
+	r = sp_step_wipe_signatures(ctx, disk, ctx->disk_rdev, res);
+	if (r < 0)
+		return r;
+	label_action(ctx, res);
 	if (plan->table == SP_TABLE_NONE) {
 		sp_step_line(res, "tell the kernel to drop every partition of %s: the filesystem "
 			     "goes on the whole device", disk);
 		summarize(plan, res);
 		res->status = SP_STEP_DRY_RUN;
-		return;
+		return 0;
 	}
 	sp_step_line(res, "write a new %s label on %s (replacing whatever is there)",
 		     sp_table_name(plan->table), disk);
@@ -431,6 +478,7 @@ static void dry_run(const struct sp_ctx *ctx, struct sp_step_result *res)
 		     sp_ctx_partition_path(ctx));
 	summarize(plan, res);
 	res->status = SP_STEP_DRY_RUN;
+	return 0;
 }
 
 /* The plan's numbers must be whole sectors of the device as it is now. */
@@ -763,6 +811,7 @@ static int write_label(const struct sp_ctx *ctx, struct sp_step_result *res)
 		r = sp_ctx_check_disk(ctx, res);
 	if (r < 0)
 		goto out;
+	label_action(ctx, res);
 	if (!ped_disk_commit_to_dev(disk) || said.count) {
 		r = sp_step_fail(res, EIO, "cannot write the %s label on '%s': "
 				 "libparted said: %s", table, path, said_or(&said, "nothing"));
@@ -840,6 +889,8 @@ static int remove_table(const struct sp_ctx *ctx, struct sp_step_result *res)
 {
 	int r = sp_step_wipe_signatures(ctx, sp_ctx_disk_path(ctx), ctx->disk_rdev, res);
 
+	if (r == 0)
+		label_action(ctx, res);
 	if (r == 0)
 		r = tell_kernel(ctx, "wiped the partition table on", res);
 	return r;

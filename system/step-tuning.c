@@ -196,6 +196,7 @@ static int knob_apply(struct run *run, struct knob *k)
 		run->same++;
 		return 0;
 	}
+	sp_step_action(run->res, SP_ACTION_KNOB, k->path, k->have, k->want);
 	if (run->ctx->dry_run) {
 		say(run, "write %s to %s (now %s)", k->want, k->path, k->have);
 		return 0;
@@ -446,12 +447,18 @@ static enum artifact_state artifact_look(int root_fd, const struct artifact *a, 
 /* A crash leaves the old file or the new one, never half of one. */
 static int install_artifact(struct run *run, int root_fd, const struct artifact *a)
 {
+	static const char *const was[] = {
+		[ARTIFACT_MISSING] = "", [ARTIFACT_DIFFERS] = "other content",
+		[ARTIFACT_WRONG_MODE] = "other mode",
+	};
 	const char *what = "write";
 	mode_t mode = 0;
-	int dir, r;
+	int dir, r, state = artifact_look(root_fd, a, &mode);
 
-	if (artifact_look(root_fd, a, &mode) == ARTIFACT_MATCHES)
+	if (state == ARTIFACT_MATCHES)
 		return 0;
+	sp_step_action(run->res, SP_ACTION_FILE, a->path,
+		       state >= 0 && (size_t)state < ARRAY_SIZE(was) ? was[state] : "", "written");
 	if (run->ctx->dry_run) {
 		say(run, "write %s", a->path);
 		return 0;

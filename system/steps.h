@@ -152,7 +152,7 @@ int sp_step_error(struct sp_step_result *res, int code, enum sp_error_kind kind,
  * and there is nothing more (0); else 1, go on and write.
  */
 int sp_step_apply_begin(const struct sp_ctx *ctx, struct sp_step_result *res,
-			void (*dry_run)(const struct sp_ctx *ctx, struct sp_step_result *res));
+			int (*dry_run)(const struct sp_ctx *ctx, struct sp_step_result *res));
 /*
  * libblkid's safe probe of path (read-only, both chains): 1 with `what`
  * ("an ext4 filesystem (UUID ...)", "a gpt partition table"), 0 when
@@ -186,12 +186,24 @@ void sp_step_describe_trace(const struct sp_fs_trace *t, const char *node, char 
 
 /*
  * Erases every signature libblkid finds on path, as `wipefs -a` does,
- * adding one line per signature to res.  Opens with O_EXCL, so a mounted
+ * adding one line and one SP_ACTION_WIPE per signature to res; in a dry
+ * run, the same walk without writing (sp_step_wipe_dry_run on the whole
+ * of the disk the ctx names, which a dry run is always given).  Opens with O_EXCL, so a mounted
  * or otherwise held device is refused, and through sp_ctx_open_checked,
  * so it wipes only the node the run identified (want_rdev).  -errno with res->error filled.
  */
 int sp_step_wipe_signatures(const struct sp_ctx *ctx, const char *path, dev_t want_rdev,
 			    struct sp_step_result *res);
+
+/*
+ * The dry run of a wipe: the same probe-and-wipe walk, libblkid told not
+ * to write, over [offset, offset + size) of the run's disk (size 0: to its
+ * end), recording each signature under the name path (where apply will
+ * wipe it: a partition a dry run has not made yet is its range of the
+ * disk).  0 or -errno with res->error filled.
+ */
+int sp_step_wipe_dry_run(const struct sp_ctx *ctx, const char *path, uint64_t offset,
+			 uint64_t size, struct sp_step_result *res);
 
 /*
  * Opens path (flags | O_CLOEXEC) and checks it is the block device the

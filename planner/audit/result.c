@@ -51,6 +51,26 @@ void sp_step_result_clear(struct sp_step_result *res)
 	res->name = name;
 }
 
+void sp_step_action(struct sp_step_result *res, enum sp_action_kind kind, const char *target,
+		    const char *before, const char *after)
+{
+	struct sp_action *a;
+
+	if (!res)
+		return;
+	if (res->n_actions == SP_MAX_ACTIONS) {
+		res->n_actions_dropped++;
+		return;
+	}
+	a = &res->actions[res->n_actions++];
+	a->kind = kind;
+	a->destroys = kind == SP_ACTION_WIPE || kind == SP_ACTION_LABEL || kind == SP_ACTION_MKFS ||
+		      kind == SP_ACTION_FSTAB_REMOVE;
+	snprintf(a->target, sizeof(a->target), "%s", target ? target : "");
+	snprintf(a->before, sizeof(a->before), "%s", before ? before : "");
+	snprintf(a->after, sizeof(a->after), "%s", after ? after : "");
+}
+
 void sp_step_take_findings(struct sp_step_result *res)
 {
 	for (size_t i = 0; i < res->findings.n; i++)
@@ -84,3 +104,14 @@ void sp_report_free(struct sp_report *r)
 		r->steps[i].tool_output = NULL;
 	}
 }
+
+static const char *const sp_action_kind_table[] = {
+	[SP_ACTION_WIPE] = "wipe",
+	[SP_ACTION_LABEL] = "label",
+	[SP_ACTION_MKFS] = "mkfs",
+	[SP_ACTION_FSTAB_REMOVE] = "fstab-remove",
+	[SP_ACTION_FSTAB_ADD] = "fstab-add",
+	[SP_ACTION_FILE] = "file",
+	[SP_ACTION_KNOB] = "knob",
+};
+SP_STRING_TABLE(sp_action_kind, enum sp_action_kind, "unknown")

@@ -26,6 +26,34 @@ enum sp_step_status {
 	SP_STEP_DRY_RUN,   /* dry run: lines say what apply would do */
 };
 
+/*
+ * One thing apply does, or in a dry run would do, in the order it does
+ * it: recorded by the step at the point it acts (a dry run passes the
+ * same point without writing), so the dry run's list and the real run's
+ * are the same list.  `before` is what the action destroys or replaces
+ * ("" when nothing: a new file, a blank device), `after` what it leaves.
+ */
+enum sp_action_kind {
+	SP_ACTION_WIPE = 0,     /* a signature erased: before "xfs at 0x0", after "" */
+	SP_ACTION_LABEL,        /* partition table: old label -> new */
+	SP_ACTION_MKFS,         /* filesystem: old type and UUID -> new */
+	SP_ACTION_FSTAB_REMOVE, /* an fstab line removed: before the line */
+	SP_ACTION_FSTAB_ADD,    /* an fstab line added: after the line */
+	SP_ACTION_FILE,         /* a file written: target its path */
+	SP_ACTION_KNOB,         /* a kernel setting: old value -> new */
+};
+
+#define SP_MAX_ACTIONS 40U
+#define SP_ACTION_VALUE_MAX 256U
+
+struct sp_action {
+	enum sp_action_kind kind;
+	bool destroys;          /* data or configuration is lost (wipe, label, mkfs, line removed) */
+	char target[SP_ACTION_VALUE_MAX];  /* the device, file or knob */
+	char before[SP_ACTION_VALUE_MAX];
+	char after[SP_ACTION_VALUE_MAX];
+};
+
 struct sp_step_result {
 	const char *name;
 	enum sp_step_status status;
@@ -37,6 +65,9 @@ struct sp_step_result {
 	char *tool_output;         /* malloc'd: what mkfs and friends printed */
 	double seconds;
 	struct sp_error error;     /* when FAILED */
+	size_t n_actions;          /* apply: what it did, or would do (dry run), in order */
+	struct sp_action actions[SP_MAX_ACTIONS];
+	size_t n_actions_dropped;  /* past SP_MAX_ACTIONS (only counted) */
 };
 
 enum sp_outcome {
@@ -77,6 +108,11 @@ void sp_line_add(char (*lines)[SP_MSG_MAX], size_t max, size_t *n, size_t *n_dro
 void sp_step_line(struct sp_step_result *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sp_step_result_clear(struct sp_step_result *res);
+/* Adds an action to res (see struct sp_action); before and after may be
+ * NULL for "". */
+void sp_step_action(struct sp_step_result *res, enum sp_action_kind kind, const char *target,
+		    const char *before, const char *after);
+SP_STRING_TABLE_DECLARE(sp_action_kind, enum sp_action_kind);
 /* After a judge filled res->findings: one line per finding ("costly:
  * ..."), status DRIFT when there is any, else UNCHANGED. */
 void sp_step_take_findings(struct sp_step_result *res);

@@ -1,0 +1,113 @@
+#!/bin/bash
+# apply --dry-run's actions are the real run's: for each scenario (blank,
+# re-chunk with --force, mount point change, tuning change, nothing to do)
+# the dry run writes nothing and lists, in order, exactly the actions the
+# real run then reports; and what those actions say they destroy is what
+# the run changed (the fstab lines, the old filesystem's UUID).
+. "$SRCDIR/tests/device/lib.bash"
+
+P400=(--controller hp-p400 --level 10 --disks 8 --kernel 6.1 --fs xfs)
+
+# actions FILE: the actions of a JSON report, one compact line each
+actions() {
+	jq -c '.actions[]' "$1"
+}
+
+# same_actions NAME DEV ARGS...: dry run (nothing changes, exit 0), then
+# the real run; their actions must be equal, the new filesystem's UUID
+# standing for the dry run's placeholder.  The real report stays in
+# $WORK/real.json, the dry one in $WORK/dry.json.
+same_actions() {
+	local name=$1 dev=$2 before uuid
+	shift 2
+	before=$(state "$dev")
+	expect_ok "$name: dry run" sp apply "$@" --device "$dev" --dry-run --format json
+	cp "$WORK/out" "$WORK/dry.json"
+	checks=$((checks + 1))
+	[ "$(state "$dev")" = "$before" ] || fail "$name: the dry run changed $dev or the root"
+	expect_ok "$name: apply" sp apply "$@" --device "$dev" --format json
+	cp "$WORK/out" "$WORK/real.json"
+	uuid=$(jq -r '.fs_uuid // ""' "$WORK/real.json")
+	checks=$((checks + 1))
+	diff <(actions "$WORK/dry.json" | sed "s/@FS_UUID@/$uuid/g") \
+		<(actions "$WORK/real.json") >"$WORK/diff" ||
+		fail "$name: the dry run's actions are not the real run's: $(cat "$WORK/diff")"
+	checks=$((checks + 1))
+	[ "$(jq '.actions_dropped' "$WORK/real.json")" = 0 ] || fail "$name: actions dropped"
+}
+
+# has_action PATTERN: the real run's actions hold a line matching PATTERN
+has_action() {
+	checks=$((checks + 1))
+	actions "$WORK/real.json" | grep -qE -- "$1" ||
+		fail "no action /$1/ in: $(actions "$WORK/real.json")"
+}
+
+# fstab_matches: every removed line is gone from the fstab, every added one there
+fstab_matches() {
+	local line
+	while IFS= read -r line; do
+		checks=$((checks + 1))
+		! grep -qxF -- "$line" "$SP_TEST_ROOT/etc/fstab" || fail "removed line still there: $line"
+	done < <(jq -r '.actions[] | select(.action == "fstab-remove") | .before' "$WORK/real.json")
+	while IFS= read -r line; do
+		checks=$((checks + 1))
+		grep -qxF -- "$line" "$SP_TEST_ROOT/etc/fstab" || fail "added line missing: $line"
+	done < <(jq -r '.actions[] | select(.action == "fstab-add") | .after' "$WORK/real.json")
+}
+
+dev=$(sp_loop_create 1G) || exit 1
+ra=/sys/block/${dev#/dev/}/queue/read_ahead_kb
+
+# --- blank: label, mkfs, fstab, the mount point and the files --------------
+same_actions blank "$dev" "${P400[@]}" --chunk 256K --mountpoint /data
+has_action '"action":"label","target":"'"$dev"'","before":"none","after":"gpt, 1 partition, partition 1 at 1 MiB \+ 1022 MiB","destroys":true'
+has_action '"action":"mkfs","target":"'"${dev}p1"'","before":"","after":"xfs \(a new UUID\)"'
+has_action '"action":"file","target":"'"$SP_TEST_ROOT"'/data","before":"","after":"directory"'
+has_action '"action":"file","target":"[^"]*/60-stripeplan-[^"]*.rules"'
+checks=$((checks + 1))
+actions "$WORK/real.json" | grep -q '"action":"wipe"' && fail "blank: a wipe on a blank device"
+fstab_matches
+
+# --- re-chunk with --force: every signature, the old UUID, its fstab line ---
+old_uuid=$(blkid -o value -s UUID "${dev}p1")
+same_actions "re-chunk" "$dev" "${P400[@]}" --chunk 128K --mountpoint /data --force
+has_action '"step":"partition","action":"wipe","target":"'"$dev"'","before":"gpt signature at offset 512"'
+has_action '"step":"partition","action":"wipe","target":"'"$dev"'","before":"PMBR signature'
+has_action '"step":"filesystem","action":"wipe","target":"'"${dev}p1"'","before":"xfs signature at offset 0"'
+has_action '"action":"mkfs","target":"'"${dev}p1"'","before":"xfs UUID='"$old_uuid"'","after":"xfs \(a new UUID\)","destroys":true'
+has_action '"action":"fstab-remove",[^}]*"before":"UUID='"$old_uuid"' /data xfs'
+has_action '"action":"fstab-add",[^}]*"after":"UUID='"$(jq -r .fs_uuid "$WORK/real.json")"' /data xfs'
+checks=$((checks + 1))
+[ "$(blkid -o value -s UUID "${dev}p1")" != "$old_uuid" ] || fail "re-chunk: the UUID did not change"
+fstab_matches
+
+# --- mount point change: the old line removed, the new one added -----------
+same_actions "mount point" "$dev" "${P400[@]}" --chunk 128K --mountpoint /data2
+checks=$((checks + 1))
+[ "$(jq -r '[.actions[].step] | unique | join(",")' "$WORK/real.json")" = fstab ] ||
+	fail "mount point: actions beyond fstab: $(actions "$WORK/real.json")"
+has_action '"action":"fstab-remove",[^}]*"before":"UUID=[^"]* /data xfs'
+has_action '"action":"fstab-add",[^}]*"after":"UUID=[^"]* /data2 xfs'
+fstab_matches
+
+# --- tuning change: a knob set back by hand is set again, old -> new -------
+want=$(cat "$ra")
+echo 128 >"$ra"
+same_actions "tuning" "$dev" "${P400[@]}" --chunk 128K --mountpoint /data2
+checks=$((checks + 1))
+[ "$(actions "$WORK/real.json")" = '{"step":"tuning","action":"knob","target":"'"$ra"'","before":"128","after":"'"$want"'","destroys":false}' ] ||
+	fail "tuning: $(actions "$WORK/real.json")"
+
+# --- nothing to do: no actions, in either run -------------------------------
+same_actions "nothing to do" "$dev" "${P400[@]}" --chunk 128K --mountpoint /data2
+checks=$((checks + 1))
+[ "$(jq -c .actions "$WORK/real.json")" = '[]' ] || fail "nothing to do: $(actions "$WORK/real.json")"
+
+# --- the text of a dry run names every destructive action -------------------
+expect_ok "dry run text" sp apply "${P400[@]}" --chunk 256K --mountpoint /data --force --device "$dev" --dry-run
+expect_out '^actions apply would take:'
+expect_out '^ +[0-9]+\. filesystem mkfs +'"${dev}p1"': xfs UUID=[0-9a-f-]+ -> xfs \(a new UUID\)  \[destroys\]$'
+expect_out '^ +[0-9]+\. fstab +fstab-remove .* /data2 xfs .*\[destroys\]$'
+
+device_finish
