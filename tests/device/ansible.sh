@@ -140,7 +140,7 @@ task() {
         disks: 8
         chunk: ${CHUNK:-256K}
         filesystem: xfs
-        mountpoint: /data
+        mountpoint: ${MOUNTPOINT:-/data}
 EOF
 	shift 3
 	local line
@@ -185,17 +185,23 @@ checks=$((checks + 1))
 expect 0 'r["fs_uuid"]' "$uuid" "first apply"
 checks=$((checks + 1))
 grep -q "^UUID=$uuid /data xfs " "$root/etc/fstab" || fail "no fstab line in the scratch root: $(cat "$root/etc/fstab")"
-expect 0 '"fstab: (none)" in r["diff"]["before"]' True "first apply's diff (before)"
-expect 0 '"fstab: UUID='"$uuid"' /data xfs" in r["diff"]["after"]' True "first apply's diff (after)"
-expect 0 '"/sys/block/'"$(basename "$dev")"'/queue/read_ahead_kb = 4096" in r["diff"]["after"]' True \
+expect 0 '[d.get("after_header", "").split(": ")[-1] for d in r["diff"]]' \
+	"['', 'partition table (applied)', 'filesystem (applied)', 'fstab (applied)', 'tuning (applied)']" "first apply's diff"
+expect 0 'r["diff"][3]["before"]' "# existing line kept" "first apply's diff (fstab before)"
+expect 0 '"\nUUID='"$uuid"' /data xfs " in r["diff"][3]["after"]' True "first apply's diff (fstab after)"
+expect 0 'r["diff"][2]["after"].strip()' "${dev}p1: xfs UUID=$uuid" "first apply's diff (filesystem after)"
+expect 0 '"/sys/block/'"$(basename "$dev")"'/queue/read_ahead_kb = 4096" in r["diff"][4]["after"]' True \
 	"first apply's diff (tuning after)"
+expect 0 '"label '"$dev"': none" in r["diff"][0]["prepared"]' True "first apply's diff (prepared)"
 
 before=$(digest "$dev")
 checks=$((checks + 1))
 play "$WORK/apply.yml" --diff || fail "second apply failed: $(tail -20 "$WORK/play.out")"
 expect 0 'r["changed"]' False "second apply"
 expect 0 'r["outcome"]' unchanged "second apply"
-expect 0 'r["diff"]["before"] == r["diff"]["after"]' True "second apply's diff"
+expect 0 'all(d["before"] == d["after"] for d in r["diff"][1:])' True "second apply's diff"
+expect 0 'r["diff"][0]["prepared"].endswith("destroyed nothing\n")' True "second apply's diff"
+expect 0 'r["actions"]' "[]" "second apply"
 unchanged "$dev" "$before" "second apply"
 checks=$((checks + 1))
 [ "$(grep -c '^UUID=' "$root/etc/fstab")" = 1 ] || fail "the second apply added an fstab line"
@@ -225,7 +231,8 @@ expect 0 'r["changed"]' True "check mode on a blank device"
 expect 0 'r.get("failed", False)' False "check mode on a blank device"
 expect 0 'r["check"]["outcome"]' drift "check mode on a blank device"
 expect 0 'r["report"]["outcome"]' dry-run "check mode on a blank device"
-expect 0 '"NEW-FILESYSTEM-UUID /data xfs" in r["diff"]["after"]' True "check mode's diff"
+expect 0 '"NEW-FILESYSTEM-UUID /data xfs" in r["diff"][3]["after"]' True "check mode's diff"
+expect 0 '"would destroy" in r["diff"][0]["prepared"]' True "check mode's diff"
 unchanged "$blank" "$blank_before" "check mode"
 checks=$((checks + 1))
 cmp -s "$root2/etc/fstab" "$WORK/fstab-before" || fail "check mode changed the scratch root's fstab"
@@ -244,6 +251,65 @@ expect 3 'r["failed"]' True "ambiguous chunk"
 expect 3 'r["rc"]' 2 "ambiguous chunk"
 expect 3 '"chunk" in r["msg"]' True "ambiguous chunk"
 unchanged "$blank" "$blank_before" "invalid input"
+
+# --- check mode's actions are the real run's, scenario by scenario -----------------
+# Each playbook runs the task in check mode with --diff, then for real; the
+# actions must be equal (the new filesystem's UUID for @FS_UUID@), changed
+# the same, and the diff's prepared header must name each destructive one.
+same_actions() {
+	local name=$1 before
+	shift
+	{
+		header
+		# module options first, then the task's keywords
+		task 0 "$name, check mode" "$sc_dev" "$sc_root" "$@" "      check_mode: true" "      diff: true"
+		task 1 "$name" "$sc_dev" "$sc_root" "$@" "      diff: true"
+	} >"$WORK/scenario.yml"
+	before=$(digest "$sc_dev")
+	checks=$((checks + 1))
+	# the check-mode task alone first: nothing written
+	play "$WORK/scenario.yml" --check || fail "$name (check): $(tail -20 "$WORK/play.out")"
+	unchanged "$sc_dev" "$before" "$name: check mode"
+	checks=$((checks + 1))
+	play "$WORK/scenario.yml" || fail "$name: $(tail -20 "$WORK/play.out") $(result 1 'r.get("msg")')"
+	checks=$((checks + 1))
+	/usr/bin/python3 - "$WORK/result-0.json" "$WORK/result-1.json" >"$WORK/cmp" 2>&1 <<'PY' ||
+import json, sys
+check, real = (json.load(open(f)) for f in sys.argv[1:])
+uuid = real.get('fs_uuid') or ''
+want = [{k: (v.replace('@FS_UUID@', uuid) if isinstance(v, str) else v) for k, v in a.items()}
+        for a in check['actions']]
+if want != real['actions']:
+    sys.exit('check mode: %s\nreal run:   %s' % (want, real['actions']))
+if check['changed'] != real['changed'] or check['changed'] != bool(real['actions']):
+    sys.exit('changed: check mode %s, real run %s' % (check['changed'], real['changed']))
+head = check['diff'][0]['prepared']
+for a in check['actions']:
+    if a['destroys'] and ('%s %s: %s' % (a['action'], a['target'], a['before'])) not in head:
+        sys.exit('the prepared header does not name %s: %s' % (a, head))
+PY
+		fail "$name: $(cat "$WORK/cmp")"
+}
+
+sc_dev=$(sp_loop_create 1G) || exit 1
+sc_root="$WORK/root-sc"
+new_root "$sc_root"
+same_actions "blank"
+expect 1 '[a["action"] for a in r["actions"]][:2]' "['label', 'mkfs']" "blank"
+CHUNK=128K same_actions "re-chunk with force" "        force: true"
+expect 1 '[a["action"] for a in r["actions"] if a["destroys"]]' \
+	"['wipe', 'wipe', 'wipe', 'label', 'wipe', 'mkfs', 'fstab-remove']" "re-chunk with force"
+expect 0 '"xfs signature at offset 0" in r["diff"][0]["prepared"]' True "re-chunk with force"
+CHUNK=128K MOUNTPOINT=/data2 same_actions "mount point change"
+expect 1 'sorted(set(a["action"] for a in r["actions"]))' "['file', 'fstab-add', 'fstab-remove']" "mount point change"
+expect 1 '[a["before"].split()[1] for a in r["actions"] if a["action"] == "fstab-remove" and a["before"].startswith("UUID=")]' "['/data']" "mount point change"
+ra=/sys/block/${sc_dev#/dev/}/queue/read_ahead_kb
+echo 128 >"$ra"
+CHUNK=128K MOUNTPOINT=/data2 same_actions "tuning change"
+expect 1 '[(a["action"], a["before"]) for a in r["actions"]]' "[('knob', '128')]" "tuning change"
+CHUNK=128K MOUNTPOINT=/data2 same_actions "nothing to do"
+expect 1 'r["actions"]' "[]" "nothing to do"
+expect 0 'r["changed"]' False "nothing to do"
 
 # --- workload: small-sync reaches the plan (XFS without a stripe unit) -----------
 sync_dev=$(sp_loop_create 1G) || exit 1

@@ -26,8 +26,13 @@ description:
   - In check mode the module runs C(stripeplan check) (does the device match the plan?) and
     C(stripeplan apply --dry-run) (what apply would do, or why it would refuse) and writes nothing;
     C(changed) says whether apply would change something.
-  - With C(--diff) the module shows the fstab line for I(mountpoint) and each planned tuning value,
-    before and after (in check mode, after is what the plan would set).
+  - The actions apply takes, or in check mode would take, are returned in I(actions), in order, each with
+    what it destroys; they come from C(stripeplan apply) itself (C(--dry-run) in check mode), so check
+    mode lists exactly what the real run then does.
+  - With C(--diff) the module shows, before and after, the partition table, the filesystem, the fstab
+    under I(root) and the tuning (in check mode, after is what apply would leave), under a header that
+    names every destructive action (signatures wiped, the label replaced, mkfs over a filesystem, fstab
+    lines removed).
 author:
   - stripeplan developers
 requirements:
@@ -188,6 +193,18 @@ report:
       with C(steps) (name, status, summary, lines) and C(error) when it refused or failed.
   returned: when stripeplan ran past planning
   type: dict
+actions:
+  description:
+    - What apply did (in check mode, would do), in order, as C(stripeplan apply --format json) lists them
+      (see stripeplan(8), JSON OUTPUT); empty when the device already matches.
+    - Each has C(step), C(action) (C(wipe), C(label), C(mkfs), C(fstab-remove), C(fstab-add), C(file),
+      C(knob)), C(target), C(before), C(after) and C(destroys).
+    - In check mode a new filesystem's UUID is not known yet; the fstab line added names it C(@FS_UUID@).
+  returned: when stripeplan ran past planning
+  type: list
+  elements: dict
+  sample:
+    - {step: filesystem, action: mkfs, target: /dev/sdb1, before: "xfs UUID=0f3e...", after: "xfs (a new UUID)", destroys: true}
 check:
   description: In check mode, the report of C(stripeplan check --format json), that is how the device differs from the plan.
   returned: in check mode
@@ -240,24 +257,6 @@ def parse_json(text):
         return None
 
 
-def fstab_line(root, mountpoint):
-    """The uncommented fstab entry mounting MOUNTPOINT under ROOT, or None."""
-    if not mountpoint:
-        return None
-    want = os.path.normpath(mountpoint)
-    try:
-        with open(os.path.join(root, 'etc/fstab')) as f:
-            for line in f:
-                fields = line.split()
-                if len(fields) >= 2 and not fields[0].startswith('#'):
-                    target = fields[1].replace('\\040', ' ')
-                    if os.path.normpath(target) == want:
-                        return line.rstrip('\n')
-    except (IOError, OSError):
-        pass
-    return None
-
-
 def read_knob(path):
     try:
         with open(path) as f:
@@ -278,12 +277,82 @@ def tuning_values(plan, planned):
     return values
 
 
-def render_state(fstab, tuning):
-    lines = ['fstab: %s' % (fstab if fstab is not None else '(none)')]
+def render_tuning(tuning, files=()):
+    lines = []
     for path in sorted(tuning):
         value = tuning[path]
         lines.append('%s = %s' % (path, value if value is not None else '(unreadable)'))
+    lines += ['%s (%s)' % (path, what) for path, what in files]
+    return '\n'.join(lines) + '\n' if lines else ''
+
+
+def read_text(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except (IOError, OSError):
+        return ''
+
+
+def of(actions, *kinds):
+    return [a for a in actions if a.get('action') in kinds]
+
+
+def step_summary(report, name):
+    for step in (report or {}).get('steps') or []:
+        if step.get('name') == name:
+            return step.get('summary') or ''
+    return ''
+
+
+def prepared(device, actions, check_mode):
+    """The diff's header: every destructive action, in order."""
+    gone = [a for a in actions if a.get('destroys')]
+    verb = 'would destroy' if check_mode else 'destroyed'
+    if not gone:
+        return 'stripeplan on %s: %s nothing\n' % (device, verb)
+    lines = ['stripeplan on %s: %s:' % (device, verb)]
+    for a in gone:
+        lines.append('  - %s %s: %s' % (a['action'], a['target'], a['before'] or '(nothing)'))
     return '\n'.join(lines) + '\n'
+
+
+def fstab_after(before, actions, uuid):
+    """The fstab the fstab actions leave (check mode: apply has not written it)."""
+    removed = set(a['before'] for a in of(actions, 'fstab-remove'))
+    lines = [ln for ln in before.splitlines() if ln not in removed]
+    lines += [a['after'].replace('@FS_UUID@', uuid) for a in of(actions, 'fstab-add')]
+    return '\n'.join(lines) + '\n' if lines else ''
+
+
+def diff_objects(device, report, actions, fstab, tuning, check_mode):
+    """before/after per object, under a header naming what is destroyed.
+    fstab and tuning are (before, after) texts."""
+    def obj(what, before, after):
+        return dict(before_header='%s: %s (now)' % (device, what), before=before,
+                    after_header='%s: %s (%s)' % (device, what, 'planned' if check_mode else 'applied'),
+                    after=after)
+    label = of(actions, 'label')
+    table = step_summary(report, 'partition') + '\n'
+    if label:
+        table = (label[0]['before'] + '\n', label[0]['after'] + '\n')
+    else:
+        table = (table, table)
+    fs = of(actions, 'wipe', 'mkfs')
+    if fs:
+        uuid = (report or {}).get('fs_uuid') or ''
+        mkfs = of(actions, 'mkfs')
+        fs_before = ''.join('%s: %s\n' % (a['target'], a['before'] or '(nothing)') for a in fs)
+        fs_after = ''.join('%s: %s\n' % (a['target'], a['after'] if check_mode or not uuid else
+                                         '%s UUID=%s' % (a['after'].split(' ')[0], uuid))
+                           for a in mkfs)
+    else:
+        fs_before = fs_after = step_summary(report, 'filesystem') + '\n'
+    return [dict(prepared=prepared(device, actions, check_mode)),
+            obj('partition table', *table),
+            obj('filesystem', fs_before, fs_after),
+            obj('fstab', *fstab),
+            obj('tuning', *tuning)]
 
 
 class Runner(object):
@@ -352,30 +421,42 @@ class Runner(object):
         if plan is None:
             self.fail(4, 'the plan is not JSON')
         self.result['plan'] = plan
-        mountpoint = ((plan.get('mount') or {}).get('mountpoint')) or p['mountpoint']
-        before = render_state(fstab_line(p['root'], mountpoint), tuning_values(plan, False))
+        fstab_path = os.path.join(p['root'], 'etc/fstab')
+        fstab_before = read_text(fstab_path)
+        tuning_before = tuning_values(plan, False)
 
         fd, plan_file = tempfile.mkstemp(prefix='stripeplan-', suffix='.json')
         try:
             with os.fdopen(fd, 'w') as f:
                 f.write(plan_text)
             if self.module.check_mode:
-                after = self.check_mode(plan_file, plan)
+                self.check_mode(plan_file)
             else:
-                after = self.apply(plan_file, plan, mountpoint)
+                self.apply(plan_file)
         finally:
             os.unlink(plan_file)
         if self.module._diff:
-            self.result['diff'] = dict(before=before, after=after,
-                                       before_header='%s (now)' % p['device'],
-                                       after_header='%s (%s)' % (p['device'], 'planned' if self.module.check_mode
-                                                                 else 'applied'))
+            self.result['diff'] = self.diff(plan, fstab_path, fstab_before, tuning_before)
         self.module.exit_json(**self.result)
+
+    def diff(self, plan, fstab_path, fstab_before, tuning_before):
+        check_mode = self.module.check_mode
+        report = self.result.get('report')
+        actions = self.result.get('actions') or []
+        files = [(a['target'], 'written') for a in of(actions, 'file')]
+        if check_mode:
+            fstab = fstab_after(fstab_before, actions, 'NEW-FILESYSTEM-UUID')
+            tuning = tuning_values(plan, True)
+        else:
+            fstab = read_text(fstab_path)
+            tuning = tuning_values(plan, False)
+        return diff_objects(self.p['device'], report, actions, (fstab_before, fstab),
+                            (render_tuning(tuning_before), render_tuning(tuning, files)), check_mode)
 
     def force_flags(self):
         return ['--force'] if self.p['force'] else []
 
-    def check_mode(self, plan_file, plan):
+    def check_mode(self, plan_file):
         # --strict: "would apply change anything" means any difference, even a harmless one
         rc, check, err = self.command('check', plan_file, ['--strict'])
         if rc not in (0, 1):
@@ -386,30 +467,27 @@ class Runner(object):
         if rc != 0:
             self.failure('apply --dry-run', rc, report, err)
         self.result['report'] = report
+        self.result['actions'] = report.get('actions') or []
         self.result['outcome'] = check.get('outcome')
-        self.result['changed'] = check.get('outcome') != 'match'
+        # apply's own answer: it runs steps (a dry run says which) or finds nothing to do
+        self.result['changed'] = report.get('outcome') == 'dry-run'
         if check.get('fs_uuid'):
             self.result['fs_uuid'] = check['fs_uuid']
         self.result['msg'] = ('the device matches the plan' if not self.result['changed'] else
                               'apply would change the device (check mode: nothing written)')
-        fstab = (plan.get('mount') or {}).get('fstab')
-        if fstab:
-            uuid = check.get('fs_uuid') or 'NEW-FILESYSTEM-UUID'
-            fstab = fstab.replace('@FS_UUID@', uuid)
-        return render_state(fstab, tuning_values(plan, True))
 
-    def apply(self, plan_file, plan, mountpoint):
+    def apply(self, plan_file):
         rc, report, err = self.command('apply', plan_file, self.force_flags())
         if rc != 0:
             self.failure('apply', rc, report, err)
         self.result['report'] = report
+        self.result['actions'] = report.get('actions') or []
         self.result['outcome'] = report.get('outcome')
         self.result['changed'] = any(s.get('status') == 'done' for s in report.get('steps') or [])
         if report.get('fs_uuid'):
             self.result['fs_uuid'] = report['fs_uuid']
         self.result['msg'] = ('applied: the device now matches the plan' if self.result['changed'] else
                               'unchanged: the device already matched the plan')
-        return render_state(fstab_line(self.p['root'], mountpoint), tuning_values(plan, False))
 
 
 def main():
