@@ -2,6 +2,8 @@
 #ifndef STRIPEPLAN_CLI_H
 #define STRIPEPLAN_CLI_H
 
+#include <pthread.h>
+
 #include "stripeplan.h"
 #include "sysfs.h"
 
@@ -95,5 +97,21 @@ int sp_cmd_plan(int argc, char **argv);
 int sp_cmd_controllers(int argc, char **argv);
 int sp_cmd_apply(int argc, char **argv);
 int sp_cmd_check(int argc, char **argv);
+
+/*
+ * The running step's line with its elapsed time, rewritten each second
+ * on a terminal (src/progress.c).  sp_ticker_wanted: text output to a
+ * terminal (not TERM=dumb).  stop wipes the line; safe without a start.
+ */
+struct sp_ticker {
+	char head[96];
+	bool stop, running;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+};
+bool sp_ticker_wanted(bool text);
+void sp_ticker_start(struct sp_ticker *t, const char *head);
+void sp_ticker_stop(struct sp_ticker *t);
 
 #endif

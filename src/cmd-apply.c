@@ -115,8 +115,10 @@ static void pause_before_write(const char *dir)
 
 struct progress {
 	bool text;
+	bool tty;      /* text to a terminal: the running step is shown */
 	const char *pause_dir;
 	bool writing; /* every refusal passed: apply went on to write */
+	struct sp_ticker ticker;
 };
 
 static void before_write(void *data)
@@ -128,11 +130,25 @@ static void before_write(void *data)
 		pause_before_write(p->pause_dir);
 }
 
+/* On a terminal, the step's line as soon as it starts, with the time it
+ * has run, until its own line replaces it. */
+static void start_step(const char *name, size_t index, size_t total, void *userdata)
+{
+	struct progress *p = userdata;
+	char head[sizeof(p->ticker.head)];
+
+	if (!p->tty)
+		return;
+	snprintf(head, sizeof(head), "[%zu/%zu] %-11s", index + 1, total, name);
+	sp_ticker_start(&p->ticker, head);
+}
+
 static void print_step(const struct sp_step_result *res, size_t index, size_t total, void *userdata)
 {
-	const struct progress *p = userdata;
+	struct progress *p = userdata;
 	char *line;
 
+	sp_ticker_stop(&p->ticker);
 	if (!p->text)
 		return;
 	line = sp_format_step_line(res, index, total);
@@ -263,6 +279,7 @@ static int run(int argc, char **argv, bool apply)
 		goto out;
 	}
 	progress.text = args->format == SP_FORMAT_TEXT;
+	progress.tty = apply && sp_ticker_wanted(progress.text);
 	progress.pause_dir = args->pause_dir;
 	opts.root = args->root[0] ? args->root : "/";
 	opts.dry_run = args->dry_run;
@@ -277,8 +294,10 @@ static int run(int argc, char **argv, bool apply)
 	}
 	opts.strict = args->strict;
 	opts.on_step = print_step;
+	opts.on_step_start = start_step;
 	opts.userdata = &progress;
 	rc = apply ? sp_pipeline_apply(plan, &opts, report) : sp_pipeline_check(plan, &opts, report);
+	sp_ticker_stop(&progress.ticker);
 	if (progress.writing && report->outcome != SP_OUTCOME_REFUSED)
 		keep_report(args, plan, report, kept, sizeof(kept));
 	tell_outcome(report, plan, kept);

@@ -625,6 +625,8 @@ static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct
 			continue;
 		}
 		sp_step_result_clear(res);
+		if (opts->on_step_start)
+			opts->on_step_start(steps[i]->name, i, r->n_steps, opts->userdata);
 		if (!ctx->dry_run && (sp_ctx_check_disk(ctx, res) < 0 ||
 				      bind_partition_before(ctx, i, res) < 0)) {
 			step_done(opts, r, i);

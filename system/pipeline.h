@@ -31,6 +31,9 @@ struct sp_run_opts {
 	void (*before_write)(void *data);
 	void *before_write_data;
 	bool strict;                /* check: any finding is drift, even one that costs nothing */
+	/* called when a step that will apply starts (after every refusal),
+	 * so the CLI can show it running; NULL: not told */
+	void (*on_step_start)(const char *name, size_t index, size_t total, void *userdata);
 	/* called after each step finishes, so the CLI can print progress */
 	void (*on_step)(const struct sp_step_result *res, size_t index, size_t total, void *userdata);
 	void *userdata;
