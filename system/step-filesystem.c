@@ -475,9 +475,13 @@ static int dry_run(const struct sp_ctx *ctx, struct sp_step_result *res)
 	int r;
 
 	join_argv(ctx->plan, cmd, sizeof(cmd));
-	/* the partition a dry run has not made is its range of the disk */
-	r = sp_step_wipe_dry_run(ctx, path, plan->table == SP_TABLE_NONE ? 0 : plan->start_bytes,
-				 plan->table == SP_TABLE_NONE ? 0 : plan->size_bytes, res);
+	/* the partition a dry run has not made is its range of the disk; the
+	 * whole device, once the partition step's wipe has gone over it, holds
+	 * none of what that wipe listed */
+	if (plan->table != SP_TABLE_NONE)
+		r = sp_step_wipe_dry_run(ctx, path, plan->start_bytes, plan->size_bytes, res);
+	else
+		r = ctx->dry_run_wiped_disk ? 0 : sp_step_wipe_dry_run(ctx, path, 0, 0, res);
 	if (r < 0)
 		return r;
 	mkfs_action(ctx, path, res);

@@ -902,6 +902,8 @@ static int partition_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 	int r;
 
 	r = sp_step_apply_begin(ctx, res, dry_run);
+	if (r == 0 && ctx->dry_run)
+		ctx->dry_run_wiped_disk = true;
 	if (r <= 0)
 		return r;
 	if (ctx->plan->table == SP_TABLE_NONE) {

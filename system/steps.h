@@ -69,6 +69,10 @@ struct sp_ctx {
 	/* seconds a program may run; 0: its own deadline (sp_exec_deadline_s;
 	 * tests: STRIPEPLAN_TEST_DEADLINE) */
 	unsigned program_deadline_s;
+	/* a dry run's partition step listed the wipe of the whole device:
+	 * with --table none the filesystem step's wipe, after it, finds none
+	 * of those signatures again, and its dry run must not list them */
+	bool dry_run_wiped_disk;
 	/* the mkfs the filesystem step runs, by its absolute path, found by
 	 * its preflight ("" until then) */
 	char mkfs_path[SP_PATH_MAX];

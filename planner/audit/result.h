@@ -43,7 +43,7 @@ enum sp_action_kind {
 	SP_ACTION_KNOB,         /* a kernel setting: old value -> new */
 };
 
-#define SP_MAX_ACTIONS 40U
+#define SP_MAX_ACTIONS 64U
 #define SP_ACTION_VALUE_MAX 256U
 
 struct sp_action {

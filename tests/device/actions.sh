@@ -2,7 +2,8 @@
 # apply --dry-run's actions are the real run's: for each scenario (blank,
 # re-chunk with --force, mount point change, tuning change, nothing to do)
 # the dry run writes nothing and lists, in order, exactly the actions the
-# real run then reports; and what those actions say they destroy is what
+# real run then reports (and with --table none, from a label and then on
+# the whole device); and what those actions say they destroy is what
 # the run changed (the fstab lines, the old filesystem's UUID).
 . "$SRCDIR/tests/device/lib.bash"
 
@@ -104,10 +105,26 @@ same_actions "nothing to do" "$dev" "${P400[@]}" --chunk 128K --mountpoint /data
 checks=$((checks + 1))
 [ "$(jq -c .actions "$WORK/real.json")" = '[]' ] || fail "nothing to do: $(actions "$WORK/real.json")"
 
+# --- --table none: from the gpt layout, then a re-chunk on the whole device ---
+# the partition step's wipe goes over the whole device before the
+# filesystem step's: the dry run must not list a signature twice
+same_actions "table none" "$dev" "${P400[@]}" --chunk 128K --mountpoint /data2 --table none --force
+has_action '"step":"partition","action":"wipe","target":"'"$dev"'","before":"gpt signature'
+has_action '"step":"partition","action":"label","target":"'"$dev"'","before":"gpt, 1 partition, partition 1 at 1 MiB[^"]*","after":"none"'
+checks=$((checks + 1))
+[ "$(jq '[.actions[] | select(.step == "filesystem" and .action == "wipe")] | length' "$WORK/real.json")" = 0 ] ||
+	fail "table none: the filesystem step wiped what the partition step did: $(actions "$WORK/real.json")"
+same_actions "table none, re-chunk" "$dev" "${P400[@]}" --chunk 256K --mountpoint /data2 --table none --force
+has_action '"step":"filesystem","action":"wipe","target":"'"$dev"'","before":"xfs signature at offset 0"'
+checks=$((checks + 1))
+[ "$(jq -r '[.actions[].step] | unique | join(",")' "$WORK/real.json")" = filesystem,fstab ] ||
+	fail "table none, re-chunk: $(actions "$WORK/real.json")"
+
 # --- the text of a dry run names every destructive action -------------------
 expect_ok "dry run text" sp apply "${P400[@]}" --chunk 256K --mountpoint /data --force --device "$dev" --dry-run
 expect_out '^actions apply would take:'
-expect_out '^ +[0-9]+\. filesystem mkfs +'"${dev}p1"': xfs UUID=[0-9a-f-]+ -> xfs \(a new UUID\)  \[destroys\]$'
+expect_out '^ +[0-9]+\. filesystem mkfs +'"${dev}p1"': \(nothing\) -> xfs \(a new UUID\)  \[destroys\]$'
+expect_out '^ +[0-9]+\. partition +label +'"$dev"': none -> gpt, .*\[destroys\]$'
 expect_out '^ +[0-9]+\. fstab +fstab-remove .* /data2 xfs .*\[destroys\]$'
 
 device_finish

@@ -394,13 +394,24 @@ static void test_dry_run_touches_nothing(void **state)
 	expect_status(verify(&sp_step_partition, &ctx), SP_STEP_DRIFT);
 	expect_line("no partition table on ");
 	apply_ok(&sp_step_partition, &ctx);
+	/* the dry run names what the wipe would erase, as the real one does */
+	expect_line("wipe the ext4 signature at offset 1080 on ");
 	expect_line("write a new gpt label on ");
 	expect_line("create partition 1: sectors 2048..");
 	expect_line("wait up to 10 s for ");
+	assert_int_equal(t.res.n_actions, 2);
+	assert_int_equal(t.res.actions[0].kind, SP_ACTION_WIPE);
+	assert_string_equal(t.res.actions[0].before, "ext4 signature at offset 1080");
+	assert_true(t.res.actions[0].destroys);
+	assert_int_equal(t.res.actions[1].kind, SP_ACTION_LABEL);
+	assert_non_null(strstr(t.res.actions[1].after, "gpt, 1 partition, partition 1 at 1 MiB"));
 	expect_status(verify(&sp_step_filesystem, &ctx), SP_STEP_DRIFT);
 	apply_ok(&sp_step_filesystem, &ctx);
-	expect_line("wipe old signatures in ");
 	expect_line("run: mke2fs -t ext4 -b 4096 -E stride=64,stripe_width=256 ");
+	/* nothing where the partition will be: no wipe there, only mkfs */
+	assert_int_equal(t.res.n_actions, 1);
+	assert_int_equal(t.res.actions[0].kind, SP_ACTION_MKFS);
+	assert_string_equal(t.res.actions[0].after, "ext4 (a new UUID)");
 	assert_null(t.res.tool_output);
 
 	assert_int_equal(RUN("cmp", before, dev), 0);
