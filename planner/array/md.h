@@ -12,14 +12,8 @@
 
 struct sp_error;
 
-/*
- * The most member devices an md array has: md's version-1 superblock,
- * the only one that takes more than 27, keeps two bytes a device after
- * its 256-byte head within 4 KiB, (4096 - 256) / 2 = 1920
- * (drivers/md/md.c: super_1_validate's max_disks, MAX_RAID_DISKS in later
- * kernels).  Facts files and --members take that many; more is refused.
- */
-#define SP_MAX_MEMBERS 1920U
+/* An md array's members: as many as its disks (raid.h says why 1920). */
+#define SP_MAX_MEMBERS SP_MAX_DISKS
 
 /* An md member as sysfs shows it in slaves/. */
 struct sp_md_member {

@@ -17,7 +17,13 @@
 
 struct sp_error;
 
-#define SP_MAX_DISKS 1024U
+/*
+ * The most disks an array stripeplan plans may have: the widest any layer
+ * it knows builds, md's 1920 (version-1 superblock: two bytes a device
+ * after its 256-byte head within 4 KiB, drivers/md/md.c).  A controller's
+ * own max_disks row binds lower; more than this is refused, never capped.
+ */
+#define SP_MAX_DISKS 1920U
 /*
  * The largest chunk (stripe unit) stripeplan plans, wherever one is read
  * (--chunk, a profile's chunk_max, md facts, a plan file): 1 GiB, the

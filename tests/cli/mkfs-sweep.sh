@@ -159,7 +159,7 @@ def extreme_arrays(profile):
     spans = limits.get("spans") or {}
     rules = {r["level"]: r for r in limits.get("level_rules", [])}
     for level in profile["levels"]:
-        max_disks = (rules.get(level) or {}).get("max_disks") or limits.get("max_disks") or 1024
+        max_disks = (rules.get(level) or {}).get("max_disks") or limits.get("max_disks") or 1920
         if level in (50, 60):
             per_span_min = 3 if level == 50 else 4
             span_max = spans.get("max") or 16

@@ -59,7 +59,7 @@ static void test_minimums_and_spans(void **state)
 	assert_non_null(strstr(data_disks_error("50", 12, 5), "cannot be split into 5"));
 	assert_non_null(strstr(data_disks_error("60", 6, 2), "at least 4 disks"));
 	assert_non_null(strstr(data_disks_error("5", 6, 2), "has no spans"));
-	assert_non_null(strstr(data_disks_error("0", 2000, 0), "more than 1024"));
+	assert_non_null(strstr(data_disks_error("0", 2000, 0), "more than 1920"));
 }
 
 /* md's RAID10: the data chunks are what raid10_set_io_opt() exports. */
