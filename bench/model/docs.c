@@ -396,6 +396,96 @@ static int write_rule_table(const char *dir, const struct array_label *arrays,
 	return done(f, "rule-table");
 }
 
+/*
+ * The plan's own text states what the runs say it gives up: the C block
+ * formatters/text.c prints for XFS on a parity array (the bench's RAID5
+ * arrays), one line per comparison the plan does not pass.
+ */
+struct trades {
+	const struct array_label *arrays;
+	size_t n_arrays;
+	FILE *f;
+	unsigned undecided;
+};
+
+/* each peer as the plan text names it: what a user would otherwise have made */
+static const char *peer_phrase(const char *peer)
+{
+	if (!strcmp(peer, "mkfs-topology"))
+		return "with mkfs.xfs's own geometry";
+	if (!strcmp(peer, "parted-default"))
+		return "with parted's default (GPT at 1 MiB, no su)";
+	if (!strcmp(peer, "legacy-63"))
+		return "with an msdos table at sector 63";
+	return peer;
+}
+
+static const char *workload_phrase(const char *workload)
+{
+	if (!strcmp(workload, "metadata"))
+		return "small files made and removed";
+	if (!strcmp(workload, "smallfiles"))
+		return "fsync'd small files";
+	return workload;
+}
+
+/* "RAID5 10 × 1 MiB (HP ..., seed 001)" -> "RAID5 10 x 1 MiB": plan text is ASCII */
+static void short_label(const char *label, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (const char *c = label; *c && *c != '(' && *c != ':' && o + 1 < len; c++) {
+		if (!strncmp(c, "\xc3\x97", 2)) { /* U+00D7 MULTIPLICATION SIGN */
+			out[o++] = 'x';
+			c++;
+		} else {
+			out[o++] = *c;
+		}
+	}
+	while (o && out[o - 1] == ' ')
+		o--;
+	out[o] = '\0';
+}
+
+static int trade_line(void *ctx, const char *array, const char *workload, size_t key,
+		      const char *peer, const struct bstat_sample *plan,
+		      const struct bstat_sample *other, const struct brule_judgement *j)
+{
+	struct trades *t = ctx;
+	char label[96];
+
+	if (j->verdict == BRULE_UNDECIDED)
+		t->undecided++;
+	if (j->verdict != BRULE_WORSE)
+		return 0;
+	short_label(label_of(t->arrays, t->n_arrays, array), label, sizeof(label));
+	fprintf(t->f,
+		"\t\"                 %s, %s: %.2f member %s,\\n\"\n"
+		"\t\"                   %.2f %s (%+.2f %%, %.0f %% interval %+.2f to %+.2f %%)\\n\"\n",
+		label, workload_phrase(workload), plan->mean,
+		key ? "bytes per data byte" : "I/Os per MiB", other->mean, peer_phrase(peer),
+		j->diff_rel * 100, BRULE_CONFIDENCE * 100, j->lo_rel * 100, j->hi_rel * 100);
+	return 0;
+}
+
+static int write_plan_trades(const char *dir, const struct array_label *arrays,
+			     size_t n_arrays, const struct cases *c)
+{
+	struct trades t = { .arrays = arrays, .n_arrays = n_arrays };
+
+	t.f = fragment(dir, "plan-trades");
+	if (!t.f)
+		return -EIO;
+	fputs("static const char xfs_parity_trades[] =\n"
+	      "\t\"  given up       what the bench's runs show the plan costs more than a peer layout (bench/run,\\n\"\n"
+	      "\t\"                 stored run; Welch's interval of the difference lies above +0.5 %):\\n\"\n",
+	      t.f);
+	cases_each_judgement(arrays, n_arrays, c, trade_line, &t);
+	fprintf(t.f, "\t\"                 and %u comparisons the runs cannot decide (the README's bench rule table)\\n\";\n",
+		t.undecided);
+	return done(t.f, "plan-trades");
+}
+
 int docs_write(const char *dir, const struct array_label *arrays, size_t n_arrays,
 	       const struct cases *c, const char *meta_path)
 {
@@ -416,5 +506,7 @@ int docs_write(const char *dir, const struct array_label *arrays, size_t n_array
 		r = write_rule_summary(dir, arrays, n_arrays, c);
 	if (!r)
 		r = write_rule_table(dir, arrays, n_arrays, c);
+	if (!r)
+		r = write_plan_trades(dir, arrays, n_arrays, c);
 	return r;
 }

@@ -12,6 +12,7 @@
  *	spread.md            how much each workload's runs spread
  *	rule-summary.md      the rule's verdicts, counted, the worse ones named
  *	rule-table.md        every array x workload x metric, each layout's mean
+ *	plan-trades.md       C: what the plan text says it gives up (formatters/text.c)
  *
  * META is the run's own record (bench/run writes traces/run.tsv: "key
  * TAB value" lines); without it run.md says only what the cases say.

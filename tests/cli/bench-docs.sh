@@ -1,6 +1,6 @@
 #!/bin/bash
-# The figures README.md and bench/README.md quote from the bench are the
-# stored run's (bench/traces): bench/docs --check replays the traces,
+# The figures README.md, bench/README.md and the plan text (formatters/
+# text.c) quote from the bench are the stored run's (bench/traces): bench/docs --check replays the traces,
 # writes each figure block as the bench's report would and fails, showing
 # the difference, when the text between a block's markers is not that; and
 # both files hold the blocks (a doc that dropped its markers would pass
@@ -19,10 +19,14 @@ for block in README.md:run README.md:stripewrite README.md:smallfiles-bytes \
 	grep -q "^<!-- bench-figures: ${block#*:} " "$SRCDIR/${block%%:*}" ||
 		fail "${block%%:*} has no '${block#*:}' figure block"
 done
+checks=$((checks + 1))
+grep -q '^/\* bench-figures: plan-trades ' "$SRCDIR/formatters/text.c" ||
+	fail "formatters/text.c has no 'plan-trades' block: the plan text would not state its trades"
 
 # a figure edited by hand is found
-mkdir -p "$WORK/root/bench"
+mkdir -p "$WORK/root/bench" "$WORK/root/formatters"
 cp "$SRCDIR/bench/README.md" "$WORK/root/bench/README.md"
+cp "$SRCDIR/formatters/text.c" "$WORK/root/formatters/text.c"
 sed 's/^\(| RAID10 8 × 256 KiB (HP Smart Array P400, seed 000) | \)[0-9.]*/\10.99/' \
 	"$SRCDIR/README.md" >"$WORK/root/README.md"
 checks=$((checks + 1))
@@ -32,5 +36,18 @@ elif DOCS_ROOT="$WORK/root" BUILD_DIR="$BUILDDIR" "$SRCDIR/bench/docs" --check >
 	fail "bench/docs --check passed a README.md whose stripewrite figure was edited"
 elif ! grep -q '^-| RAID10 8 × 256 KiB (HP Smart Array P400, seed 000) | 0.99' "$WORK/out"; then
 	fail "bench/docs --check did not show the edited line: $(cat "$WORK/out")"
+fi
+
+# a trade the plan text states, edited by hand, is found too
+cp "$SRCDIR/README.md" "$WORK/root/README.md"
+sed 's/^\(\t"  *RAID5 10 x 1 MiB, small files made and removed: \)[0-9.]*/\18.00/' \
+	"$SRCDIR/formatters/text.c" >"$WORK/root/formatters/text.c"
+checks=$((checks + 1))
+if cmp -s "$SRCDIR/formatters/text.c" "$WORK/root/formatters/text.c"; then
+	fail "the test's edit of the plan text's trade did not apply"
+elif DOCS_ROOT="$WORK/root" BUILD_DIR="$BUILDDIR" "$SRCDIR/bench/docs" --check >"$WORK/out" 2>&1; then
+	fail "bench/docs --check passed a plan text whose trade figure was edited"
+elif ! grep -q 'RAID5 10 x 1 MiB, small files made and removed: 8.00' "$WORK/out"; then
+	fail "bench/docs --check did not show the edited trade: $(cat "$WORK/out")"
 fi
 finish
