@@ -21,13 +21,10 @@ void sp_plan_add_warning(struct sp_plan *plan, const char *code, const char *fmt
 	struct sp_warning *w;
 	va_list ap;
 
-	if (plan->n_warnings >= SP_MAX_WARNINGS) {
-		/* full: the last warning gives way to the count of those not shown */
-		plan->n_warnings_dropped += plan->n_warnings_dropped ? 1 : 2;
-		w = &plan->warnings[SP_MAX_WARNINGS - 1];
-		snprintf(w->code, sizeof(w->code), "more-warnings");
-		snprintf(w->message, sizeof(w->message), "... and %zu more warnings",
-			 plan->n_warnings_dropped);
+	/* never dropped: a warning that cannot be kept fails the plan (sp_plan_make) */
+	if (plan->n_warnings >= SP_MAX_WARNINGS ||
+	    sp_array_room(&plan->warnings, plan->n_warnings, sizeof(*plan->warnings)) < 0) {
+		plan->warnings_out_of_memory = true;
 		return;
 	}
 	w = &plan->warnings[plan->n_warnings++];
@@ -168,6 +165,9 @@ int sp_plan_make(const struct sp_spec *spec, const struct sp_profile *profile,
 		effective_spec(plan, eff);
 	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(stages); i++)
 		r = stages[i](eff, profile, plan, err);
+	if (r == 0 && plan->warnings_out_of_memory)
+		r = sp_error_set(err, ENOMEM, SP_ERR_FAILED,
+				 "out of memory for the plan's warnings (%zu kept)", plan->n_warnings);
 	if (r == 0)
 		*ret = *plan;
 	else
@@ -184,6 +184,9 @@ void sp_plan_release(struct sp_plan *plan)
 	free(plan->tuning);
 	plan->tuning = NULL;
 	plan->n_tuning = 0;
+	free(plan->warnings);
+	plan->warnings = NULL;
+	plan->n_warnings = 0;
 	sp_facts_release(&plan->device);
 }
 
@@ -192,11 +195,16 @@ int sp_plan_copy(struct sp_plan *dst, const struct sp_plan *src)
 	*dst = *src;
 	dst->tuning = NULL;
 	dst->n_tuning = 0;
+	dst->warnings = NULL;
+	dst->n_warnings = 0;
 	if (sp_facts_copy(&dst->device, &src->device) < 0 ||
-	    sp_array_dup(&dst->tuning, src->tuning, src->n_tuning, sizeof(*src->tuning)) < 0) {
+	    sp_array_dup(&dst->tuning, src->tuning, src->n_tuning, sizeof(*src->tuning)) < 0 ||
+	    sp_array_dup(&dst->warnings, src->warnings, src->n_warnings,
+			 sizeof(*src->warnings)) < 0) {
 		sp_plan_release(dst);
 		return -ENOMEM;
 	}
 	dst->n_tuning = src->n_tuning;
+	dst->n_warnings = src->n_warnings;
 	return 0;
 }

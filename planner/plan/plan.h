@@ -27,7 +27,9 @@ struct sp_error;
  * on each of md's members, and every module option.  The planner cannot
  * plan more; a plan file that lists more is refused. */
 #define SP_MAX_TUNING ((SP_MAX_MEMBERS + 1) * SP_PROFILE_MAX_KNOBS + SP_PROFILE_MAX_MODOPTS)
-#define SP_MAX_WARNINGS 48U
+/* the most a plan file may list: one a member disk (a scheduler it does
+ * not offer) and the plan's own; a plan grows its list as it needs */
+#define SP_MAX_WARNINGS (SP_MAX_MEMBERS + 64U)
 #define SP_MAX_ARGV 24U
 #define SP_MAX_OPTIONS 16U
 
@@ -110,8 +112,8 @@ struct sp_plan {
 
 	struct sp_kernel kernel; /* the release it is for, read once (sp_parse_kernel) */
 	size_t n_warnings;
-	struct sp_warning warnings[SP_MAX_WARNINGS];
-	size_t n_warnings_dropped; /* past the last, which says "... and N more warnings" */
+	struct sp_warning *warnings; /* grown as needed; sp_plan_release() frees it */
+	bool warnings_out_of_memory; /* a warning could not be kept: the plan fails */
 };
 
 /*

@@ -442,13 +442,13 @@ static const struct sp_field plan_fields[] = {
 		.compare = SP_CMP_NOTE),
 	SP_LIST(sp_plan, advice, n_advice, "controller_advice", &string_elem_msg,
 		.compare = SP_CMP_NOTE),
-	SP_LIST(sp_plan, warnings, n_warnings, "warnings", &warning_elem, .compare = SP_CMP_NOTE),
+	SP_LIST_GROWN(sp_plan, warnings, n_warnings, SP_MAX_WARNINGS, "warnings", &warning_elem,
+		      .compare = SP_CMP_NOTE),
 };
 static const struct sp_unlisted plan_unlisted[] = {
 	SP_UNLISTED(sp_plan, xfs_ag, "how the planner chose the AGs (agsize_bytes is the plan's "
 		    "choice): the text plan explains it, every replan computes it again"),
-	SP_UNLISTED(sp_plan, n_warnings_dropped, "the warnings past the list's end: its last "
-		    "entry says how many, and a replan counts them again"),
+	SP_UNLISTED(sp_plan, warnings_out_of_memory, "a plan with it set is never made"),
 };
 const struct sp_schema sp_plan_schema = SP_SCHEMA(sp_plan, plan_fields, .check = plan_check,
 						  .unlisted = plan_unlisted,

@@ -17,7 +17,7 @@ printf 'static const struct record_member {\n\tconst char *record, *member;\n\ts
 #include "stripeplan.h"
 int sizes[] = { sizeof(struct sp_plan), sizeof(struct sp_profile),
 	/* behind pointers (grown lists): laid out only when asked */
-	sizeof(struct sp_md_member), sizeof(struct sp_tuning) };
+	sizeof(struct sp_md_member), sizeof(struct sp_tuning), sizeof(struct sp_warning) };
 C
 	awk '
 	# "        16 |   uint64_t size_bytes": a member, two spaces deep per level
