@@ -19,13 +19,14 @@ both() {
 	expect_untouched "$code" "$dev" "$pattern" sp apply --device "$dev" --dry-run "$@"
 }
 
-# --- mkfs.xfs refuses the plan's command: found before the label ----------
+# --- a plan outside mkfs's limits: refused when planned -------------------
 # RAID0 of 32 x 64 MiB: a 2 GiB stripe width, which libxfs refuses
 # ("stripe width ... is too large": it must fit in a signed 32-bit count).
-# The partition starts at 2 GiB, so the disk is 5 GiB; hashing all of it
-# for every run would take minutes, so what is hashed is where apply
-# writes first: both label areas and the partition's first 8 MiB (its
-# superblock and first AG headers).
+# The planner knows that limit (issue 23), so apply refuses it before it
+# probes or opens anything.  The partition would start at 2 GiB, so the
+# disk is 5 GiB; hashing all of it for every run would take minutes, so
+# what is hashed is where apply writes first: both label areas and the
+# partition's first 8 MiB (its superblock and first AG headers).
 big=$(sp_loop_create 5G) || exit 1
 big_img=$(image_of "$big")
 big_state() {
@@ -37,14 +38,33 @@ big_state() {
 	} | sha256sum
 	sfdisk -d "$big" 2>&1 | grep -v '^device:' || true
 }
-for dry in "" --dry-run; do
-	before=$(big_state)
-	expect_rc 2 "mkfs.xfs would refuse this plan: stripe width \\(2147483648\\) is too large \\(mkfs.xfs -b size=4096 -d su=64m,sw=32 -l su=4k ${big}p1, on a 2(\\.00)? GiB partition\\); nothing was written" \
-		sp apply --controller generic --level 0 --disks 32 --chunk 64M --fs xfs --kernel 6.1 \
-		--device "$big" $dry
-	checks=$((checks + 1))
-	[ "$(big_state)" = "$before" ] || fail "a refused run ${dry:-(real)} wrote to $big"
-done
+# big_refused PATTERN ARGS...: apply and apply --dry-run exit 2 with
+# PATTERN and leave the disk as it was
+big_refused() {
+	local pattern=$1 dry before
+	shift
+	for dry in "" --dry-run; do
+		before=$(big_state)
+		expect_rc 2 "$pattern" "$@" --device "$big" $dry
+		checks=$((checks + 1))
+		[ "$(big_state)" = "$before" ] || fail "a refused run ${dry:-(real)} wrote to $big"
+	done
+}
+big_refused "stripe width: mkfs.xfs refuses a stripe width \\(su x sw\\) above 2147483647 bytes .*xfs_validate_stripe_geometry.*: 32 data disks x 64 MiB = 2 GiB" \
+	sp apply --controller generic --level 0 --disks 32 --chunk 64M --fs xfs --kernel 6.1
+
+# --- mkfs.xfs refuses the plan's command: found before the label ----------
+# What the planner does not know, mkfs itself says, run as mkfs.xfs -N on
+# a scratch file before the first write: here a mkfs.xfs that refuses
+# every command stands first among the program directories.
+mkdir -p "$WORK/refusing"
+printf '#!/bin/sh\necho "mkfs.xfs: this test refuses every geometry" >&2\nexit 1\n' \
+	>"$WORK/refusing/mkfs.xfs"
+chmod +x "$WORK/refusing/mkfs.xfs"
+big_refused "mkfs.xfs would refuse this plan: mkfs.xfs: this test refuses every geometry \\(mkfs.xfs -b size=4096 -d su=1m,sw=4 -l su=4k ${big}p1, on a [0-9.]+ GiB partition\\); nothing was written" \
+	env STRIPEPLAN_TEST_PROGRAM_DIRS="$WORK/refusing:/usr/sbin:/usr/bin:/sbin:/bin" \
+	"$STRIPEPLAN" apply --root "$SP_TEST_ROOT" --controller generic --level 0 --disks 4 --chunk 1M \
+	--fs xfs --kernel 6.1
 checks=$((checks + 1))
 [ -z "$(blkid -p -o value -s PTTYPE "$big" 2>/dev/null)" ] || fail "a label was written on $big"
 
