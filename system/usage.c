@@ -24,6 +24,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <blkid/blkid.h>
@@ -359,14 +360,57 @@ static bool may_be_a_node(const char *link)
 	       strncmp(link, "anon_inode:", 11);
 }
 
+/* The block device descriptor FD_PATH (/proc/PID/fd/N) is open on now, or 0. */
+static dev_t descriptor_rdev(const char *fd_path)
+{
+	char target[16];
+	struct statx stx;
+	ssize_t n;
+
+	/* sockets, pipes and anon inodes ("socket:[...]") are no node;
+	 * anything else may be, under whatever name it was opened */
+	n = readlink(fd_path, target, sizeof(target) - 1);
+	if (n <= 0)
+		return 0;
+	target[n] = '\0';
+	if (!may_be_a_node(target))
+		return 0;
+	if (statx(AT_FDCWD, fd_path, AT_STATX_DONT_SYNC | AT_NO_AUTOMOUNT, STATX_TYPE, &stx) < 0 ||
+	    !S_ISBLK(stx.stx_mode))
+		return 0;
+	return makedev(stx.stx_rdev_major, stx.stx_rdev_minor);
+}
+
+#define HELD_CHECKS 5
+#define HELD_CHECK_NS (50L * 1000 * 1000)
+
+/*
+ * Whether the descriptor still holds RDEV a quarter of a second on.  A
+ * probe opens every disk for milliseconds (blkid, udev's workers, another
+ * stripeplan resolving an fstab UUID= no /dev/disk link names); a scan
+ * that caught one mid-read would call the disk in use.  Finding it gone
+ * later is what a scan made later would find; a user (dd, a virtual
+ * machine, a database) keeps the disk open and is still found.
+ */
+static bool still_held(const char *fd_path, dev_t rdev)
+{
+	const struct timespec step = { .tv_nsec = HELD_CHECK_NS };
+
+	for (int i = 0; i < HELD_CHECKS; i++) {
+		nanosleep(&step, NULL);
+		if (descriptor_rdev(fd_path) != rdev)
+			return false;
+	}
+	return true;
+}
+
 /* Each descriptor of one process that is one of the nodes. */
 static void scan_process(const struct devlist *l, const char *pid, struct sp_usage *u)
 {
-	char dir[64], fd_path[96], target[16], comm[64] = "";
+	char dir[64], fd_path[96], comm[64] = "";
 	const struct blockdev *bd;
-	struct statx stx;
 	struct dirent *de;
-	ssize_t n;
+	dev_t rdev;
 	DIR *d;
 
 	snprintf(dir, sizeof(dir), "/proc/%s/fd", pid);
@@ -377,20 +421,9 @@ static void scan_process(const struct devlist *l, const char *pid, struct sp_usa
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(fd_path, sizeof(fd_path), "%s/%s", dir, de->d_name);
-		/* sockets, pipes and anon inodes ("socket:[...]") are no node;
-		 * anything else may be, under whatever name it was opened */
-		n = readlink(fd_path, target, sizeof(target) - 1);
-		if (n <= 0)
-			continue;
-		target[n] = '\0';
-		if (!may_be_a_node(target))
-			continue;
-		if (statx(AT_FDCWD, fd_path, AT_STATX_DONT_SYNC | AT_NO_AUTOMOUNT, STATX_TYPE,
-			  &stx) < 0 ||
-		    !S_ISBLK(stx.stx_mode))
-			continue;
-		bd = devlist_find(l, makedev(stx.stx_rdev_major, stx.stx_rdev_minor));
-		if (!bd)
+		rdev = descriptor_rdev(fd_path);
+		bd = rdev ? devlist_find(l, rdev) : NULL;
+		if (!bd || !still_held(fd_path, rdev))
 			continue;
 		if (!comm[0])
 			process_name(pid, comm, sizeof(comm));

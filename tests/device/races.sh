@@ -19,6 +19,30 @@ mounted_anywhere() {
 	findmnt -rn -S "${1}p1" >/dev/null 2>&1
 }
 
+# --- a probe that opens the disk for a moment is no user -------------------------
+# blkid, udev's workers and a second stripeplan resolving an fstab UUID= that
+# no /dev/disk link names open every disk for milliseconds; apply must not
+# call the disk in use for that.  This prober holds the disk a tenth of a
+# second in every 0.4 s, so about one scan in four finds it open: before
+# stripeplan looked again a quarter of a second later, most of these eight
+# runs were refused.  A holder that stays is still found (device/in-use).
+prober() {
+	local j
+	for ((j = 0; j < 300; j++)); do
+		{ sleep 0.1; } <"$1"
+		sleep 0.3
+	done
+}
+prober "$dev_a" &
+prober_pid=$!
+mkdir -p "$WORK/probe-root/etc"
+for ((i = 1; i <= 8; i++)); do
+	expect_ok "dry run $i beside a probe" sp apply "${P400[@]}" --device "$dev_a" \
+		--mountpoint /a --root "$WORK/probe-root" --dry-run
+done
+kill "$prober_pid" 2>/dev/null
+wait "$prober_pid" 2>/dev/null || true
+
 # --- parallel applies on one root: every line, every time -----------------------
 for ((i = 1; i <= RACES; i++)); do
 	root="$WORK/race-$i"
