@@ -183,17 +183,17 @@ for fs in xfs ext4 ext3; do
 					"$rc $(grep -c "removed in 4\.19" "$ERR")" "2 1"
 				continue
 			fi
-			opts=$(options "$OUT")
+			mount_opts=$(options "$OUT")
 			# each distinct set once: mounting is slow under TCG
-			case $tried in *" $opts "*) continue ;; esac
-			tried+="$opts "
+			case $tried in *" $mount_opts "*) continue ;; esac
+			tried+="$mount_opts "
 			# nofail makes mount(8) exit 0 on a missing device: findmnt says
-			if mount -t "$fs" -o "$opts" "/dev/${dev}1" /mnt/k 2>"$ERR" &&
+			if mount -t "$fs" -o "$mount_opts" "/dev/${dev}1" /mnt/k 2>"$ERR" &&
 				[ "$(findmnt -no SOURCE /mnt/k)" = "/dev/${dev}1" ]; then
-				ok "$fs $workload barriers=$barriers: mounted with $opts"
+				ok "$fs $workload barriers=$barriers: mounted with $mount_opts"
 				umount /mnt/k
 			else
-				fail "$fs $workload barriers=$barriers: mount -o $opts: $(cat "$ERR"), mounted: '$(findmnt -no SOURCE /mnt/k)'"
+				fail "$fs $workload barriers=$barriers: mount -o $mount_opts: $(cat "$ERR"), mounted: '$(findmnt -no SOURCE /mnt/k)'"
 				umount /mnt/k 2>/dev/null
 				dmesg | tail -3
 			fi
