@@ -100,7 +100,7 @@ static int parse_knob_number(const char *text, const struct sp_knob *knob, uint6
 {
 	const struct sp_limit *l = sp_limit(knob->limit);
 	struct sp_error why = { 0 };
-	uint64_t v;
+	uint64_t v = 0; /* clang-tidy cannot see that sp_error_set() never returns 0 */
 	int r;
 
 	/* no row: a plan file's attribute stripeplan does not set (the replan refuses it) */
