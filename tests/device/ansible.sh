@@ -5,7 +5,10 @@
 # blank device (reports changed, writes nothing), refusal of a device with a
 # filesystem (fails with the message and rc 3), invalid input (rc 2);
 # ansible-doc documents every option; the README's playbook passes
-# --syntax-check.
+# --syntax-check; every option of plan, apply and check is a module option;
+# ansible-lint's production profile passes on the collection root; and
+# ansible-test sanity passes, all its tests but pslint (PowerShell), those
+# that want pinned packages from PyPI with Debian's instead (below).
 . "$SRCDIR/tests/device/lib.bash"
 
 if grep -q __asan_init "$STRIPEPLAN"; then
@@ -89,6 +92,81 @@ if missing or extra or bare or not doc.get('return') or not doc.get('examples'):
              'return %s, examples %s' % (missing, extra, bare, bool(doc.get('return')),
                                           bool(doc.get('examples'))))
 PY
+
+# --- every option of plan, apply and check is a module option (or the module's own)
+checks=$((checks + 1))
+for cmd in plan apply check; do "$STRIPEPLAN" "$cmd" --help; done | grep -oE -- '--[a-z][a-z-]+' | sort -u >"$WORK/cli-options"
+/usr/bin/python3 - "$src" "$WORK/cli-options" >"$WORK/options-check" 2>&1 <<'PY' || fail "module options: $(cat "$WORK/options-check")"
+import ast, importlib.util, sys
+spec = importlib.util.spec_from_file_location('stripeplan_module', sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+tree = ast.parse(open(sys.argv[1]).read())
+argspec = next(k.value for n in ast.walk(tree) if isinstance(n, ast.Call)
+               for k in n.keywords if k.arg == 'argument_spec')
+args = {k.arg for k in argspec.keywords}
+carried = dict((flag, opt) for opt, flag in module.PLAN_FLAGS)
+cli = set(open(sys.argv[2]).read().split())
+missing = sorted(cli - set(carried) - set(module.MODULE_OWNS))
+stale = sorted(set(carried) - cli)
+unknown = sorted(opt for opt in carried.values() if opt not in args)
+if len(cli) < 20 or missing or stale or unknown:
+    sys.exit('%d CLI options; no module option for %s; not a CLI option: %s; not in the argument spec: %s'
+             % (len(cli), missing, stale, unknown))
+PY
+
+# --- the collection: ansible-lint's production profile on its root, and
+# ansible-test sanity (all but pslint, which needs PowerShell)
+coll="$SRCDIR/ansible/ansible_collections/stripeplan/storage"
+checks=$((checks + 1))
+if command -v ansible-lint >/dev/null; then
+	(cd "$coll" && ansible-lint --offline --nocolor --profile production) >"$WORK/lint" 2>&1 ||
+		fail "ansible-lint --profile production on the collection root: $(cat "$WORK/lint")"
+	grep -q 'Passed with production profile: 0 failure(s), 0 warning(s)' "$WORK/lint" ||
+		fail "ansible-lint did not pass the production profile: $(tail -5 "$WORK/lint")"
+else
+	fail "ansible-lint is not installed (scripts/setup installs it)"
+fi
+mkdir -p "$WORK/sanity/ansible_collections/stripeplan" "$WORK/home"
+cp -a "$coll" "$WORK/sanity/ansible_collections/stripeplan/"
+pyver=$(/usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+# sanity ARGS...: ansible-test sanity on the copy, its virtualenvs under $WORK
+sanity() {
+	(cd "$WORK/sanity/ansible_collections/stripeplan/storage" &&
+		HOME="$WORK/home" ansible-test sanity --color no --python "$pyver" \
+			--python-interpreter /usr/bin/python3 "$@")
+}
+# These tests run in a virtualenv of their own into which ansible-test
+# pip-installs pinned packages from PyPI, which CI cannot reach.  Each gets the
+# virtualenv ansible-test asks for (it names it when its pip bootstrap fails),
+# made over Debian's packages (pylint, pycodestyle, yamllint,
+# python3-voluptuous, PyYAML, Jinja2: scripts/setup) and marked ready as
+# ansible-test marks its own; the tests then run with Debian's versions.
+for test in ansible-doc import pep8 pylint runtime-metadata validate-modules yamllint; do
+	# (it fails here, as it cannot bootstrap pip)
+	venv=$({ sanity --test "$test" 2>&1 || true; } | grep -o "$WORK/home/\.ansible/test/venv/[^\"]*/bin/python" | head -1 || true)
+	venv=${venv%/bin/python}
+	checks=$((checks + 1))
+	if [ -z "$venv" ]; then
+		fail "ansible-test sanity --test $test named no virtualenv to make"
+		continue
+	fi
+	rm -rf "$venv"
+	/usr/bin/python3 -m venv --system-site-packages --without-pip "$venv"
+	echo '[]' >"$venv/meta.install.json"
+	/usr/bin/python3 -c 'import json, yaml; print(json.dumps(yaml.__with_libyaml__))' >"$venv/meta.yaml.json"
+	: >"$venv/marker.txt"
+done
+checks=$((checks + 1))
+sanity --skip-test pslint >"$WORK/sanity.out" 2>&1 ||
+	fail "ansible-test sanity: $(grep -v '^WARNING' "$WORK/sanity.out" | tail -20)"
+for test in validate-modules pylint pep8 yamllint import ansible-doc compile shebang; do
+	checks=$((checks + 1))
+	grep -qx "Running sanity test \"$test\".*" "$WORK/sanity.out" || fail "ansible-test sanity did not run $test"
+done
+checks=$((checks + 1))
+[ "$(grep -c '^Running sanity test' "$WORK/sanity.out")" -ge 30 ] ||
+	fail "ansible-test sanity ran fewer than 30 tests: $(cat "$WORK/sanity.out")"
 
 # --- the README's example playbook, cut out of the README ------------------------
 awk '/^## Ansible/ { on = 1 } on && /^```yaml/ { grab = 1; next } grab && /^```/ { exit } grab' \
@@ -241,6 +319,7 @@ checks=$((checks + 1))
 
 expect 1 'r["failed"]' True "apply on ext4"
 expect 1 'r["rc"]' 3 "apply on ext4"
+expect 1 '"\n" in r["msg"] or "plan" in r or "outcome" not in r["report"]' False "apply on ext4 (one line, the report)"
 expect 1 'r["changed"]' False "apply on ext4"
 expect 1 '"holds an ext4 filesystem" in r["msg"] and r["msg"].startswith("refused")' True "apply on ext4"
 expect 2 'r["failed"]' True "check mode on ext4"
@@ -329,5 +408,104 @@ checks=$((checks + 1))
 [ "$(xfs_db -r -c 'sb 0' -c 'p unit' "${sync_dev}p1")" = "unit = 0" ] || fail "small-sync: a stripe unit on ${sync_dev}p1"
 play "$WORK/small-sync.yml" || fail "small-sync second apply failed: $(tail -20 "$WORK/play.out")"
 expect 0 'r["changed"]' False "small-sync second apply"
+
+# --- the CLI's spellings and options, root made, mount ---------------------------
+# level as the CLI takes it (raid10, and 10 unquoted without a conversion
+# warning), tuning and memory_budget carried to the plan, a root that does not
+# exist (check mode makes nothing; apply makes it), mount: true under that root
+# (mount --fstab ROOT/etc/fstab --target-prefix ROOT), then nothing to do while
+# it is mounted, in check mode and for real
+mnt_dev=$(sp_loop_create 1G) || exit 1
+root4="$WORK/root4/new/target"
+# registered before the module mounts it: the trap unmounts it on every way out
+echo "$root4/data" >>"$SP_LOOP_TMPDIR/.mounts"
+mount_task() {
+	cat <<EOF
+    - name: $2
+      register: result
+      $MODULE:
+        device: $mnt_dev
+        root: $root4
+        controller: hp-p400
+        level: $3
+        disks: 8
+        chunk: 256K
+        filesystem: xfs
+        mountpoint: /data
+        tuning: field-report
+        memory_budget: 128M
+        mount: true
+    - name: save the result of task $1
+      ansible.builtin.copy:
+        content: "{{ result | to_json }}"
+        dest: $WORK/result-$1.json
+        mode: "0600"
+      check_mode: false
+EOF
+}
+{
+	header
+	mount_task 0 "mount, check mode" raid10 | sed 's/^      register: result/      check_mode: true\n      diff: true\n&/'
+	mount_task 1 "mount" 10
+	mount_task 2 "mount again" RAID10
+	mount_task 3 "mount again, check mode" raid10 | sed 's/^      register: result/      check_mode: true\n&/'
+} >"$WORK/mount.yml"
+mnt_before=$(digest "$mnt_dev")
+checks=$((checks + 1))
+play "$WORK/mount.yml" --check || fail "mount (check mode): $(tail -20 "$WORK/play.out") $(result 0 'r.get("msg")')"
+unchanged "$mnt_dev" "$mnt_before" "mount: check mode"
+checks=$((checks + 1))
+[ ! -e "$WORK/root4" ] || fail "check mode made the root: $(find "$WORK/root4")"
+expect 0 'r["changed"]' True "mount, check mode"
+expect 0 'r["root_created"]' True "mount, check mode"
+expect 0 'r["mount"]' "{'path': '$root4/data', 'source': '${mnt_dev}p1', 'mounted': True}" "mount, check mode"
+expect 0 'r["diff"][-1]["after"].strip()' "${mnt_dev}p1 on $root4/data" "mount, check mode's diff"
+expect 0 '[a["target"] for a in r["actions"] if a["action"] == "file"][0].startswith("'"$root4"'/")' True \
+	"mount, check mode: the actions name the root that will be made"
+checks=$((checks + 1))
+play "$WORK/mount.yml" || fail "mount: $(tail -20 "$WORK/play.out") $(result 1 'r.get("msg")')"
+checks=$((checks + 1))
+! grep -q 'in a string field was converted' "$WORK/play.out" || fail "level: 10 was converted with a warning"
+expect 1 'r["outcome"]' "done" "mount"
+expect 1 'r["plan"]["array"]["level"]' raid10 "mount: level 10"
+expect 1 'r["plan"]["tuning_recipe"]' field-report "mount: tuning"
+expect 1 'r["plan"]["memory_budget_bytes"]' $((128 << 20)) "mount: memory_budget"
+expect 1 'r["mount"]["mounted"]' True "mount"
+expect 1 'r["msg"].endswith("; mounted on '"$root4"'/data")' True "mount"
+expect 1 '"daemon_reload" in r' False "mount under a scratch root"
+checks=$((checks + 1))
+[ "$(findmnt -n -o SOURCE --mountpoint "$root4/data")" = "${mnt_dev}p1" ] ||
+	fail "${mnt_dev}p1 is not mounted on $root4/data: $(findmnt -n --mountpoint "$root4/data")"
+checks=$((checks + 1))
+[ "$(stat -c %a "$root4")" = 755 ] || fail "the root was made with mode $(stat -c %a "$root4")"
+expect 2 'r["changed"]' False "mount again"
+expect 2 'r["outcome"]' unchanged "mount again"
+expect 2 'r["mount"]["mounted"]' False "mount again"
+expect 2 'r["plan"]["array"]["level"]' raid10 "mount again: level RAID10"
+expect 3 'r["changed"]' False "mount again, check mode"
+expect 3 'r["actions"]' "[]" "mount again, check mode"
+checks=$((checks + 1))
+[ "$(findmnt -n -o SOURCE --mountpoint "$root4/data" | wc -l)" = 1 ] || fail "mounted twice: $(findmnt -n --mountpoint "$root4/data")"
+# the same target root elsewhere, its /data a link out of it: check --strict
+# finds no directory there, so the module runs apply, which refuses the
+# mounted device; nothing is mounted through the link (the module's own
+# check before mount(8), inside_root, is a second line behind these)
+root6="$WORK/root6"
+mkdir -p "$root6" "$WORK/elsewhere"
+cp -a "$root4/etc" "$root4/usr" "$root6/"
+ln -s "$WORK/elsewhere" "$root6/data"
+echo "$WORK/elsewhere" >>"$SP_LOOP_TMPDIR/.mounts"
+{
+	header
+	mount_task 4 "mount through a link out of the root" raid10 |
+		sed "s|^        root: .*|        root: $root6|; s/^      register: result/      ignore_errors: true\n&/"
+} >"$WORK/mount-link.yml"
+play "$WORK/mount-link.yml" || true
+expect 4 'r["failed"]' True "mount through a link"
+expect 4 'r["rc"]' 3 "mount through a link"
+expect 4 '"is mounted on" in r["msg"]' True "mount through a link"
+checks=$((checks + 1))
+! findmnt --mountpoint "$WORK/elsewhere" >/dev/null || fail "the module mounted through a link out of the root"
+umount "$root4/data" || fail "cannot unmount $root4/data"
 
 device_finish

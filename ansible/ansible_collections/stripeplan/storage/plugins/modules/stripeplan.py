@@ -1,7 +1,8 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
 # SPDX-License-Identifier: GPL-2.0-or-later
-# GNU General Public License v2.0+ (see https://www.gnu.org/licenses/old-licenses/gpl-2.0.txt)
+# GNU General Public License v2.0+ (see https://www.gnu.org/licenses/old-licenses/gpl-2.0.txt),
+# so it may also be used under the GNU General Public License version 3, as Ansible is.
 
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
@@ -29,20 +30,41 @@ description:
   - The actions apply takes, or in check mode would take, are returned in I(actions), in order, each with
     what it destroys; they come from C(stripeplan apply) itself (C(--dry-run) in check mode), so check
     mode lists exactly what the real run then does.
+  - With I(mount), the filesystem is then mounted as the fstab line under I(root) says, as
+    M(ansible.posix.mount) with C(state=mounted) would mount it, under I(root) (C(mount --fstab ROOT/etc/fstab
+    --target-prefix ROOT)); where I(root) is C(/) and systemd runs, C(systemctl daemon-reload) first makes
+    systemd read the changed fstab.
+  - A filesystem that is mounted and matches the plan (C(stripeplan check --strict)) is left alone, so a
+    re-run after the mount reports C(changed=false); C(stripeplan apply) refuses a mounted device that
+    would change.
   - With C(--diff) the module shows, before and after, the partition table, the filesystem, the fstab
     under I(root) and the tuning (in check mode, after is what apply would leave), under a header that
     names every destructive action (signatures wiped, the label replaced, mkfs over a filesystem, fstab
     lines removed).
 author:
-  - stripeplan developers
+  - stripeplan developers (!UNKNOWN)
 requirements:
   - the C(stripeplan) binary on the managed host (package C(stripeplan)), run as root
   - C(mkfs.xfs) (xfsprogs) or C(mke2fs) (e2fsprogs) for the filesystem
 notes:
   - Exit codes of C(stripeplan) become module results. 0 is success. With 2 (invalid input),
     3 (refused for safety, nothing written) and 4 (a step failed; I(report) names the step and what
-    was left behind) the module fails with I(msg) and I(rc).
-  - Supports check mode and diff mode.
+    was left behind) the module fails with I(msg), one line, and I(rc); the tool's report is in I(report).
+  - Every option of C(stripeplan plan) and C(stripeplan apply) is a module option, spelled as the tool
+    spells it (C(--memory-budget) is I(memory_budget)) and checked by the tool, except C(--format) and
+    C(--output) (the module reads JSON and returns it), C(--dry-run) (check mode) and C(--strict) (check
+    mode runs C(check --strict)).
+extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
+attributes:
+  check_mode:
+    support: full
+    details: Runs C(stripeplan check --strict) and C(stripeplan apply --dry-run); writes nothing, not even I(root).
+  diff_mode:
+    support: full
+    details: Before and after of the partition table, filesystem, fstab, tuning and (with I(mount)) the mount.
+  platform:
+    platforms: posix
 options:
   device:
     description: The whole disk or array block device to write, for example C(/dev/sdb) or C(/dev/md3).
@@ -56,11 +78,11 @@ options:
     type: str
   level:
     description:
-      - RAID level.
+      - RAID level, as C(stripeplan --level) takes it - C(0), C(1), C(4) (md), C(5), C(6), C(10), C(50),
+        C(60), with or without C(raid) before it (C(raid10), C(RAID10)); a number needs no quotes.
       - With I(disks), I(chunk), I(layout) and I(members), required unless the device is a running
         md array, which tells its own; given for one, each is checked against the kernel.
-    type: str
-    choices: ['0', '1', '5', '6', '10', '50', '60']
+    type: raw
   disks:
     description: Disks in the array, parity and mirrors included.
     type: int
@@ -91,16 +113,42 @@ options:
     type: str
   table:
     description:
-      - Partition table type (msdos only below 2^32 sectors), or C(none) for the filesystem on the
-        whole device, the default for the C(md) profile; other profiles default to C(gpt).
+      - Partition table type (msdos only below 2^32 sectors; C(dos) and C(mbr) mean msdos), or C(none) for
+        the filesystem on the whole device, the default for the C(md) profile; other profiles default to C(gpt).
     type: str
-    choices: [gpt, msdos, none]
+    choices: [gpt, msdos, dos, mbr, none]
+  size:
+    description:
+      - Plan offline for a device of this size (C(stripeplan --size), binary units, for example C(2398G))
+        instead of probing I(device); apply then refuses a device that is not this size.
+    type: str
+    version_added: "1.0.0"
+  sector_size:
+    description: With I(size), the device's logical sector size.
+    type: int
+    choices: [512, 4096]
+    version_added: "1.0.0"
+  facts:
+    description: Device facts from this JSON file on the managed host instead of a probe (C(stripeplan --facts)).
+    type: path
+    version_added: "1.0.0"
+  tuning:
+    description:
+      - The tuning recipe (C(stripeplan --tuning)) - C(default), what holds on current kernels and disks, or
+        C(field-report), the seed report's whole recipe.
+    type: str
+    choices: [default, field-report]
+    version_added: "1.0.0"
+  memory_budget:
+    description: RAM an md array's stripe cache may hold (C(stripeplan --memory-budget), for example C(256M)).
+    type: str
+    version_added: "1.0.0"
   barriers:
     description:
       - C(false) turns write barriers off, which C(stripeplan) allows only for a profile with a
-        battery- or flash-backed write cache, on a kernel that accepts it.
+        battery- or flash-backed write cache, on a kernel that accepts it; C(true) keeps them on,
+        as the tool does when neither is given.
     type: bool
-    default: true
   workload:
     description:
       - What the filesystem will mostly do (C(stripeplan --workload)); it decides XFS's log buffers
@@ -128,10 +176,22 @@ options:
     description:
       - The target root that receives the fstab line, the udev rule and the tuning script
         (C(/etc/fstab), C(/etc/udev/rules.d), C(/usr/local/sbin) under it).
+      - Created (mode 0755, with its parents) when missing; in check mode nothing is created and the
+        module plans as for an empty root.
     type: path
     default: /
+  mount:
+    description:
+      - Mount the filesystem at I(mountpoint) under I(root), as the fstab line there says, creating the
+        directory when missing. Needs a mount point (I(mountpoint), or the plan's).
+      - Something else mounted there fails the task.
+    type: bool
+    default: false
+    version_added: "1.0.0"
   force:
-    description: Replace partition tables and filesystems found on I(device). Mounted or held devices are refused even so.
+    description:
+      - Replace partition tables and filesystems found on I(device), and accept a system directory
+        (C(/usr), C(/var), ...) as I(mountpoint) (C(stripeplan --force)). Mounted or held devices are refused even so.
     type: bool
     default: false
   executable:
@@ -157,6 +217,18 @@ EXAMPLES = r'''
     filesystem: xfs
     mountpoint: /srv
 
+- name: RAID 10 of a Dell PERC 6/i, named by WWN, with the field report's tuning, mounted at /srv/db
+  stripeplan.storage.stripeplan:
+    device: /dev/disk/by-id/wwn-0x6d0946602b1a7d00
+    controller: dell-perc6i
+    level: raid10
+    disks: 4
+    chunk: 64K
+    filesystem: xfs
+    mountpoint: /srv/db
+    tuning: field-report
+    mount: true
+
 - name: Apply a plan someone reviewed
   stripeplan.storage.stripeplan:
     device: /dev/sdb
@@ -174,7 +246,7 @@ rc:
   type: int
   sample: 0
 msg:
-  description: What happened, or why it failed (C(stripeplan)'s own message for exit codes 2, 3 and 4).
+  description: What happened, or why it failed (C(stripeplan)'s own message for exit codes 2, 3 and 4), on one line.
   returned: always
   type: str
   sample: "refused - '/dev/sdb' holds an ext4 filesystem (UUID ...); stripeplan will not overwrite it without --force"
@@ -213,6 +285,12 @@ fs_uuid:
   description: The filesystem's UUID.
   returned: when there is a filesystem
   type: str
+mount:
+  description: With I(mount), where the filesystem is mounted (C(path), under I(root)), from what (C(source)),
+    and whether this run mounted it (C(mounted)); in check mode whether it would.
+  returned: when I(mount) is true
+  type: dict
+  sample: {path: /data, source: /dev/sdb1, mounted: true}
 '''
 
 import json
@@ -222,32 +300,81 @@ import tempfile
 
 from ansible.module_utils.basic import AnsibleModule
 
-ARRAY_OPTIONS = ('controller', 'level', 'disks', 'chunk', 'spans', 'layout', 'members',
-                 'filesystem', 'mountpoint', 'label', 'table', 'kernel', 'workload')
+# The options of 'stripeplan plan' and the module options that carry them,
+# in --help's order; a list is joined with commas, a bool is on or off.
+# The tool checks every value (device/ansible: every option of --help is
+# here or in MODULE_OWNS).
+PLAN_FLAGS = (('controller', '--controller'), ('level', '--level'), ('disks', '--disks'),
+              ('spans', '--spans'), ('chunk', '--chunk'), ('layout', '--layout'),
+              ('members', '--members'), ('size', '--size'), ('sector_size', '--sector-size'),
+              ('facts', '--facts'), ('table', '--table'), ('filesystem', '--fs'),
+              ('label', '--label'), ('mountpoint', '--mountpoint'), ('barriers', '--barriers'),
+              ('kernel', '--kernel'), ('tuning', '--tuning'), ('memory_budget', '--memory-budget'),
+              ('workload', '--workload'), ('profiles', '--profiles'))
+# the options of plan, apply and check the module gives itself
+MODULE_OWNS = {'--device': 'device', '--root': 'root', '--force': 'force', '--plan': 'plan',
+               '--dry-run': 'check mode', '--strict': 'check mode', '--format': 'JSON, always',
+               '--output': 'the result', '--help': None}
+# what a reviewed plan file holds already (profiles are read from the host at apply)
+ARRAY_OPTIONS = tuple(opt for opt, flag in PLAN_FLAGS if opt != 'profiles')
 # level, disks and chunk may come from a running md array: stripeplan says when they are needed
 REQUIRED_FOR_PLAN = ('controller', 'filesystem')
 FAILURE_CODES = (2, 3, 4)
 
 
 def plan_argv(p):
-    argv = ['--controller', p['controller'], '--fs', p['filesystem']]
-    for opt, flag in (('level', '--level'), ('disks', '--disks'), ('chunk', '--chunk'),
-                      ('spans', '--spans'), ('layout', '--layout'), ('mountpoint', '--mountpoint'),
-                      ('label', '--label'), ('table', '--table'), ('kernel', '--kernel'),
-                      ('workload', '--workload')):
-        if p[opt] is not None:
-            argv += [flag, str(p[opt])]
-    if p['members']:
-        argv += ['--members', ','.join(p['members'])]
-    if not p['barriers']:
-        argv += ['--barriers', 'off']
+    argv = []
+    for opt, flag in PLAN_FLAGS:
+        value = p[opt]
+        if value is None or opt == 'profiles':
+            continue
+        if isinstance(value, bool):
+            value = 'on' if value else 'off'
+        elif isinstance(value, list):
+            value = ','.join(str(v) for v in value)
+        argv += [flag, str(value)]
     return argv
+
+
+def one_line(text):
+    return '; '.join(ln.strip() for ln in text.splitlines() if ln.strip())
 
 
 def stderr_message(err):
     lines = [ln[len('stripeplan: '):] if ln.startswith('stripeplan: ') else ln
              for ln in err.strip().splitlines() if ln.strip()]
-    return '; '.join(lines)
+    return one_line('\n'.join(lines))
+
+
+def unescape_mountinfo(field):
+    return re.sub(r'\\([0-7]{3})', lambda m: chr(int(m.group(1), 8)), field)
+
+
+def mounts():
+    """(major:minor, mount point) of every mount this process sees, in mount order."""
+    found = []
+    try:
+        with open('/proc/self/mountinfo') as f:
+            for line in f:
+                fields = line.split(' ')
+                if len(fields) > 4:
+                    found.append((fields[2], unescape_mountinfo(fields[4])))
+    except (IOError, OSError):
+        pass
+    return found
+
+
+def dev_number(path):
+    """'major:minor' of a block device node, or None (a partition not made yet)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return '%d:%d' % (os.major(st.st_rdev), os.minor(st.st_rdev)) if st.st_rdev else None
+
+
+def under_root(root, path):
+    return os.path.normpath(os.path.join(root, path.lstrip('/')))
 
 
 def parse_json(text):
@@ -355,6 +482,15 @@ def diff_objects(device, report, actions, fstab, tuning, check_mode):
             obj('tuning', *tuning)]
 
 
+def mount_diff(device, mount, check_mode):
+    path, source = mount['path'], mount['source']
+    after = '%s on %s\n' % (source, path)
+    before = after if not mount['mounted'] else '(not mounted)\n'
+    return dict(before_header='%s: mount (now)' % device, before=before,
+                after_header='%s: mount (%s)' % (device, 'planned' if check_mode else 'applied'),
+                after=after)
+
+
 class Runner(object):
     def __init__(self, module):
         self.module = module
@@ -363,16 +499,30 @@ class Runner(object):
         self.exe = p['executable'] or module.get_bin_path('stripeplan', required=True,
                                                           opt_dirs=['/usr/sbin', '/usr/local/sbin'])
         self.result = dict(changed=False, rc=0, msg='')
+        # the root stripeplan is given: the real one, or in check mode an empty
+        # stand-in for one that does not exist yet (its path is put back in the output)
+        self.root = p['root']
+        self.stand_in = None
 
     def run(self, argv):
         rc, out, err = self.module.run_command([self.exe] + argv, environ_update={'LC_ALL': 'C'})
+        if self.stand_in:
+            # a JSON string's characters, as the report would have held the real root
+            out = out.replace(self.stand_in, json.dumps(self.p['root'])[1:-1])
+            err = err.replace(self.stand_in, self.p['root'])
         return rc, out, err
 
     def fail(self, rc, msg, **extra):
-        self.result.update(extra)
-        self.result['rc'] = rc
-        self.result['msg'] = msg
-        self.module.fail_json(**self.result)
+        # a failure carries what explains it: the message, on one line, and the
+        # tool's report; not the plan (several KB, printed by Ansible on one line)
+        result = dict((k, v) for k, v in self.result.items() if k not in ('plan', 'diff'))
+        result.update(extra)
+        result['rc'] = rc
+        result['msg'] = one_line(msg)
+        self.module.fail_json(**result)
+
+    def force_flags(self):
+        return ['--force'] if self.p['force'] else []
 
     def make_plan(self):
         """The plan JSON text: from the reviewed file, or planned now (read-only probe)."""
@@ -385,18 +535,18 @@ class Runner(object):
                 self.fail(2, 'plan: cannot read %s: %s' % (p['plan'], e))
             return text
         argv = ['plan'] + plan_argv(p) + ['--device', p['device'], '--format', 'json']
-        if p['profiles']:
-            argv += ['--profiles', p['profiles']]
+        argv += self.profiles_flags() + self.force_flags()
         rc, out, err = self.run(argv)
         if rc != 0:
             self.fail(rc, stderr_message(err) or 'stripeplan plan exited %d' % rc)
         return out
 
+    def profiles_flags(self):
+        return ['--profiles', self.p['profiles']] if self.p['profiles'] else []
+
     def command(self, name, plan_file, extra=()):
-        argv = [name, '--plan', plan_file, '--device', self.p['device'], '--root', self.p['root'],
-                '--format', 'json'] + list(extra)
-        if self.p['profiles']:
-            argv += ['--profiles', self.p['profiles']]
+        argv = [name, '--plan', plan_file, '--device', self.p['device'], '--root', self.root,
+                '--format', 'json'] + list(extra) + self.profiles_flags()
         rc, out, err = self.run(argv)
         report = parse_json(out)
         if report is None and rc not in FAILURE_CODES:
@@ -414,7 +564,34 @@ class Runner(object):
             extra['outcome'] = outcome
         self.fail(rc, msg, **extra)
 
+    def prepare_root(self):
+        """root exists, is made (apply), or is stood in for by an empty directory (check mode)."""
+        root = self.p['root']
+        if os.path.isdir(root):
+            return
+        if os.path.lexists(root):
+            self.fail(2, "root: '%s' is not a directory" % root)
+        if self.module.check_mode:
+            self.stand_in = tempfile.mkdtemp(prefix='stripeplan-root-')
+            self.root = self.stand_in
+            self.result['root_created'] = True
+            return
+        try:
+            os.makedirs(root, 0o755)
+        except OSError as e:
+            self.fail(4, "root: cannot create '%s': %s" % (root, e))
+        self.result['root_created'] = True
+
     def main(self):
+        self.prepare_root()
+        try:
+            self.run_all()
+        finally:
+            if self.stand_in:
+                os.rmdir(self.stand_in)
+        self.module.exit_json(**self.result)
+
+    def run_all(self):
         p = self.p
         plan_text = self.make_plan()
         plan = parse_json(plan_text)
@@ -424,20 +601,27 @@ class Runner(object):
         fstab_path = os.path.join(p['root'], 'etc/fstab')
         fstab_before = read_text(fstab_path)
         tuning_before = tuning_values(plan, False)
+        mount = self.mount_target(plan) if p['mount'] else None
 
         fd, plan_file = tempfile.mkstemp(prefix='stripeplan-', suffix='.json')
         try:
             with os.fdopen(fd, 'w') as f:
                 f.write(plan_text)
             if self.module.check_mode:
-                self.check_mode(plan_file)
+                self.check_mode(plan, plan_file)
             else:
-                self.apply(plan_file)
+                self.apply(plan, plan_file)
         finally:
             os.unlink(plan_file)
+        if mount:
+            self.mount(plan, mount)
+        if self.result.get('root_created'):
+            self.result['changed'] = True
         if self.module._diff:
             self.result['diff'] = self.diff(plan, fstab_path, fstab_before, tuning_before)
-        self.module.exit_json(**self.result)
+            if mount:
+                self.result['diff'].append(mount_diff(p['device'], self.result['mount'],
+                                                      self.module.check_mode))
 
     def diff(self, plan, fstab_path, fstab_before, tuning_before):
         check_mode = self.module.check_mode
@@ -453,15 +637,33 @@ class Runner(object):
         return diff_objects(self.p['device'], report, actions, (fstab_before, fstab),
                             (render_tuning(tuning_before), render_tuning(tuning, files)), check_mode)
 
-    def force_flags(self):
-        return ['--force'] if self.p['force'] else []
+    def fs_mounted(self, plan):
+        """Is the planned filesystem's device mounted anywhere?  apply refuses it even
+        when nothing would change, so a matching one is judged by check instead."""
+        dev = dev_number((plan.get('partition') or {}).get('path') or '')
+        return dev is not None and any(number == dev for number, point in mounts())
 
-    def check_mode(self, plan_file):
+    def left_alone(self, check):
+        """The filesystem is mounted and the device matches the plan: nothing to do."""
+        self.result['report'] = check
+        self.result['actions'] = []
+        self.result['outcome'] = 'unchanged'
+        self.result['changed'] = False
+        if check.get('fs_uuid'):
+            self.result['fs_uuid'] = check['fs_uuid']
+        self.result['msg'] = ('the device matches the plan (its filesystem is mounted)' if self.module.check_mode
+                              else 'unchanged: the device already matched the plan (its filesystem is mounted)')
+
+    def check_mode(self, plan, plan_file):
         # --strict: "would apply change anything" means any difference, even a harmless one
-        rc, check, err = self.command('check', plan_file, ['--strict'])
+        rc, check, err = self.command('check', plan_file, ['--strict'] + self.force_flags())
         if rc not in (0, 1):
             self.failure('check', rc, check, err)
         self.result['check'] = check
+        if rc == 0 and self.fs_mounted(plan):
+            self.left_alone(check)
+            self.result['outcome'] = check.get('outcome')
+            return
         # what apply would do, and whether it would refuse
         rc, report, err = self.command('apply', plan_file, ['--dry-run'] + self.force_flags())
         if rc != 0:
@@ -476,7 +678,13 @@ class Runner(object):
         self.result['msg'] = ('the device matches the plan' if not self.result['changed'] else
                               'apply would change the device (check mode: nothing written)')
 
-    def apply(self, plan_file):
+    def apply(self, plan, plan_file):
+        if self.fs_mounted(plan):
+            rc, check, err = self.command('check', plan_file, ['--strict'] + self.force_flags())
+            if rc == 0:
+                self.left_alone(check)
+                return
+            # apply refuses it, in its own words
         rc, report, err = self.command('apply', plan_file, self.force_flags())
         if rc != 0:
             self.failure('apply', rc, report, err)
@@ -489,28 +697,107 @@ class Runner(object):
         self.result['msg'] = ('applied: the device now matches the plan' if self.result['changed'] else
                               'unchanged: the device already matched the plan')
 
+    def mount_target(self, plan):
+        """Where the filesystem mounts under root, and from which device."""
+        mountpoint = (plan.get('mount') or {}).get('mountpoint')
+        if not mountpoint:
+            self.fail(2, 'mount: the plan has no mount point (give mountpoint)')
+        return dict(path=under_root(self.p['root'], mountpoint), mountpoint=mountpoint,
+                    source=(plan.get('partition') or {}).get('path') or self.p['device'])
+
+    def mounted_at(self, path):
+        """'major:minor' of what is mounted on path (the top mount), or None."""
+        real = os.path.realpath(path)
+        found = [dev for dev, point in mounts() if point == real]
+        return found[-1] if found else None
+
+    def mount(self, plan, target):
+        path, source = target['path'], target['source']
+        self.result['mount'] = dict(path=path, source=source, mounted=False)
+        there = self.mounted_at(path)
+        if there is not None and there == dev_number(source):
+            return
+        if there is not None:
+            self.fail(3, "mount: '%s' has another filesystem mounted (device %s), not '%s'"
+                      % (path, there, source), report=self.result.get('report'))
+        self.result['mount']['mounted'] = True
+        self.result['changed'] = True
+        self.inside_root(path)
+        if self.module.check_mode:
+            self.result['msg'] += '; would mount it on %s' % path
+            return
+        try:
+            if not os.path.isdir(path):
+                os.makedirs(path, 0o755)
+        except OSError as e:
+            self.fail(4, "mount: cannot create '%s': %s" % (path, e), report=self.result.get('report'))
+        self.reload_systemd()
+        root = self.p['root']
+        argv = [self.module.get_bin_path('mount', required=True), '--fstab',
+                os.path.join(root, 'etc/fstab')]
+        if os.path.normpath(root) != '/':
+            argv += ['--target-prefix', root]
+        rc, out, err = self.module.run_command(argv + [target['mountpoint']],
+                                               environ_update={'LC_ALL': 'C'})
+        if rc != 0:
+            self.fail(4, 'mount: %s' % (one_line(err) or 'mount exited %d' % rc),
+                      report=self.result.get('report'))
+        if self.mounted_at(path) != dev_number(source):
+            self.fail(4, "mount: '%s' is not mounted on '%s' after mount(8) exited 0" % (source, path),
+                      report=self.result.get('report'))
+        self.result['msg'] += '; mounted on %s' % path
+
+    def inside_root(self, path):
+        """Under a root of another system, the mount point must stay inside it: a symlink
+        there (its /data to /srv, meant for that system) would lead to this host's own."""
+        root = os.path.realpath(self.p['root'])
+        real = os.path.realpath(path)
+        if root != '/' and not real.startswith(root + '/'):
+            self.fail(3, "mount: '%s' leads out of the root '%s' (to '%s'); nothing mounted"
+                      % (path, self.p['root'], real), report=self.result.get('report'))
+
+    def reload_systemd(self):
+        """systemd generates mount units from /etc/fstab: after a change to it, and
+        only that one (a root of another system is not this systemd's), reload."""
+        if os.path.normpath(self.p['root']) != '/' or not os.path.isdir('/run/systemd/system'):
+            return
+        if not of(self.result.get('actions') or [], 'fstab-add', 'fstab-remove'):
+            return
+        rc, out, err = self.module.run_command(
+            [self.module.get_bin_path('systemctl', required=True), 'daemon-reload'])
+        if rc != 0:
+            self.fail(4, 'systemctl daemon-reload: %s' % (one_line(err) or 'exited %d' % rc),
+                      report=self.result.get('report'))
+        self.result['daemon_reload'] = True
+
 
 def main():
     module = AnsibleModule(
         argument_spec=dict(
             device=dict(type='path', required=True),
             controller=dict(type='str'),
-            level=dict(type='str', choices=['0', '1', '5', '6', '10', '50', '60']),
+            level=dict(type='raw'),
             disks=dict(type='int'),
             chunk=dict(type='str'),
             spans=dict(type='int'),
             layout=dict(type='str', choices=['n2', 'n3', 'f2', 'f3', 'o2', 'o3']),
             members=dict(type='list', elements='str'),
+            size=dict(type='str'),
+            sector_size=dict(type='int', choices=[512, 4096]),
+            facts=dict(type='path'),
             filesystem=dict(type='str', choices=['xfs', 'ext3', 'ext4'], aliases=['fs']),
             mountpoint=dict(type='path'),
             label=dict(type='str'),
-            table=dict(type='str', choices=['gpt', 'msdos', 'none']),
-            barriers=dict(type='bool', default=True),
+            table=dict(type='str', choices=['gpt', 'msdos', 'dos', 'mbr', 'none']),
+            barriers=dict(type='bool'),
             kernel=dict(type='str'),
+            tuning=dict(type='str', choices=['default', 'field-report']),
+            memory_budget=dict(type='str'),
             workload=dict(type='str', choices=['general', 'metadata', 'small-sync']),
             profiles=dict(type='path'),
             plan=dict(type='path'),
             root=dict(type='path', default='/'),
+            mount=dict(type='bool', default=False),
             force=dict(type='bool', default=False),
             executable=dict(type='path'),
         ),
@@ -519,8 +806,8 @@ def main():
         required_by=dict(controller=list(REQUIRED_FOR_PLAN[1:])),
         supports_check_mode=True,
     )
-    if not os.path.isdir(module.params['root']):
-        module.fail_json(msg="root: '%s' is not a directory" % module.params['root'], rc=2, changed=False)
+    if module.params['level'] is not None:
+        module.params['level'] = str(module.params['level'])
     Runner(module).main()
 
 
