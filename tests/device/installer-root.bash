@@ -6,6 +6,45 @@
 # libraries).  Needs tests/device/lib.bash (sp_loop_mount cleans up the
 # bind mounts).
 
+# the libraries the installer binary may load (sonames, as ldd lists them;
+# x86_64's loader): what the Anaconda and debian-installer images carry
+# (README, "What to put in the installer image")
+# shellcheck disable=SC2034 # used by the scripts that source this one
+INSTALLER_LIBS="ld-linux-x86-64.so.2
+libc.so.6
+libdevmapper.so.1.02.1
+libm.so.6
+libpcre2-8.so.0
+libselinux.so.1
+libudev.so.1"
+
+# installer_libs BIN: the sonames ldd lists for BIN, sorted
+installer_libs() {
+	ldd "$1" | awk '$1 != "linux-vdso.so.1" { n = $1; sub(".*/", "", n); print n }' | sort
+}
+
+# bare_root ROOT BIN: ROOT holds BIN as /usr/sbin/stripeplan with its
+# libraries and nothing else: no /dev (so no /dev/null), no shell, no /proc
+bare_root() {
+	mkdir -p "$1"
+	copy_with_libs "$2" "$1" /usr/sbin/stripeplan
+}
+
+# processes_started TRACE [PROGRAM...]: what a run under
+# 'strace -f -e trace=execve,clone,clone3,fork,vfork -o TRACE' started, one
+# line each: every new process (a clone that is not a thread's, a fork), and
+# every program executed but the PROGRAMs (full paths: the chain that
+# started stripeplan, and what it may run)
+processes_started() {
+	local trace=$1
+	shift
+	awk -v allowed="$*" '
+		BEGIN { n = split(allowed, a, " "); for (i = 1; i <= n; i++) ok["\"" a[i] "\""] = 1 }
+		/ (clone|clone3|fork|vfork)\(/ && !/CLONE_THREAD/ && !/= -1 / { print "process: " $0; next }
+		/ execve\(/ { p = $2; sub(/^execve\(/, "", p); sub(/,$/, "", p); if (!(p in ok)) print "program: " $0 }
+	' "$trace"
+}
+
 # installer_binary: the path of the -DSTRIPEPLAN_STATIC_DEPS=ON binary, built
 # in build-installer/ (the README's directory; ignored by git) once, and
 # incrementally by every test run after that, the ASan suite's included

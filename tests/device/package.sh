@@ -3,9 +3,12 @@
 # scratch copy of the source (the tree itself stays clean), its unit and cli
 # tests running as dh_auto_test runs them, clean under lintian, installed onto
 # this machine with dpkg (dependencies resolved for real), run — plan, man,
-# the bash completion — then purged, leaving nothing behind.
+# the bash completion — then purged, leaving nothing behind; the second
+# package, stripeplan-installer, holds the installer binary (below).
 # Root: dpkg installs into / (CI runs as root).
 . "$SRCDIR/tests/cli/lib.bash"
+# shellcheck source=installer-root.bash
+. "$SRCDIR/tests/device/installer-root.bash"
 
 # the package is built from source with its own flags: once, in the normal
 # build's run of the suite, is enough (the ASan build's run says so and stops)
@@ -92,6 +95,44 @@ for f in /usr/sbin/stripeplan /usr/share/man/man8/stripeplan.8.gz /etc/stripepla
 	checks=$((checks + 1))
 	grep -qxF "$f" "$WORK/contents" || fail "the package does not ship $f"
 done
+
+# the second package: the installer binary, off PATH, loading only what the
+# installer images carry, starting no process and making nothing in a chroot
+# that holds only it and those libraries (tests/device/installer-binary.sh
+# tests the README's build of it at length)
+ideb="$WORK/stripeplan-installer_${version}_${arch}.deb"
+ibin=/usr/lib/stripeplan-installer/stripeplan
+checks=$((checks + 1))
+if [ -f "$ideb" ]; then
+	dpkg-deb -c "$ideb" | awk '{ print $6 }' | sed 's|^\./|/|; s|/$||' | grep -v '^$' >"$WORK/icontents"
+	for f in "$ibin" /usr/share/doc/stripeplan-installer/copyright; do
+		checks=$((checks + 1))
+		grep -qxF "$f" "$WORK/icontents" || fail "stripeplan-installer does not ship $f"
+	done
+	checks=$((checks + 1))
+	! grep -E '^/usr/s?bin/' "$WORK/icontents" || fail "stripeplan-installer puts a binary on PATH"
+	dpkg-deb -x "$ideb" "$WORK/installer"
+	checks=$((checks + 1))
+	[ "$(uname -m)" != x86_64 ] || diff -u <(echo "$INSTALLER_LIBS") <(installer_libs "$WORK/installer$ibin") >&2 ||
+		fail "the packaged installer binary loads other libraries than the installer images carry"
+	bare_root "$WORK/bare" "$WORK/installer$ibin"
+	(cd "$WORK/bare" && find . | sort) >"$WORK/bare-before"
+	for args in "--version" "plan --controller hp-p400 --level 10 --disks 8 --chunk 256K --fs xfs --device /dev/sdb --size 2398G --format kickstart"; do
+		checks=$((checks + 1))
+		# shellcheck disable=SC2086 # the words of one command line
+		strace -f -qq -e trace=execve,clone,clone3,fork,vfork -o "$WORK/trace" \
+			/usr/bin/env -i PATH=/usr/sbin:/sbin:/bin LC_ALL=C /usr/sbin/chroot "$WORK/bare" /usr/sbin/stripeplan $args \
+			>"$WORK/out" 2>&1 || fail "the packaged installer binary: '$args' failed: $(cat "$WORK/out")"
+		checks=$((checks + 1))
+		processes_started "$WORK/trace" /usr/bin/env /usr/sbin/chroot /usr/sbin/stripeplan >"$WORK/started"
+		[ ! -s "$WORK/started" ] || fail "the packaged installer binary: '$args' started processes: $(cat "$WORK/started")"
+	done
+	checks=$((checks + 1))
+	diff -u "$WORK/bare-before" <(cd "$WORK/bare" && find . | sort) >&2 ||
+		fail "the packaged installer binary made files in its chroot (above)"
+else
+	fail "no $(basename "$ideb") was built: $(ls "$WORK")"
+fi
 
 checks=$((checks + 1))
 if dpkg -i "$deb" >"$WORK/out" 2>&1; then
