@@ -300,10 +300,11 @@ used_before=$(digest "$used")
 	task 2 "check mode on a device holding ext4" "$used" "$root2" "      check_mode: true" \
 		"      ignore_errors: true"
 	CHUNK=128kB task 3 "an ambiguous chunk size" "$blank" "$root2" "      ignore_errors: true"
+	task 4 "apply on ext4 with a root to make" "$used" "$WORK/root-refused/target" "      ignore_errors: true"
 } >"$WORK/mixed.yml"
 play "$WORK/mixed.yml" || true
 checks=$((checks + 1))
-[ -s "$WORK/result-3.json" ] || fail "the second playbook did not run to its end: $(tail -20 "$WORK/play.out")"
+[ -s "$WORK/result-4.json" ] || fail "the second playbook did not run to its end: $(tail -20 "$WORK/play.out")"
 
 expect 0 'r["changed"]' True "check mode on a blank device"
 expect 0 'r.get("failed", False)' False "check mode on a blank device"
@@ -325,6 +326,11 @@ expect 1 '"holds an ext4 filesystem" in r["msg"] and r["msg"].startswith("refuse
 expect 2 'r["failed"]' True "check mode on ext4"
 expect 2 'r["rc"]' 3 "check mode on ext4"
 unchanged "$used" "$used_before" "the refused apply"
+# a refusal writes nothing, not even the root that apply would have needed
+expect 4 'r["rc"]' 3 "apply on ext4 with a root to make"
+expect 4 '"holds an ext4 filesystem" in r["msg"] and "root_created" not in r' True "apply on ext4 with a root to make"
+checks=$((checks + 1))
+[ ! -e "$WORK/root-refused" ] || fail "a refused apply made its root: $(find "$WORK/root-refused")"
 
 expect 3 'r["failed"]' True "ambiguous chunk"
 expect 3 'r["rc"]' 2 "ambiguous chunk"

@@ -176,8 +176,9 @@ options:
     description:
       - The target root that receives the fstab line, the udev rule and the tuning script
         (C(/etc/fstab), C(/etc/udev/rules.d), C(/usr/local/sbin) under it).
-      - Created (mode 0755, with its parents) when missing; in check mode nothing is created and the
-        module plans as for an empty root.
+      - Created (mode 0755, with its parents) when missing, once C(stripeplan apply --dry-run) against an
+        empty stand-in says it would not refuse (a refusal writes nothing); in check mode nothing is
+        created and the module plans as for an empty root.
     type: path
     default: /
   mount:
@@ -564,18 +565,23 @@ class Runner(object):
             extra['outcome'] = outcome
         self.fail(rc, msg, **extra)
 
-    def prepare_root(self):
-        """root exists, is made (apply), or is stood in for by an empty directory (check mode)."""
+    def prepare_root(self, plan_file):
+        """root exists, is made (apply), or is stood in for by an empty directory (check mode).
+        apply is asked first, with the stand-in, whether it would refuse: a refusal writes nothing."""
         root = self.p['root']
         if os.path.isdir(root):
             return
-        if os.path.lexists(root):
-            self.fail(2, "root: '%s' is not a directory" % root)
+        self.stand_in = tempfile.mkdtemp(prefix='stripeplan-root-')
+        self.root = self.stand_in
+        self.result['root_created'] = True
         if self.module.check_mode:
-            self.stand_in = tempfile.mkdtemp(prefix='stripeplan-root-')
-            self.root = self.stand_in
-            self.result['root_created'] = True
             return
+        rc, report, err = self.command('apply', plan_file, ['--dry-run'] + self.force_flags())
+        os.rmdir(self.stand_in)
+        self.stand_in, self.root = None, root
+        if rc != 0:
+            del self.result['root_created']
+            self.failure('apply', rc, report, err)
         try:
             os.makedirs(root, 0o755)
         except OSError as e:
@@ -583,36 +589,36 @@ class Runner(object):
         self.result['root_created'] = True
 
     def main(self):
-        self.prepare_root()
-        try:
-            self.run_all()
-        finally:
-            if self.stand_in:
-                os.rmdir(self.stand_in)
-        self.module.exit_json(**self.result)
-
-    def run_all(self):
-        p = self.p
+        # everything that can refuse comes before root is made
+        if os.path.lexists(self.p['root']) and not os.path.isdir(self.p['root']):
+            self.fail(2, "root: '%s' is not a directory" % self.p['root'])
         plan_text = self.make_plan()
         plan = parse_json(plan_text)
         if plan is None:
             self.fail(4, 'the plan is not JSON')
         self.result['plan'] = plan
-        fstab_path = os.path.join(p['root'], 'etc/fstab')
-        fstab_before = read_text(fstab_path)
-        tuning_before = tuning_values(plan, False)
-        mount = self.mount_target(plan) if p['mount'] else None
-
+        mount = self.mount_target(plan) if self.p['mount'] else None
         fd, plan_file = tempfile.mkstemp(prefix='stripeplan-', suffix='.json')
         try:
             with os.fdopen(fd, 'w') as f:
                 f.write(plan_text)
-            if self.module.check_mode:
-                self.check_mode(plan, plan_file)
-            else:
-                self.apply(plan, plan_file)
+            self.prepare_root(plan_file)
+            self.run_all(plan, plan_file, mount)
         finally:
             os.unlink(plan_file)
+            if self.stand_in:
+                os.rmdir(self.stand_in)
+        self.module.exit_json(**self.result)
+
+    def run_all(self, plan, plan_file, mount):
+        p = self.p
+        fstab_path = os.path.join(p['root'], 'etc/fstab')
+        fstab_before = read_text(fstab_path)
+        tuning_before = tuning_values(plan, False)
+        if self.module.check_mode:
+            self.check_mode(plan, plan_file)
+        else:
+            self.apply(plan, plan_file)
         if mount:
             self.mount(plan, mount)
         if self.result.get('root_created'):
