@@ -512,6 +512,25 @@ expect 4 'r["rc"]' 3 "mount through a link"
 expect 4 '"is mounted on" in r["msg"]' True "mount through a link"
 checks=$((checks + 1))
 ! findmnt --mountpoint "$WORK/elsewhere" >/dev/null || fail "the module mounted through a link out of the root"
+# the same target root where something else is mounted on /data: the device
+# matches (left alone), and the module does not mount over what is there
+root7="$WORK/root7"
+mkdir -p "$root7/data" "$WORK/other"
+cp -a "$root4/etc" "$root4/usr" "$root7/"
+sp_loop_mount "$WORK/other" "$root7/data" bind
+{
+	header
+	mount_task 5 "mount where something else is mounted" raid10 |
+		sed "s|^        root: .*|        root: $root7|; s/^      register: result/      ignore_errors: true\n&/"
+} >"$WORK/mount-other.yml"
+play "$WORK/mount-other.yml" || true
+expect 5 'r["failed"]' True "mount over another filesystem"
+expect 5 'r["rc"]' 3 "mount over another filesystem"
+expect 5 '"has another filesystem mounted" in r["msg"]' True "mount over another filesystem"
+expect 5 'r["report"]["outcome"]' match "mount over another filesystem: check's report"
+checks=$((checks + 1))
+[ "$(findmnt -n --mountpoint "$root7/data" | wc -l)" = 1 ] || fail "mounted over the other filesystem: $(findmnt -n --mountpoint "$root7/data")"
+umount "$root7/data" || fail "cannot unmount $root7/data"
 umount "$root4/data" || fail "cannot unmount $root4/data"
 
 device_finish
