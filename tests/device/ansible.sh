@@ -91,6 +91,11 @@ if missing or extra or bare or not doc.get('return') or not doc.get('examples'):
     sys.exit('undocumented %s, documented but not accepted %s, no description/type %s, '
              'return %s, examples %s' % (missing, extra, bare, bool(doc.get('return')),
                                           bool(doc.get('examples'))))
+# check and diff mode declared as community.general declares them
+attributes = doc['doc'].get('attributes') or {}
+support = dict((a, (attributes.get(a) or {}).get('support')) for a in ('check_mode', 'diff_mode'))
+if support != {'check_mode': 'full', 'diff_mode': 'full'}:
+    sys.exit('attributes: %s' % support)
 PY
 
 # --- every option of plan, apply and check is a module option (or the module's own)
