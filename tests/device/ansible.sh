@@ -125,7 +125,9 @@ PY
 coll="$SRCDIR/ansible/ansible_collections/stripeplan/storage"
 checks=$((checks + 1))
 if command -v ansible-lint >/dev/null; then
-	(cd "$coll" && ansible-lint --offline --nocolor --profile production) >"$WORK/lint" 2>&1 ||
+	# its cache (ansible-compat) under $WORK, not root's ~/.cache
+	(cd "$coll" && XDG_CACHE_HOME="$WORK/cache" ansible-lint --offline --nocolor --profile production) \
+		>"$WORK/lint" 2>&1 ||
 		fail "ansible-lint --profile production on the collection root: $(cat "$WORK/lint")"
 	grep -q 'Passed with production profile: 0 failure(s), 0 warning(s)' "$WORK/lint" ||
 		fail "ansible-lint did not pass the production profile: $(tail -5 "$WORK/lint")"
