@@ -2,6 +2,7 @@
 /* Flags -> spec.  Every value is bounded here; reasoning is the planner's. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,28 @@ static int parse_format(const char *arg, struct sp_cli_args *a, struct sp_error 
 			    arg);
 }
 
+/*
+ * A number alone is bytes (what blockdev --getsize64 prints), but below
+ * what the option can mean it is a forgotten unit: mdadm reads
+ * '--chunk 256' as KiB, and 256 bytes is no chunk.  Refused with the
+ * unit the option is usually given in.
+ */
+static int parse_size_unit(const char *arg, const char *field, uint64_t bare_min_bytes,
+			   char unit, uint64_t *ret_bytes, struct sp_error *err)
+{
+	uint64_t bytes;
+	int r = sp_parse_size(arg, field, &bytes, err);
+
+	if (r < 0)
+		return r;
+	if (bytes && bytes < bare_min_bytes && arg[strspn(arg, "0123456789")] == '\0')
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+				    "%s: %s has no unit (a number alone is bytes): did you mean %s%c?",
+				    field, arg, arg, unit);
+	*ret_bytes = bytes;
+	return 0;
+}
+
 static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_error *err)
 {
 	struct sp_spec *s = &a->spec;
@@ -181,7 +204,7 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 		return r;
 	case OPT_CHUNK:
 		a->have_chunk = true;
-		r = sp_parse_size(arg, "chunk", &s->chunk_bytes, err);
+		r = parse_size_unit(arg, "chunk", SP_FS_BLOCK_BYTES, 'K', &s->chunk_bytes, err);
 		if (r == 0 && s->chunk_bytes > SP_CHUNK_MAX_BYTES)
 			r = sp_error_set(err, ERANGE, SP_ERR_INVALID,
 					 "chunk: '%s' is larger than any controller's chunk (1G at most)", arg);
@@ -192,7 +215,7 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 	case OPT_DEVICE:
 		return copy_arg(a->device, sizeof(a->device), arg, "device", err);
 	case OPT_SIZE:
-		r = sp_parse_size(arg, "size", &a->size_bytes, err);
+		r = parse_size_unit(arg, "size", SP_MIB, 'G', &a->size_bytes, err);
 		if (r == 0 && (a->size_bytes == 0 || a->size_bytes > (1ULL << 62)))
 			r = sp_error_set(err, ERANGE, SP_ERR_INVALID,
 					 "size: '%s' is not a device size (1 byte .. 4 EiB)", arg);
@@ -234,7 +257,8 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 	case OPT_WORKLOAD:
 		return sp_parse_workload(arg, &s->workload, err);
 	case OPT_MEMORY_BUDGET:
-		r = sp_parse_size(arg, "memory-budget", &s->memory_budget_bytes, err);
+		r = parse_size_unit(arg, "memory-budget", SP_MEMORY_BUDGET_MIN, 'M',
+				    &s->memory_budget_bytes, err);
 		if (r == 0 && (s->memory_budget_bytes < SP_MEMORY_BUDGET_MIN ||
 			       s->memory_budget_bytes > SP_MEMORY_BUDGET_MAX))
 			r = sp_error_set(err, ERANGE, SP_ERR_INVALID,
@@ -325,10 +349,101 @@ static int deadline_hook(unsigned *ret_s, struct sp_error *err)
 	return 0;
 }
 
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+	char msg[SP_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return sp_cli_usage_error("%s", msg);
+}
+
+/* getopt_long returned c, the val of exactly one row */
+static size_t opt_index(int c)
+{
+	size_t i = 0;
+
+	while (i < N_OPTS - 1 && opt_table[i].opt.val != c)
+		i++;
+	return i;
+}
+
+/* The option as typed when short (-o), by its whole name when long, so
+ * an abbreviation ('--ch') is told by the name it stood for. */
+static const char *shown_name(size_t i, const char *word)
+{
+	static char name[64];
+
+	if (word[0] == '-' && word[1] != '-')
+		return word;
+	snprintf(name, sizeof(name), "--%s", opt_table[i].opt.name);
+	return name;
+}
+
+/* The word after '--chunk' was the next option ('--chunk --fs xfs'):
+ * the value was forgotten.  Only a separate word: '--label=--x' says
+ * what it means. */
+static bool value_is_option(const char *value, const char *word)
+{
+	size_t len;
+
+	if (!value || value != word || strncmp(value, "--", 2) != 0)
+		return false;
+	len = strcspn(value + 2, "=");
+	for (size_t i = 0; i < N_OPTS; i++)
+		if (strlen(opt_table[i].opt.name) == len &&
+		    !strncmp(opt_table[i].opt.name, value + 2, len))
+			return true;
+	return false;
+}
+
+/*
+ * getopt_long's '?': a flag given a value ('--force=yes'), an unknown
+ * short option, an abbreviation of several long ones ('--f'), or an
+ * unknown long one, with the nearest this command takes.
+ */
+static int bad_option(const char *word, unsigned allowed)
+{
+	const char *names[N_OPTS], *prefixed = NULL, *near;
+	const char *name = word + 2;
+	size_t len = strcspn(name, "="), n = 0, n_prefix = 0;
+	char list[256] = "";
+
+	if (optopt && optopt != '?' && (optopt >= 256 || strchr("ho", optopt)))
+		return usage_error("option '--%s' takes no value", opt_table[opt_index(optopt)].opt.name);
+	if (optopt || strncmp(word, "--", 2) != 0)
+		return usage_error("unknown option '-%c'", optopt ? optopt : word[1]);
+	for (size_t i = 0; i < N_OPTS; i++) {
+		const char *o = opt_table[i].opt.name;
+
+		if (opt_table[i].needs && !(opt_table[i].needs & allowed))
+			continue;
+		names[n++] = o;
+		if (len && !strncmp(o, name, len)) {
+			size_t used = strlen(list);
+
+			snprintf(list + used, sizeof(list) - used, "%s--%s", n_prefix++ ? ", " : "", o);
+			prefixed = o;
+		}
+	}
+	if (n_prefix > 1)
+		return usage_error("option '%.*s' is ambiguous: %s", (int)(len + 2), word, list);
+	/* getopt found it ambiguous among every command's options */
+	near = n_prefix ? prefixed : sp_cli_nearest(name, len, names, n);
+	if (near)
+		return usage_error("unknown option '%.*s': did you mean '--%s'?", (int)(len + 2), word,
+				   near);
+	return usage_error("unknown option '%.*s'", (int)(len + 2), word);
+}
+
 int sp_cli_parse(int argc, char **argv, unsigned allowed, const char *help,
 		 struct sp_cli_args *args, bool *done)
 {
 	struct option longopts[N_OPTS + 1];
+	const char *given[N_OPTS] = { 0 };
 	struct sp_error err = { 0 };
 	int c;
 
@@ -345,23 +460,35 @@ int sp_cli_parse(int argc, char **argv, unsigned allowed, const char *help,
 	memset(&longopts[N_OPTS], 0, sizeof(longopts[N_OPTS]));
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+	/* ':' first: a missing value is told apart from an unknown option */
+	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+		const char *word = argv[optind - 1];
+		size_t i;
+
 		if (c == 'h') {
 			sp_cli_outcome("the help text", "nothing was done");
 			sp_cli_print(help);
 			*done = true;
 			return 0;
 		}
-		if (c == '?' || c == ':')
-			return sp_cli_usage_error("bad option '%s'", argv[optind - 1]);
-		for (size_t i = 0; i < N_OPTS; i++) {
-			if (opt_table[i].opt.val == c && opt_table[i].needs &&
-			    !(opt_table[i].needs & allowed))
-				return sp_cli_usage_error("option '--%s' does not apply to this command",
-							  opt_table[i].opt.name);
-		}
+		if (c == '?')
+			return bad_option(word, allowed);
+		i = opt_index(c == ':' ? optopt : c);
+		if (c == ':' || value_is_option(optarg, word))
+			return usage_error("option '%s' needs a value", shown_name(i, word));
+		if (opt_table[i].needs && !(opt_table[i].needs & allowed))
+			return usage_error("option '--%s' does not apply to this command",
+					   opt_table[i].opt.name);
+		/* a bad value first: it is what is wrong with it, repeated or not */
 		if (parse_one(c, optarg, args, &err) < 0)
 			return sp_cli_fail(&err);
+		if (opt_table[i].opt.has_arg == required_argument) {
+			if (given[i])
+				return usage_error("option '--%s' is given twice ('%s', then '%s'); "
+						   "give it once", opt_table[i].opt.name, given[i],
+						   optarg);
+			given[i] = optarg;
+		}
 	}
 	if (optind < argc)
 		return sp_cli_usage_error("unexpected argument '%s'", argv[optind]);

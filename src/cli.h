@@ -88,6 +88,11 @@ void sp_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void sp_cli_outcome(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int sp_cli_finish(int rc);
 
+/* The one of names within two edits of word (its first word_len bytes),
+ * for "did you mean"; NULL when none is, or two are equally near. */
+const char *sp_cli_nearest(const char *word, size_t word_len, const char *const *names,
+			   size_t n_names);
+
 int sp_cli_fail(const struct sp_error *err);
 int sp_cli_usage_error(const char *fmt, const char *arg);
 int sp_cli_write_output(const char *path, const char *text, struct sp_error *err);

@@ -110,6 +110,9 @@ static const struct command commands[] = {
 
 static int run(int argc, char **argv)
 {
+	const char *names[ARRAY_SIZE(commands)], *near;
+	char msg[SP_MSG_MAX];
+
 	if (argc < 2)
 		return sp_cli_usage_error("%s", "no command given");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -122,10 +125,15 @@ static int run(int argc, char **argv)
 		sp_cli_print("stripeplan " STRIPEPLAN_VERSION "\n");
 		return SP_EXIT_OK;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
-	return sp_cli_usage_error("unknown command '%s'", argv[1]);
+		names[i] = commands[i].name;
+	}
+	near = sp_cli_nearest(argv[1], strlen(argv[1]), names, ARRAY_SIZE(names));
+	snprintf(msg, sizeof(msg), "unknown command '%s'%s%s%s", argv[1],
+		 near ? ": did you mean '" : "", near ? near : "", near ? "'?" : "");
+	return sp_cli_usage_error("%s", msg);
 }
 
 int main(int argc, char **argv)

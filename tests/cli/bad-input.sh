@@ -6,19 +6,25 @@
 sp() { "$STRIPEPLAN" "$@"; }
 base=(--controller hp-p400 --level 10 --disks 8 --chunk 256K --fs xfs --device /dev/sdb
 	--size 2T --kernel 6.1.0)
-# plan with one flag replaced: with FLAG VALUE
+# plan with base's flags replaced: with FLAG VALUE [FLAG VALUE | WORD]...; a
+# flag base has takes its place (given once: a repeated option is an error),
+# anything else is added
 with() {
-	local flag=$1 value=$2 out=() i found=0
-	for ((i = 0; i < ${#base[@]}; i += 2)); do
-		if [ "${base[i]}" = "$flag" ]; then
-			out+=("$flag" "$value")
-			found=1
+	local -A value=()
+	local extra=() out=() i
+	while [ $# -gt 0 ]; do
+		if [ $# -gt 1 ] && printf '%s\n' "${base[@]}" | grep -qxF -- "$1"; then
+			value[$1]=$2
+			shift 2
 		else
-			out+=("${base[i]}" "${base[i + 1]}")
+			extra+=("$1")
+			shift
 		fi
 	done
-	[ "$found" = 1 ] || out+=("$flag" "$value")
-	sp plan "${out[@]}" "${@:3}"
+	for ((i = 0; i < ${#base[@]}; i += 2)); do
+		out+=("${base[i]}" "${value[${base[i]}]-${base[i + 1]}}")
+	done
+	sp plan "${out[@]}" "${extra[@]}"
 }
 
 # disks below the level's minimum, odd RAID10, spans
@@ -79,7 +85,30 @@ expect_exit 2 "label: 'averyveryverylonglabel' is longer than the 12 characters 
 expect_exit 2 'chunk: required' sp plan --controller hp-p400 --level 10 --disks 8 --fs xfs --device /dev/sdb --size 1T
 expect_exit 2 'device: give --device PATH' sp plan --controller hp-p400 --level 10 --disks 8 --chunk 64K --fs xfs
 expect_exit 2 "unknown command 'plam'" sp plam
-expect_exit 2 "bad option '--frobnicate'" with --size 2T --frobnicate
+expect_exit 2 "unknown command 'plam': did you mean 'plan'\?" sp plam
+expect_exit 2 "unknown command 'deploy'\$" sp deploy
+# argument errors say what is wrong with the command line, not 'bad option'
+expect_exit 2 "^stripeplan: unknown option '--frobnicate'\$" with --size 2T --frobnicate
+expect_exit 2 "unknown option '--chnuk': did you mean '--chunk'\?" with --chnuk 64K
+expect_exit 2 "unknown option '--mount-point': did you mean '--mountpoint'\?" with --mount-point /srv
+expect_exit 2 "unknown option '--dryrun': did you mean '--dry-run'\?" \
+	sp apply --dryrun --controller generic --fs xfs --device /dev/sdb
+# an option of another command is not suggested, it is named as such
+expect_exit 2 "unknown option '--dryrun'\$" with --dryrun
+expect_exit 2 "option '--strict' does not apply to this command" with --strict
+expect_exit 2 "option '--f' is ambiguous: --fs, --facts, --format, --force" with --f xfs
+expect_exit 2 "option '--force' takes no value" with --force=yes
+expect_exit 2 "unknown option '-x'" with -x
+expect_exit 2 "option '--chunk' needs a value" sp plan "${base[@]:0:6}" "${base[@]:8}" --chunk
+expect_exit 2 "option '--chunk' needs a value" sp plan "${base[@]:0:6}" "${base[@]:8}" --ch
+expect_exit 2 "option '--chunk' needs a value" with --chunk --fs
+expect_exit 2 "option '-o' needs a value" with --size 2T -o
+expect_exit 2 "option '--fs' is given twice \('xfs', then 'ext4'\); give it once" \
+	sp plan "${base[@]}" --fs ext4
+expect_exit 2 "option '--chunk' is given twice \('256K', then '64K'\)" sp plan "${base[@]}" --chunk=64K
+expect_exit 2 "chunk: 256 has no unit \(a number alone is bytes\): did you mean 256K\?" with --chunk 256
+expect_exit 2 "size: 500 has no unit .*: did you mean 500G\?" with --size 500
+expect_exit 2 "memory-budget: 512 has no unit .*: did you mean 512M\?" with --memory-budget 512
 expect_exit 2 "device: cannot tell the kernel name of '/dev/disk/by-id/x'" with --device /dev/disk/by-id/x
 # a probe of something that is not a block device is invalid input too
 expect_exit 2 "'/etc/passwd' is not a block device" \

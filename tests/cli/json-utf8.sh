@@ -16,9 +16,17 @@ strict_json() {
 }
 
 # --- what is typed must be UTF-8 text (it goes into the plan's JSON) --------
+# base without FLAG and its value: an option is given once
+without() {
+	local i
+	for ((i = 0; i < ${#base[@]}; i += 2)); do
+		[ "${base[i]}" = "$1" ] || printf '%s\0%s\0' "${base[i]}" "${base[i + 1]}"
+	done
+}
 for flag in --mountpoint --label --device --controller --kernel --members --profiles; do
+	mapfile -d '' args < <(without "$flag")
 	expect_exit 2 "^stripeplan: ${flag#--}: '/x\\\\xff\\\\xc3' is not valid UTF-8" \
-		sp plan "${base[@]}" "$flag" $'/x\xff\xc3'
+		sp plan "${args[@]}" "$flag" $'/x\xff\xc3'
 done
 expect_exit 2 "mountpoint: '/d\\\\xed\\\\xa0\\\\x80' is not valid UTF-8" \
 	sp plan "${base[@]}" --mountpoint $'/d\xed\xa0\x80'

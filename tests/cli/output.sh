@@ -76,7 +76,7 @@ fi
 rc=0
 err_full sp plan --bogus >"$WORK/out" || rc=$?
 checks=$((checks + 1))
-if [ "$rc" != 2 ] || ! grep -q "bad option '--bogus'" "$WORK/out"; then
+if [ "$rc" != 2 ] || ! grep -q "unknown option '--bogus'" "$WORK/out"; then
 	fail "usage error with 2>/dev/full: $rc $(cat "$WORK/out")"
 fi
 

@@ -36,7 +36,8 @@ golden perc-small-sync.txt "$STRIPEPLAN" "${perc[@]}" --workload small-sync
 # one artifact at a time, and installer snippets that re-plan on the target
 golden p400.fstab "$STRIPEPLAN" "${p400[@]}" --format fstab
 golden p400.ks "$STRIPEPLAN" "${p400[@]}" --format kickstart
-golden md.preseed "$STRIPEPLAN" "${md[@]}" --mountpoint '/srv/raid data' --format preseed
+# the same array mounted where a space must be quoted (an option is given once)
+golden md.preseed "$STRIPEPLAN" "${md[@]/%\/r1//srv/raid data}" --format preseed
 golden controllers.txt "$STRIPEPLAN" controllers
 golden controllers.json "$STRIPEPLAN" controllers --format json
 

@@ -79,8 +79,8 @@ expect_untouched 3 "$dev" "cannot find 'mkfs.xfs' in $WORK/empty; nothing was wr
 	env STRIPEPLAN_TEST_PROGRAM_DIRS="$WORK/empty" "$STRIPEPLAN" apply "${P400[@]}" \
 	--device "$dev" --root "$SP_TEST_ROOT" --dry-run
 expect_untouched 3 "$dev" "cannot find 'mke2fs' in $WORK/empty; nothing was written" \
-	env STRIPEPLAN_TEST_PROGRAM_DIRS="$WORK/empty" "$STRIPEPLAN" apply "${P400[@]}" \
-	--fs ext4 --device "$dev" --root "$SP_TEST_ROOT" --dry-run
+	env STRIPEPLAN_TEST_PROGRAM_DIRS="$WORK/empty" "$STRIPEPLAN" apply "${P400[@]/#xfs/ext4}" \
+	--device "$dev" --root "$SP_TEST_ROOT" --dry-run
 # a mkfs.xfs earlier in the caller's PATH is not the one apply runs
 printf '#!/bin/sh\ntouch %s/ran\nexit 1\n' "$WORK" >"$WORK/bin/mkfs.xfs"
 chmod +x "$WORK/bin/mkfs.xfs"
@@ -90,7 +90,7 @@ expect_out "^\\[2/4\\] filesystem .*done, verified"
 checks=$((checks + 1))
 [ ! -e "$WORK/ran" ] || fail "apply ran the mkfs.xfs found in the caller's PATH"
 # the dry run names the program it would run by its absolute path
-expect_ok "dry run names the program" sp apply "${P400[@]}" --fs ext4 --device "$dev" --force \
+expect_ok "dry run names the program" sp apply "${P400[@]/#xfs/ext4}" --device "$dev" --force \
 	--dry-run
 expect_out "would: run: /(usr/)?s?bin/mke2fs -t ext4 "
 
