@@ -108,14 +108,26 @@ static char *render(const char *name, const struct sp_subst *s, size_t n)
 /* templates/kickstart.in */
 char *sp_format_kickstart(const struct sp_plan *p, const char *apply_command)
 {
-	char array[SP_PATH_MAX + 256], drives[SP_NAME_MAX + 64];
+	char array[SP_PATH_MAX + 256], drives[SP_PATH_MAX + 64];
+	const char *path = p->device.path;
+	bool in_dev_disk = sp_is_stable_link(path) && !strncmp(path, "/dev/disk/", 10);
 
 	if (!snippet_values_ok(p, apply_command)) {
 		errno = EINVAL;
 		return NULL;
 	}
 	array_line(p, array, sizeof(array));
-	if (!strncmp(p->device.kernel_name, "md", 2))
+	/* Anaconda takes a /dev/disk link in ignoredisk as "disk/by-id/..."
+	 * (RHEL 8-10 "Performing an advanced RHEL installation", ignoredisk:
+	 * "ignoredisk --drives=disk/by-id/dm-uuid-mpath-2416CD96..."; the
+	 * same form as --only-use), the name the tool was given */
+	if (in_dev_disk && !strncmp(path, "/dev/disk/by-id/md-", 19))
+		snprintf(drives, sizeof(drives), "<the member disks of %s>", path);
+	else if (in_dev_disk)
+		snprintf(drives, sizeof(drives), "%s", path + strlen("/dev/"));
+	else if (!p->device.kernel_name[0])
+		snprintf(drives, sizeof(drives), "%s", path);
+	else if (!strncmp(p->device.kernel_name, "md", 2))
 		snprintf(drives, sizeof(drives), "<the member disks of %s>", p->device.kernel_name);
 	else
 		snprintf(drives, sizeof(drives), "%s", p->device.kernel_name);

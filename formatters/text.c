@@ -94,7 +94,8 @@ static void print_device(FILE *f, const struct sp_plan *p)
 {
 	const struct sp_facts *d = &p->device;
 
-	fprintf(f, "\nDevice %s (%s)%s\n", d->path, d->kernel_name,
+	fprintf(f, "\nDevice %s (%s)%s\n", d->path,
+		d->kernel_name[0] ? d->kernel_name : "kernel name read where apply probes it",
 		d->offline ? ", not probed: facts from the command line" : "");
 	fprintf(f, "  size           %s (%" PRIu64 " bytes)\n",
 		SP_SIZE_TEXT(d->size_bytes, SP_SIZE_HUMAN),

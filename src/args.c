@@ -502,10 +502,15 @@ int sp_cli_parse(int argc, char **argv, unsigned allowed, const char *help,
 	return 0;
 }
 
+/* A stable link (/dev/disk/by-id/...) plans without the kernel's name:
+ * it is read where apply probes the disk, and a name guessed here could
+ * be another disk's there. */
 static int offline_facts(const struct sp_cli_args *a, struct sp_facts *f, struct sp_error *err)
 {
-	int r = sp_kernel_name_from_path(a->device, f->kernel_name, sizeof(f->kernel_name), err);
+	int r = 0;
 
+	if (!sp_is_stable_link(a->device))
+		r = sp_kernel_name_from_path(a->device, f->kernel_name, sizeof(f->kernel_name), err);
 	if (r < 0)
 		return r;
 	snprintf(f->path, sizeof(f->path), "%s", a->device);

@@ -173,10 +173,11 @@ static int load_plan(const struct sp_cli_args *args, struct sp_plan *plan, struc
 		if (sp_plan_load_file(args->plan_file, plan, err) < 0 ||
 		    sp_cli_replan(args, plan, err) < 0)
 			return -EINVAL;
-		/* a link (/dev/disk/by-id/...) names the node it points to */
+		/* a link names the node it points to; a plan made through a
+		 * stable link keeps it, and is applied through that link */
 		if (sp_probe_resolve(args->device, node, sizeof(node), NULL) < 0)
 			snprintf(node, sizeof(node), "%s", args->device);
-		if (strcmp(plan->device.path, node) != 0)
+		if (strcmp(plan->device.path, node) != 0 && strcmp(plan->device.path, args->device) != 0)
 			return sp_error_set(err, EINVAL, SP_ERR_REFUSED,
 					    "device: the plan was made for '%s', not '%s'%s%s%s",
 					    plan->device.path, args->device,
@@ -201,7 +202,7 @@ static int fs_from_device(struct sp_cli_args *args, struct sp_error *err)
 	enum sp_fs fs;
 
 	args->spec.fs = SP_FS_XFS;
-	if (sp_partition_path(args->device, 1, part, sizeof(part)) < 0 ||
+	if (sp_sysfs_partition_node_of(&args->sysfs, args->device, 1, part, sizeof(part)) < 0 ||
 	    sp_probe_fs_type(part, type, sizeof(type)) <= 0)
 		if (sp_probe_fs_type(args->device, type, sizeof(type)) <= 0)
 			return 0;

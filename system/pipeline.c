@@ -722,6 +722,7 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 	rc = refuse_if_in_use(&ctx, &facts, r, started);
 	if (rc)
 		goto out;
+	sp_step_partition_resolve(&ctx);
 
 	if (verify_all(&ctx, r, &first) < 0) {
 		for (size_t i = 0; i < N_STEPS; i++)
@@ -829,6 +830,7 @@ int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts
 		return finish(r, SP_OUTCOME_FAILED, started);
 	}
 	ctx->facts = &facts;
+	sp_step_partition_resolve(ctx);
 	n = identity_differences(&plan->device, &facts, r->notes, SP_STEP_MAX_LINES);
 	r->n_notes = n < SP_STEP_MAX_LINES ? n : SP_STEP_MAX_LINES;
 	/* check only reads: without the lock it still looks, and says so */

@@ -532,6 +532,11 @@ int sp_probe_facts(const struct sp_sysfs *sys, const char *path, struct sp_facts
 			    node, strerror(errno));
 	r = sp_probe_facts_fd(sys, fd, node, ret, err);
 	close(fd);
+	/* a stable link is the name the plan, its snippets and reports carry:
+	 * the partition is named after it by udev's rule, and found through
+	 * the kernel where no udev made that name (sp_sysfs_partition_node) */
+	if (r == 0 && sp_is_stable_link(path))
+		snprintf(ret->path, sizeof(ret->path), "%s", path);
 	return r;
 }
 

@@ -71,9 +71,10 @@ int sp_probe_facts(const struct sp_sysfs *sys, const char *path, struct sp_facts
  * it in messages and in ret->path): what apply checks after its lock. */
 int sp_probe_facts_fd(const struct sp_sysfs *sys, int fd, const char *path, struct sp_facts *ret,
 		      struct sp_error *err);
-/* A symlink (/dev/disk/by-id/...) resolved to the node it names; any
- * other path is copied as it is.  The facts' path is always the node, so
- * the partition is named after it (loop3p1, not by-id/...p1). */
+/* A symlink resolved to the node it names; any other path is copied as
+ * it is.  sp_probe_facts() opens that node; the facts' path is the node,
+ * except for a stable link (/dev/disk/by-id/..., sp_is_stable_link()),
+ * which stays the name given. */
 int sp_probe_resolve(const char *path, char *buf, size_t len, struct sp_error *err);
 
 /*

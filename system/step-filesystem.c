@@ -522,11 +522,14 @@ static int check_is_partition(const struct sp_plan *plan, const char *path,
 
 /*
  * The argv comes from a plan file a person may have edited: it must run
- * the plan's own mkfs and end with the partition checked above, so no
- * edit can point it at another device.
+ * the plan's own mkfs and end with the plan's partition, so no edit can
+ * point it at another device; run_mkfs() then gives mkfs the node checked
+ * above in its place (the kernel's, when no udev made the plan's
+ * .../by-id/NAME-part1).
  */
-static int check_argv(const struct sp_plan *plan, const char *path, struct sp_step_result *res)
+static int check_argv(const struct sp_plan *plan, struct sp_step_result *res)
 {
+	const char *path = plan->partition_path;
 	const char *tool = plan->n_mkfs_argv ? plan->mkfs_argv[0] : "";
 	bool tool_ok = !strcmp(tool, sp_mkfs_tool(plan->fs));
 
@@ -557,8 +560,9 @@ static int run_mkfs(struct sp_ctx *ctx, const char *path, struct sp_step_result 
 						       sizeof(ctx->mkfs_path), res) < 0)
 		return -ENOENT;
 	argv[0] = ctx->mkfs_path;
-	for (i = 1; i < plan->n_mkfs_argv; i++)
+	for (i = 1; i + 1 < plan->n_mkfs_argv; i++)
 		argv[i] = plan->mkfs_argv[i];
+	argv[i++] = path; /* in place of the plan's name for it: check_argv() */
 	argv[i] = NULL;
 	/* mkfs's work grows with what it formats */
 	if (!opts.deadline_s)
@@ -608,7 +612,7 @@ static int filesystem_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 	path = sp_ctx_partition_path(ctx);
 	r = check_is_partition(ctx->plan, path, res);
 	if (r == 0)
-		r = check_argv(ctx->plan, path, res);
+		r = check_argv(ctx->plan, res);
 	if (r == 0)
 		r = sp_step_wipe_signatures(ctx, path, ctx->part_rdev, res);
 	if (r == 0)

@@ -213,6 +213,13 @@ static bool node_is(const char *path, const struct kernel_part *kp)
 	       major(st.st_rdev) == kp->p.major && minor(st.st_rdev) == kp->p.minor;
 }
 
+/* The node of the kernel's partition kp (sp_sysfs_partition_node). */
+static int partition_node(const struct sp_ctx *ctx, const struct kernel_part *kp, char *buf,
+			  size_t len)
+{
+	return sp_sysfs_partition_node(ctx->plan->partition_path, ctx->node_dir, &kp->p, buf, len);
+}
+
 static bool kernel_matches_plan(const struct kernel_part *kp, const struct sp_plan *plan)
 {
 	return kp->found && kp->p.start_512 * KERNEL_SECTOR_BYTES == plan->start_bytes &&
@@ -861,18 +868,20 @@ static void wait_hint(const struct sp_ctx *ctx, const char *disk, char *buf, siz
  * plan's geometry: anything else, and we stop rather than let mkfs near
  * the wrong device.
  */
-static int wait_for_node(const struct sp_ctx *ctx, struct sp_step_result *res)
+static int wait_for_node(struct sp_ctx *ctx, struct sp_step_result *res)
 {
-	const char *disk = sp_ctx_disk_path(ctx), *part = sp_ctx_partition_path(ctx);
+	const char *disk = sp_ctx_disk_path(ctx), *part = ctx->plan->partition_path;
 	unsigned wait_ms = ctx->partition_wait_ms ? ctx->partition_wait_ms : WAIT_DEFAULT_MS;
 	double deadline = sp_now_seconds() + wait_ms / 1000.0;
 	struct kernel_part kp = { 0 };
-	char hint[SP_MSG_MAX];
+	char hint[SP_MSG_MAX], node[SP_PATH_MAX];
 
 	for (;;) {
-		if (ctx_kernel_partition(ctx, &kp) == 0 &&
-		    kernel_matches_plan(&kp, ctx->plan) && node_is(part, &kp))
+		if (ctx_kernel_partition(ctx, &kp) == 0 && kernel_matches_plan(&kp, ctx->plan) &&
+		    partition_node(ctx, &kp, node, sizeof(node)) == 0) {
+			snprintf(ctx->partition_path, sizeof(ctx->partition_path), "%s", node);
 			return 0;
+		}
 		if (sp_now_seconds() >= deadline)
 			break;
 		usleep(WAIT_POLL_MS * 1000);
@@ -937,10 +946,21 @@ static int bind_whole_device(struct sp_ctx *ctx, const char *path, struct sp_ste
 	return 0;
 }
 
+void sp_step_partition_resolve(struct sp_ctx *ctx)
+{
+	struct kernel_part kp = { 0 };
+	char node[SP_PATH_MAX];
+
+	if (ctx->plan->table != SP_TABLE_NONE && ctx_kernel_partition(ctx, &kp) == 0 && kp.found &&
+	    partition_node(ctx, &kp, node, sizeof(node)) == 0)
+		snprintf(ctx->partition_path, sizeof(ctx->partition_path), "%s", node);
+}
+
 int sp_step_partition_bind(struct sp_ctx *ctx, struct sp_step_result *res)
 {
 	const char *part = sp_ctx_partition_path(ctx);
 	struct kernel_part kp = { 0 };
+	char node[SP_PATH_MAX];
 	uint64_t size = 0;
 	dev_t want;
 	int fd, r;
@@ -956,6 +976,10 @@ int sp_step_partition_bind(struct sp_ctx *ctx, struct sp_step_result *res)
 				    "where the plan puts it; nothing more is written",
 				    PARTITION_NUMBER, sp_ctx_disk_path(ctx));
 	want = makedev(kp.p.major, kp.p.minor);
+	if (partition_node(ctx, &kp, node, sizeof(node)) == 0) {
+		snprintf(ctx->partition_path, sizeof(ctx->partition_path), "%s", node);
+		part = ctx->partition_path;
+	}
 	fd = sp_ctx_open_checked(ctx, part, O_RDONLY, want, res);
 	if (fd < 0)
 		return fd;

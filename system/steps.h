@@ -31,6 +31,7 @@ struct sp_ctx {
 	char fs_uuid[SP_UUID_MAX]; /* filled by the filesystem step's verify */
 	unsigned partition_wait_ms; /* bound for the partition node to appear (default 10000) */
 	const struct sp_sysfs *sysfs; /* NULL = the machine's /sys */
+	const char *node_dir;      /* NULL = /dev: where the kernel's nodes are (tests) */
 	/* what the partition and filesystem verifies read, for the costs */
 	bool have_found_partition, have_found_fs;
 	struct sp_found_partition found_partition;
@@ -140,6 +141,11 @@ extern const struct sp_step sp_step_tuning;
  * filesystem step formats that node and nothing else.
  */
 int sp_step_partition_bind(struct sp_ctx *ctx, struct sp_step_result *res);
+/* ctx->partition_path becomes the node of the kernel's partition 1 of
+ * the disk, when there is one: the plan's name if it is that node, else
+ * the kernel's (/dev/loop3p1 for .../by-id/NAME-part1 that no udev made).
+ * Unchanged when the kernel has no partition 1 or no node for it. */
+void sp_step_partition_resolve(struct sp_ctx *ctx);
 
 /* ------------------------------------------ shared by the step files */
 

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "stripeplan.h"
@@ -192,5 +194,59 @@ int sp_sysfs_partitions(const struct sp_sysfs *sys, unsigned major, unsigned min
 	/* in order, so messages name them so; by_number relies on `number`
 	 * being the first member of each entry */
 	qsort(ret->p, ret->n, sizeof(ret->p[0]), by_number);
+	return r;
+}
+
+static bool is_node_of(const char *path, const struct sp_sysfs_partition *p)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISBLK(st.st_mode) && major(st.st_rdev) == p->major &&
+	       minor(st.st_rdev) == p->minor;
+}
+
+int sp_sysfs_partition_node(const char *name, const char *dev_dir,
+			    const struct sp_sysfs_partition *p, char *buf, size_t len)
+{
+	char node[SP_PATH_MAX];
+	int w;
+
+	if (name && is_node_of(name, p))
+		return snprintf(buf, len, "%s", name) < (int)len ? 0 : -ENAMETOOLONG;
+	/* sysfs spells a '/' of the name as '!': cciss!c0d0p1 is /dev/cciss/c0d0p1 */
+	w = snprintf(node, sizeof(node), "%s/%s", dev_dir ? dev_dir : "/dev", p->name);
+	if (w < 0 || (size_t)w >= sizeof(node))
+		return -ENAMETOOLONG;
+	for (char *c = node; *c; c++)
+		if (*c == '!')
+			*c = '/';
+	if (!is_node_of(node, p))
+		return -ENOENT;
+	return snprintf(buf, len, "%s", node) < (int)len ? 0 : -ENAMETOOLONG;
+}
+
+int sp_sysfs_partition_node_of(const struct sp_sysfs *sys, const char *disk_path,
+			       unsigned number, char *buf, size_t len)
+{
+	struct sp_sysfs_partitions *list;
+	char name[SP_PATH_MAX];
+	struct stat st;
+	int r = -ENOENT;
+
+	if (stat(disk_path, &st) < 0)
+		return -errno;
+	if (!S_ISBLK(st.st_mode))
+		return -ENOTBLK;
+	list = calloc(1, sizeof(*list));
+	if (!list)
+		return -ENOMEM;
+	if (sp_partition_path(disk_path, number, name, sizeof(name)) < 0)
+		name[0] = '\0';
+	if (sp_sysfs_partitions(sys, major(st.st_rdev), minor(st.st_rdev), list) == 0)
+		for (size_t i = 0; i < list->n && r == -ENOENT; i++)
+			if (list->p[i].number == number)
+				r = sp_sysfs_partition_node(name[0] ? name : NULL, NULL, &list->p[i],
+							    buf, len);
+	free(list);
 	return r;
 }

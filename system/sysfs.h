@@ -57,4 +57,21 @@ struct sp_sysfs_partitions {
 int sp_sysfs_partitions(const struct sp_sysfs *sys, unsigned major, unsigned minor,
 			struct sp_sysfs_partitions *ret);
 
+/*
+ * The node of the kernel's partition p: name (what sp_partition_path()
+ * derives from the disk's path) when it is that node (/dev/sdb1, or
+ * udev's .../by-id/NAME-part1 once udev made it), else the node devtmpfs
+ * made for the kernel's name in dev_dir (NULL: /dev; /dev/loop3p1,
+ * /dev/cciss/c0d0p1).  Found by what the kernel says, never by waiting
+ * for a name: without udev (a chroot, an installer, a test's own link)
+ * no "-part1" link is made.  0 and the node in buf, -ENOENT while there
+ * is no node of p's device number.
+ */
+int sp_sysfs_partition_node(const char *name, const char *dev_dir,
+			    const struct sp_sysfs_partition *p, char *buf, size_t len);
+/* The same for partition number of disk_path, looked up in sysfs: 0,
+ * -ENOENT when the kernel has no such partition or node, -errno. */
+int sp_sysfs_partition_node_of(const struct sp_sysfs *sys, const char *disk_path,
+			       unsigned number, char *buf, size_t len);
+
 #endif

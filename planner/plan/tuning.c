@@ -328,7 +328,7 @@ int sp_plan_tuning(const struct sp_spec *spec, const struct sp_profile *profile,
 		   struct sp_plan *plan, struct sp_error *err)
 {
 	const char *disk = plan->device.kernel_name;
-	int r;
+	int r = 0;
 
 	plan->tuning_recipe = spec->tuning_recipe;
 	plan->memory_budget_bytes = spec->memory_budget_bytes ? spec->memory_budget_bytes :
@@ -345,7 +345,16 @@ int sp_plan_tuning(const struct sp_spec *spec, const struct sp_profile *profile,
 			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 					    "members: '%s' is not a block device name",
 					    spec->members[m]);
-	r = tune_disk(spec, profile, plan, disk, SP_TARGET_DEVICE, err);
+	if (disk[0])
+		r = tune_disk(spec, profile, plan, disk, SP_TARGET_DEVICE, err);
+	else
+		/* offline by a stable link: the knobs are /sys/block/NAME's */
+		sp_plan_add_warning(plan, "kernel-name-unknown",
+				    "the kernel's name of %s is not known without probing it, so no "
+				    "queue knob is planned for it: apply given these options probes it "
+				    "and plans them (the installer snippets do); this plan as a file "
+				    "has none",
+				    plan->device.path);
 	plan->members_source = SP_SOURCE_NONE;
 	if (profile->is_md)
 		sp_plan_members(spec, &plan->device, plan);

@@ -42,7 +42,8 @@ static int facts_check(void *obj, const struct sp_where *w, struct sp_error *err
 		return sp_where_error(err, w, "size_bytes", EINVAL,
 				      ": %" PRIu64 " is not a positive multiple of %u", f->size_bytes,
 				      f->logical_sector_bytes);
-	if (!f->kernel_name[0] &&
+	/* an offline plan through a stable link has none: apply reads it */
+	if (!f->kernel_name[0] && !(f->offline && sp_is_stable_link(f->path)) &&
 	    sp_kernel_name_from_path(f->path, f->kernel_name, sizeof(f->kernel_name), NULL) < 0)
 		return sp_where_error(err, w, "kernel_name", EINVAL,
 				      " is not given and cannot be derived from path '%s'", f->path);

@@ -109,7 +109,7 @@ expect_exit 2 "option '--chunk' is given twice \('256K', then '64K'\)" sp plan "
 expect_exit 2 "chunk: 256 has no unit \(a number alone is bytes\): did you mean 256K\?" with --chunk 256
 expect_exit 2 "size: 500 has no unit .*: did you mean 500G\?" with --size 500
 expect_exit 2 "memory-budget: 512 has no unit .*: did you mean 512M\?" with --memory-budget 512
-expect_exit 2 "device: cannot tell the kernel name of '/dev/disk/by-id/x'" with --device /dev/disk/by-id/x
+expect_exit 2 "device: cannot tell the kernel name of '/dev/mapper/x'" with --device /dev/mapper/x
 # a probe of something that is not a block device is invalid input too
 expect_exit 2 "'/etc/passwd' is not a block device" \
 	sp plan --controller generic --level 0 --disks 2 --chunk 64K --fs ext4 --device /etc/passwd --kernel 6.1

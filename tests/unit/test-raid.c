@@ -1,4 +1,5 @@
 /* Levels, spans and data disks; kernel-version rules. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -276,10 +277,44 @@ static void test_device_names(void **state)
 	assert_string_equal(buf, "/dev/md3p1");
 }
 
+/* udev's names: "-part%n" after a stable link, whatever it ends in */
+static void test_stable_link_partitions(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "/dev/disk/by-id/wwn-0x5000c500a1b2c3d4", "/dev/disk/by-id/wwn-0x5000c500a1b2c3d4-part1" },
+		{ "/dev/disk/by-id/scsi-3600508b1001c5e3d", "/dev/disk/by-id/scsi-3600508b1001c5e3d-part1" },
+		{ "/dev/disk/by-id/nvme-eui.0025388b71b0a5e1", "/dev/disk/by-id/nvme-eui.0025388b71b0a5e1-part1" },
+		{ "/dev/disk/by-path/pci-0000:00:05.0-scsi-0:0:1:0",
+		  "/dev/disk/by-path/pci-0000:00:05.0-scsi-0:0:1:0-part1" },
+		{ "/dev/disk/by-diskseq/12", "/dev/disk/by-diskseq/12-part1" },
+		/* a test's own tree has udev's shape too */
+		{ "/tmp/t/dev/disk/by-id/wwn-0x5", "/tmp/t/dev/disk/by-id/wwn-0x5-part1" },
+		/* not links udev names partitions after */
+		{ "/dev/disk/wwn-0x5", "/dev/disk/wwn-0x5p1" },
+		{ "/dev/by-id/x1", "/dev/by-id/x1p1" },
+		{ "/dev/mapper/mpatha", "/dev/mapper/mpatha1" },
+		{ "/dev/disk/by-/x", "/dev/disk/by-/x1" },
+	};
+	char buf[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(sp_partition_path(cases[i][0], 1, buf, sizeof(buf)), 0);
+		assert_string_equal(buf, cases[i][1]);
+	}
+	assert_true(sp_is_stable_link("/dev/disk/by-id/wwn-0x5"));
+	assert_false(sp_is_stable_link("/dev/disk/by-id/"));
+	assert_false(sp_is_stable_link("/dev/disk/by-id"));
+	assert_false(sp_is_stable_link("/dev/sdb"));
+	assert_false(sp_is_stable_link("disk/by-id/x"));
+	assert_int_equal(sp_partition_path("/dev/disk/by-id/wwn-0x5", 1, buf, 24), -ENAMETOOLONG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_level),
+		cmocka_unit_test(test_stable_link_partitions),
 		cmocka_unit_test(test_minimums_and_spans),
 		cmocka_unit_test(test_unknown_level),
 		cmocka_unit_test(test_md_raid10),
