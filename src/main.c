@@ -26,16 +26,17 @@ static const char usage_main[] =
 	"Commands:\n"
 	"  plan          compute and print a plan (no device is touched)\n"
 	"  controllers   list the controller profiles\n"
-	"  apply         make a device match a plan: partition, filesystem; verified\n"
-	"  check         compare a device with a plan; exit 1 on any difference\n"
+	"  apply         apply a plan: partition, filesystem, fstab, tuning; verified\n"
+	"  check         compare with a plan; exit 1 unless harmless (any with --strict)\n"
 	"\n"
 	"Options:\n"
 	"  -h, --help     show this help\n"
 	"  -V, --version  show the version\n"
 	"\n"
 	"Run 'stripeplan COMMAND --help' for a command's options; see stripeplan(8).\n"
-	"Exit status: 0 ok, 1 drift found by check, 2 invalid input, 3 refused for\n"
-	"safety, 4 a step failed.\n";
+	"Exit status: 0 ok, 1 check found a costly or suboptimal difference (with\n"
+	"--strict: any difference), 2 invalid input, 3 refused for safety, 4 a step\n"
+	"failed.\n";
 
 /* One line per finding: a message may hold several, one per line. */
 int sp_cli_fail(const struct sp_error *err)

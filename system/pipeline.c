@@ -477,20 +477,54 @@ static int verify_all(struct sp_ctx *ctx, struct sp_report *r, size_t *ret_first
 	return 0;
 }
 
+/*
+ * Why the step that differs first cannot be brought to the plan in place:
+ * what a person weighing --force needs beside what would be lost.
+ */
+static const char *rewrite_reason(const struct sp_step *step)
+{
+	if (step == &sp_step_partition)
+		return "a partition cannot move or change size under a filesystem: the table is "
+		       "written again and the filesystem made anew";
+	if (step == &sp_step_filesystem)
+		return "a filesystem's type and stripe geometry are set when it is made: only a new "
+		       "one has the plan's";
+	return NULL;
+}
+
+/* "; it differs from the plan: <the first difference> (and N more); <why>" */
+static void describe_drift(const struct sp_report *r, size_t first, char *buf, size_t len)
+{
+	const struct sp_step_result *res = &r->steps[first];
+	const char *why = first < N_STEPS ? rewrite_reason(steps[first]) : NULL;
+	size_t more = res->n_lines ? res->n_lines - 1 + res->n_lines_dropped : 0;
+	char n[48] = "";
+
+	buf[0] = '\0';
+	if (first >= N_STEPS || !res->n_lines || !why)
+		return;
+	if (more)
+		snprintf(n, sizeof(n), " (and %zu more)", more);
+	snprintf(buf, len, "; it differs from the plan in the %s step: %s%s; %s", res->name,
+		 res->lines[0], n, why);
+}
+
 static int refuse_overwrite(struct sp_ctx *ctx, struct sp_report *r, size_t first, double started)
 {
-	char what[SP_MSG_MAX];
+	char what[SP_MSG_MAX], drift[SP_MSG_MAX];
 
 	if (ctx->force)
 		return 0;
+	describe_drift(r, first, drift, sizeof(drift));
 	for (size_t i = first; i < N_STEPS; i++) {
 		if (!steps[i]->probe_existing)
 			continue;
 		what[0] = '\0';
 		if (steps[i]->probe_existing(ctx, what, sizeof(what)) > 0)
 			return refuse(r, started, EEXIST,
-				      "'%s' holds %s; stripeplan will not overwrite it without --force",
-				      ctx->disk_path, what[0] ? what : "data");
+				      "'%s' holds %s; stripeplan will not overwrite it without "
+				      "--force%s",
+				      ctx->disk_path, what[0] ? what : "data", drift);
 	}
 	return 0;
 }

@@ -72,7 +72,8 @@ for cmd in plan apply check controllers; do
 	argv=()
 	while read -r opt; do
 		case $opt in
-		-h | --help) ;;
+		# -o is --output, which may be given once (it is offered and tried too)
+		-h | --help | -o) ;;
 		--force | --dry-run) argv+=("$opt") ;;
 		*) argv+=("$opt" "$(value_for "$opt")") ;;
 		esac

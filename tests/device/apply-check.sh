@@ -16,6 +16,16 @@ unchanged "$dev" "$before" "dry run"
 expect_ok "apply xfs" sp apply "${P400[@]}" --fs xfs --device "$dev"
 expect_out '^\[1/[0-9]\] partition .*done, verified'
 expect_out '^\[2/[0-9]\] filesystem .*done, verified'
+# the help says the steps apply runs, in its order
+steps=$(sed -n 's/^\[[0-9]*\/[0-9]*\] \([a-z]*\) .*/\1/p' "$WORK/out" | paste -sd, | sed 's/,/, /g')
+checks=$((checks + 1))
+[ "$steps" = "partition, filesystem, fstab, tuning" ] || fail "apply ran the steps '$steps'"
+checks=$((checks + 1))
+"$STRIPEPLAN" --help | tr -s ' \n' ' ' | grep -qF "apply apply a plan: $steps; verified" ||
+	fail "stripeplan --help does not name apply's steps '$steps': $("$STRIPEPLAN" --help)"
+checks=$((checks + 1))
+"$STRIPEPLAN" apply --help | tr -s ' \n' ' ' | grep -qF "in four steps: partition (" ||
+	fail "apply --help does not name its four steps"
 checks=$((checks + 1))
 [ "$(kernel_start "${dev}p1")" = 2048 ] || fail "partition does not start at sector 2048"
 checks=$((checks + 1))
@@ -53,13 +63,27 @@ expect_out 'unchanged: the device already matched the plan'
 unchanged "$dev" "$before" "idempotent re-run"
 
 # something different on the disk: refused without --force, bytes unchanged
-expect_rc 3 "holds .*without --force" sp apply "${P400[@]}" --fs ext4 --device "$dev"
+# (the refusal says what differs and why only a rewrite gets the plan)
+expect_rc 3 "holds .*without --force; it differs from the plan in the filesystem step: differs: ${dev}p1 holds xfs, the plan says ext4.*; a filesystem's type and stripe geometry are set when it is made: only a new one has the plan's" \
+	sp apply "${P400[@]}" --fs ext4 --device "$dev"
 unchanged "$dev" "$before" "refusal of a different plan"
-# xfs where the plan says ext4, both aligned: harmless, unless --strict
+expect_rc 3 "without --force; it differs from the plan in the partition step: differs: $dev has a gpt label, the plan says msdos.*; a partition cannot move or change size under a filesystem" \
+	sp apply "${P400[@]}" --fs xfs --table msdos --device "$dev"
+unchanged "$dev" "$before" "refusal of another label"
+# xfs where the plan says ext4, both aligned: harmless, unless --strict,
+# as every help text says check's exit status is
 expect_ok "check, another fs" sp check "${P400[@]}" --fs ext4 --device "$dev"
 expect_out "differs: ${dev}p1 holds xfs, the plan says ext4"
 expect_out 'differs harmlessly'
 expect_rc 1 "DIFFERS" sp check --strict "${P400[@]}" --fs ext4 --device "$dev"
+checks=$((checks + 1))
+"$STRIPEPLAN" --help | tr -s ' \n' ' ' |
+	grep -qF "1 check found a costly or suboptimal difference (with --strict: any difference)" ||
+	fail "stripeplan --help misstates check's exit status: $("$STRIPEPLAN" --help)"
+checks=$((checks + 1))
+"$STRIPEPLAN" check --help | tr -s ' \n' ' ' |
+	grep -qF "1 a costly or suboptimal finding (with --strict: any difference)" ||
+	fail "check --help misstates its exit status"
 expect_ok "apply --force ext4" sp apply "${P400[@]}" --fs ext4 --device "$dev" --force
 checks=$((checks + 1))
 [ "$(blkid -o value -s TYPE "${dev}p1")" = ext4 ] || fail "no ext4 after --force"
