@@ -65,6 +65,7 @@ static void plan_for_loop(struct sp_plan *plan)
 	spec.disks = 8;
 	spec.chunk_bytes = 256 * 1024;
 	assert_int_equal(sp_parse_kernel(u.release, &spec.kernel, &err), 0);
+	sp_plan_release(plan); /* the one the test before made: its knobs and warnings */
 	if (sp_plan_make(&spec, sp_profiles_find(profiles, "hp-p400"), &facts, plan, &err) < 0)
 		fail_msg("plan: %s", err.message);
 	sp_facts_release(&facts);
