@@ -232,7 +232,8 @@ static int check_chunk(const struct sp_profile *profile, const struct sp_level_r
 		sp_format_size(profile->chunk_min_bytes, SP_SIZE_SHORT, b, sizeof(b));
 		sp_format_size(profile->chunk_max_bytes, SP_SIZE_SHORT, c, sizeof(c));
 		return sp_error_set(err, ERANGE, SP_ERR_INVALID,
-				    "chunk: %s is outside what %s supports (%s..%s)", a, profile->name, b, c);
+				    "chunk: %s is outside what %s supports (%s..%s)%s", a, profile->name, b,
+				    c, CITED(profile->strips_source));
 	}
 	if (profile->n_strip_sizes && !sp_profile_offers_strip(profile, plan->chunk_bytes)) {
 		char list[SP_MSG_MAX / 2];

@@ -8,6 +8,9 @@
 #include "base/error.h"
 #include "raid.h"
 
+/* " (SOURCE)" as three %s arguments, or nothing when the rule names none */
+#define CITE(source) (source)[0] ? " (" : "", (source), (source)[0] ? ")" : ""
+
 /* indexed by the level's number (sparse) */
 static const char *const sp_level_table[] = {
 	[SP_LEVEL_0] = "raid0",   [SP_LEVEL_1] = "raid1",   [SP_LEVEL_4] = "raid4",
@@ -268,11 +271,13 @@ int sp_raid_data_disks_rule(const struct sp_level_rule *rule, enum sp_level leve
 				    sp_level_name(li->level));
 	if (disks < rule->min_disks)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
-				    "disks: %s needs at least %u disk%s, not %u", sp_level_name(li->level),
-				    rule->min_disks, rule->min_disks == 1 ? "" : "s", disks);
+				    "disks: %s needs at least %u disk%s, not %u%s%s%s",
+				    sp_level_name(li->level), rule->min_disks,
+				    rule->min_disks == 1 ? "" : "s", disks, CITE(rule->source));
 	if (rule->even_disks && disks % 2)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
-				    "disks: %s needs an even number of disks, not %u", sp_level_name(li->level), disks);
+				    "disks: %s needs an even number of disks, not %u%s%s%s",
+				    sp_level_name(li->level), disks, CITE(rule->source));
 	if (rule->n_layouts) {
 		l = layout && layout->near_copies ? *layout : rule->layouts[0];
 		r = check_layout(rule, disks, &l, err);

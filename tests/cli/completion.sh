@@ -91,9 +91,9 @@ checks=$((checks + 1))
 [ "$(wc -l <"$WORK/embedded")" -ge 5 ] || fail "found fewer than 5 embedded profile names"
 complete_line plan --controller "" >"$WORK/offered"
 offers "$WORK/embedded" "stripeplan plan --controller <TAB>"
-complete_line apply --level 5 --controller h >"$WORK/offered"
+complete_line apply --level 5 --controller hp- >"$WORK/offered"
 checks=$((checks + 1))
-[ "$(cat "$WORK/offered")" = hp-p400 ] || fail "--controller h<TAB> gave '$(cat "$WORK/offered")', not hp-p400"
+[ "$(cat "$WORK/offered")" = hp-p400 ] || fail "--controller hp-<TAB> gave '$(cat "$WORK/offered")', not hp-p400"
 
 # a site profile in a --profiles DIR given earlier on the line
 mkdir "$WORK/site"

@@ -98,6 +98,12 @@ static void profile_rows(const struct sp_profile_set *set)
 			for (size_t s = 0; s < p->n_strip_sizes; s++)
 				printf("%s%s", s ? ", " : " ",
 				       SP_SIZE_TEXT(p->strip_sizes_bytes[s], SP_SIZE_SHORT));
+		} else if (!strncmp(p->strips_source, "not found", 9)) {
+			/* stripeplan's own bounds, not the vendor's: say so */
+			printf("strip sizes not found in the vendor's documents: a chunk of %s to %s "
+			       "is taken as declared",
+			       SP_SIZE_TEXT(p->chunk_min_bytes, SP_SIZE_SHORT),
+			       SP_SIZE_TEXT(p->chunk_max_bytes, SP_SIZE_SHORT));
 		} else {
 			printf("chunk %s to %s", SP_SIZE_TEXT(p->chunk_min_bytes, SP_SIZE_SHORT),
 			       SP_SIZE_TEXT(p->chunk_max_bytes, SP_SIZE_SHORT));

@@ -29,12 +29,16 @@ static void test_embedded_profiles(void **state)
 	struct sp_profile_set *set = NULL;
 	struct sp_error err = { 0 };
 	const struct sp_profile *p;
-	char names[256];
+	char names[512];
 
 	(void)state;
 	assert_int_equal(sp_profiles_embedded(&set, &err), 0);
 	sp_profiles_names(set, names, sizeof(names));
-	assert_string_equal(names, "dell-perc5e, dell-perc6i, generic, hp-p400, lsi-megaraid-475, md");
+	assert_string_equal(names, "broadcom-mr9460, broadcom-mr9560, broadcom-mr9660, dell-perc-h730p, "
+				   "dell-perc-h740p, dell-perc-h755, dell-perc-h965i, dell-perc5e, "
+				   "dell-perc6i, generic, hp-p400, hpe-mr416i, hpe-sr-p408i-p816i, "
+				   "hpe-sr932i-p, intel-vroc, lsi-megaraid-475, md, "
+				   "microchip-smartraid-3100");
 
 	p = sp_profiles_find(set, "hp-p400");
 	assert_true(p->protected_write_cache);
@@ -83,6 +87,77 @@ static void test_embedded_profiles(void **state)
 
 		assert_true(!strcmp(q->name, "generic") || q->levels_source[0]);
 	}
+	sp_profiles_free(set);
+}
+
+static bool warns(const struct sp_profile *p, const char *code)
+{
+	for (size_t i = 0; i < p->n_warnings; i++)
+		if (!strcmp(p->warnings[i].code, code))
+			return true;
+	return false;
+}
+
+/*
+ * Today's controllers (issue 25): every limit names its source, and a
+ * profile whose strip list was not found in the vendor's documents says
+ * so, offers no list of its own and warns in every plan.
+ */
+static void test_current_controller_profiles(void **state)
+{
+	static const char *const names[] = {
+		"dell-perc-h730p", "dell-perc-h740p", "dell-perc-h755", "dell-perc-h965i",
+		"broadcom-mr9460", "broadcom-mr9560", "broadcom-mr9660", "hpe-mr416i",
+		"hpe-sr-p408i-p816i", "hpe-sr932i-p", "microchip-smartraid-3100", "intel-vroc",
+	};
+	struct sp_profile_set *set = NULL;
+	struct sp_error err = { 0 };
+	const struct sp_profile *p;
+
+	(void)state;
+	assert_int_equal(sp_profiles_embedded(&set, &err), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		bool documented;
+
+		p = sp_profiles_find(set, names[i]);
+		assert_non_null(p);
+		assert_true(p->source[0] && p->levels_source[0] && p->strips_source[0]);
+		assert_true(p->n_advice > 0);
+		/* protected only where a healthy battery is fitted: barriers stay on */
+		assert_false(p->protected_write_cache);
+		documented = strncmp(p->strips_source, "not found", 9) != 0;
+		assert_true(documented == (p->n_strip_sizes > 0));
+		assert_true(documented != warns(p, "strips-not-documented"));
+		if (!documented) {
+			assert_int_equal(p->chunk_min_bytes, 4 * 1024);
+			assert_int_equal(p->chunk_max_bytes, 64 * 1024 * 1024);
+			assert_int_equal(p->default_strip_bytes, 0);
+		}
+		for (size_t r = 0; r < p->n_level_rules; r++)
+			assert_true(p->level_rules[r].source[0]);
+		if (p->spans_max || p->span_disks_max)
+			assert_true(p->spans_source[0]);
+	}
+	p = sp_profiles_find(set, "dell-perc-h730p");
+	assert_string_equal(p->strip_name, "stripe element");
+	assert_int_equal(p->n_strip_sizes, 5);
+	assert_true(sp_profile_offers_strip(p, 64 * 1024));
+	assert_false(sp_profile_offers_strip(p, 32 * 1024));
+	assert_int_equal(sp_profile_level_rule(p, SP_LEVEL_60)->min_disks, 8);
+	assert_int_equal(sp_profile_level_rule(p, SP_LEVEL_60)->max_disks, 192);
+	p = sp_profiles_find(set, "dell-perc-h965i");
+	assert_string_equal(p->driver, "mpi3mr");
+	assert_int_equal(p->spans_max, 8);
+	assert_int_equal(p->span_disks_max, 32);
+	p = sp_profiles_find(set, "microchip-smartraid-3100");
+	assert_string_equal(p->strip_name, "stripe-unit size");
+	p = sp_profiles_find(set, "intel-vroc");
+	assert_true(p->is_md);
+	assert_int_equal(p->levels_mask, sp_level_bit(SP_LEVEL_0) | sp_level_bit(SP_LEVEL_1) |
+					 sp_level_bit(SP_LEVEL_5) | sp_level_bit(SP_LEVEL_10));
+	assert_int_equal(sp_profile_level_rule(p, SP_LEVEL_1)->max_disks, 2);
+	assert_true(sp_profile_level_rule(p, SP_LEVEL_10)->even_disks);
+	assert_int_equal(sp_profile_level_rule(p, SP_LEVEL_10)->n_layouts, 1);
 	sp_profiles_free(set);
 }
 
@@ -272,6 +347,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_embedded_profiles),
+		cmocka_unit_test(test_current_controller_profiles),
 		cmocka_unit_test(test_user_profile_strictness),
 		cmocka_unit_test(test_plan_json_round_trip),
 	};
