@@ -76,6 +76,52 @@ static json_object *profile_limits_json(const struct sp_profile *pr)
 	return o;
 }
 
+static json_object *string_list(const char (*names)[SP_NAME_MAX], size_t n)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_string(names[i]));
+	return a;
+}
+
+/* the profile's recognition rows as it spells them; null: none */
+static json_object *profile_recognition_json(const struct sp_profile *pr)
+{
+	const struct sp_profile_recognition *r = &pr->recognition;
+	json_object *o, *pci, *inquiry;
+
+	if (!r->source[0])
+		return NULL;
+	o = json_object_new_object();
+	pci = json_object_new_array();
+	inquiry = json_object_new_array();
+	json_object_object_add(o, "proc_name", string_list(r->proc_names, r->n_proc_names));
+	for (size_t i = 0; i < r->n_inquiry; i++) {
+		json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "vendor", json_object_new_string(r->inquiry[i].vendor));
+		json_object_object_add(j, "model", json_object_new_string(r->inquiry[i].model));
+		json_object_array_add(inquiry, j);
+	}
+	json_object_object_add(o, "inquiry", inquiry);
+	for (size_t i = 0; i < r->n_pci; i++) {
+		const struct sp_profile_pci *p = &r->pci[i];
+		json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "vendor", json_object_new_string(p->vendor));
+		json_object_object_add(j, "device", json_object_new_string(p->device));
+		json_object_object_add(j, "subvendor", str_or_null(p->subvendor));
+		json_object_object_add(j, "subdevice", str_or_null(p->subdevice));
+		json_object_object_add(j, "name", str_or_null(p->name));
+		json_object_array_add(pci, j);
+	}
+	json_object_object_add(o, "pci", pci);
+	json_object_object_add(o, "md_metadata", string_list(r->md_metadata, r->n_md_metadata));
+	json_object_object_add(o, "source", json_object_new_string(r->source));
+	return o;
+}
+
 static json_object *profile_json(const struct sp_profile *pr)
 {
 	json_object *o = json_object_new_object(), *levels = json_object_new_array();
@@ -95,6 +141,7 @@ static json_object *profile_json(const struct sp_profile *pr)
 	json_object_object_add(o, "chunk_max_bytes", u64(pr->chunk_max_bytes));
 	json_object_object_add(o, "protected_write_cache", json_object_new_boolean(pr->protected_write_cache));
 	json_object_object_add(o, "limits", profile_limits_json(pr));
+	json_object_object_add(o, "recognition", profile_recognition_json(pr));
 	json_object_object_add(o, "scheduler", str_or_null(pr->scheduler));
 	for (size_t i = 0; i < pr->n_knobs; i++) {
 		json_object *k = json_object_new_object();

@@ -399,7 +399,10 @@ char *sp_format_plan_text(const struct sp_plan *p)
 	fprintf(f, "stripeplan: %s %s, %u disks", p->controller, sp_level_name(p->level), p->disks);
 	if (p->spans > 1)
 		fprintf(f, " in %u spans", p->spans);
-	fprintf(f, ", for Linux %s\n\n", p->kernel.release);
+	fprintf(f, ", for Linux %s\n", p->kernel.release);
+	for (size_t i = 0; i < p->n_recognised_by; i++)
+		fprintf(f, "%s%s\n", i ? "                 " : "  recognised by  ", p->recognised_by[i]);
+	fprintf(f, "\n");
 	print_array(f, p);
 	print_device(f, p);
 	print_partition(f, p);
@@ -467,6 +470,31 @@ static void profile_limits_text(FILE *f, const struct sp_profile *pr)
 	}
 }
 
+/* what recognises the controller (stripeplan(8) RECOGNITION), with its source */
+static void profile_recognition_text(FILE *f, const struct sp_profile *pr)
+{
+	const struct sp_profile_recognition *r = &pr->recognition;
+	const char *sep = "";
+
+	if (!r->source[0])
+		return;
+	fprintf(f, "  recognised by:");
+	for (size_t i = 0; i < r->n_md_metadata; i++, sep = ",")
+		fprintf(f, "%s md superblock %s", sep, r->md_metadata[i]);
+	for (size_t i = 0; i < r->n_pci; i++, sep = ",") {
+		const struct sp_profile_pci *p = &r->pci[i];
+
+		fprintf(f, "%s PCI %s:%s", sep, p->vendor, p->device);
+		if (p->subvendor[0])
+			fprintf(f, " %s:%s", p->subvendor, p->subdevice);
+	}
+	for (size_t i = 0; i < r->n_inquiry; i++, sep = ",")
+		fprintf(f, "%s INQUIRY '%s' '%s...'", sep, r->inquiry[i].vendor, r->inquiry[i].model);
+	for (size_t i = 0; i < r->n_proc_names; i++, sep = ",")
+		fprintf(f, "%s SCSI host %s", sep, r->proc_names[i]);
+	fprintf(f, " (%s)\n", r->source);
+}
+
 char *sp_format_profiles_text(const struct sp_profile_set *set)
 {
 	static const enum sp_level all[] = { SP_LEVEL_0, SP_LEVEL_1, SP_LEVEL_4, SP_LEVEL_5, SP_LEVEL_6,
@@ -505,6 +533,7 @@ char *sp_format_profiles_text(const struct sp_profile_set *set)
 			fprintf(f, "\n");
 		}
 		profile_limits_text(f, pr);
+		profile_recognition_text(f, pr);
 		if (pr->source[0])
 			fprintf(f, "  source: %s\n", pr->source);
 	}

@@ -18,6 +18,7 @@
 #include "array/facts.h"
 #include "array/md.h"
 #include "array/profile.h"
+#include "array/recognise.h"
 #include "audit/audit.h"
 #include "audit/result.h"
 #include "base/base.h"

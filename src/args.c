@@ -299,13 +299,17 @@ static unsigned omitted_fields(const struct sp_cli_args *a)
 static int check_required(const struct sp_cli_args *a, unsigned allowed, struct sp_error *err)
 {
 	static const char *const names[] = { "--controller", "--fs" };
-	/* check finds the filesystem on the device when --fs is not given */
-	const bool have[] = { a->have_controller, a->have_fs || (allowed & SP_OPT_CHECK) };
+	/* check finds the filesystem on the device when --fs is not given;
+	 * a probed device or a facts file tells its controller (recognition) */
+	const bool have[] = { a->have_controller || !a->size_bytes,
+			      a->have_fs || (allowed & SP_OPT_CHECK) };
 
 	for (size_t i = 0; i < ARRAY_SIZE(have); i++)
 		if (!have[i])
 			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
-					    "%s: required (see 'stripeplan plan --help')", names[i] + 2);
+					    "%s: required%s (see 'stripeplan plan --help')", names[i] + 2,
+					    i == 0 ? " for an offline plan (--size): there is no device "
+						     "to recognise the controller from" : "");
 	if (!a->device[0] && !a->facts_file[0])
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "device: give --device PATH (probed read-only), with --size for an "
@@ -550,16 +554,88 @@ static int load_profile(const struct sp_cli_args *a, const char *name, struct sp
 	return 0;
 }
 
+/*
+ * The profile: the one --controller names, checked against what the kernel
+ * says of the device (one it recognises as another controller is refused,
+ * naming both; one it recognises nothing of, a virtual disk, is taken as
+ * declared), or without --controller the one the kernel's facts decide,
+ * else generic with a warning (sp_cli_note_recognition()).
+ */
+static int choose_profile(const struct sp_cli_args *a, const struct sp_profile_set *set,
+			  const struct sp_facts *facts, struct sp_recognition *rec,
+			  const struct sp_profile **ret, struct sp_error *err)
+{
+	const struct sp_profile *declared;
+	char names[1024];
+
+	sp_recognise(set, facts, rec);
+	if (!a->have_controller) {
+		*ret = rec->profile ? rec->profile : sp_profiles_find(set, "generic");
+		if (!*ret)
+			return sp_error_set(err, ENOENT, SP_ERR_INVALID,
+					    "controller: none recognised (%s) and no 'generic' profile "
+					    "to fall back on: give --controller", rec->seen);
+		return 0;
+	}
+	declared = sp_profiles_find(set, a->spec.controller);
+	if (!declared) {
+		sp_profiles_names(set, names, sizeof(names));
+		return sp_error_set(err, ENOENT, SP_ERR_INVALID,
+				    "controller: unknown controller '%s' (known: %s)", a->spec.controller,
+				    names);
+	}
+	if (rec->profile && rec->profile != declared && strcmp(declared->name, "generic") != 0)
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+				    "controller: --controller %s, but what the kernel says of %s is "
+				    "the %s profile's (%s%s%s%s%s); give --controller %s, or generic to "
+				    "plan without controller knowledge",
+				    declared->name, facts->path, rec->profile->name, rec->by[0],
+				    rec->n_by > 1 ? "; " : "", rec->n_by > 1 ? rec->by[1] : "",
+				    rec->n_by > 2 ? "; " : "", rec->n_by > 2 ? rec->by[2] : "",
+				    rec->profile->name);
+	rec->n_by = 0; /* declared: the plan says nothing of recognition */
+	*ret = declared;
+	return 0;
+}
+
+/* What recognition chose, in the plan: the facts that decided, or the
+ * warning that none did. */
+static void note_recognition(const struct sp_cli_args *a, const struct sp_recognition *rec,
+			     struct sp_plan *plan)
+{
+	if (a->have_controller)
+		return;
+	if (rec->profile) {
+		for (size_t i = 0; i < rec->n_by && i < SP_MAX_RECOGNISED_BY; i++)
+			snprintf(plan->recognised_by[i], sizeof(plan->recognised_by[i]), "%s",
+				 rec->by[i]);
+		plan->n_recognised_by = rec->n_by < SP_MAX_RECOGNISED_BY ? rec->n_by :
+									   SP_MAX_RECOGNISED_BY;
+		return;
+	}
+	sp_plan_add_warning(plan, "controller-not-recognised",
+			    "no controller profile recognises %s (%s)%s%s%s: planned with the "
+			    "generic profile, which knows no controller's limits, tuning or advice; "
+			    "give --controller NAME",
+			    plan->device.path, rec->seen, rec->candidates[0] ? "; it could be " : "",
+			    rec->candidates, rec->candidates[0] ? ", which the kernel's facts do not tell apart" : "");
+}
+
 int sp_cli_make_plan(const struct sp_cli_args *a, struct sp_plan *ret, struct sp_error *err)
 {
+	const char *dirs[2] = { a->profiles_dir[0] ? a->profiles_dir : "/etc/stripeplan/controllers.d",
+				NULL };
 	struct sp_profile_set *set = NULL;
 	const struct sp_profile *profile = NULL;
+	struct sp_recognition *rec = calloc(1, sizeof(*rec));
 	struct sp_facts facts = { 0 };
 	int r;
 
-	r = load_profile(a, a->spec.controller, &set, &profile, err);
+	if (!rec)
+		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
+	r = sp_profiles_load(dirs, &set, err);
 	if (r < 0)
-		return r;
+		goto out;
 	if (a->facts_file[0])
 		r = sp_facts_load_json(a->facts_file, &facts, err);
 	else if (a->size_bytes)
@@ -570,10 +646,15 @@ int sp_cli_make_plan(const struct sp_cli_args *a, struct sp_plan *ret, struct sp
 		goto out;
 	if (a->facts_file[0] && a->device[0] && strcmp(a->device, facts.path) != 0)
 		snprintf(facts.path, sizeof(facts.path), "%s", a->device);
-	r = sp_plan_make(&a->spec, profile, &facts, ret, err);
+	r = choose_profile(a, set, &facts, rec, &profile, err);
+	if (r == 0)
+		r = sp_plan_make(&a->spec, profile, &facts, ret, err);
+	if (r == 0)
+		note_recognition(a, rec, ret);
 out:
 	sp_facts_release(&facts);
 	sp_profiles_free(set);
+	free(rec);
 	return r;
 }
 
@@ -647,7 +728,8 @@ int sp_cli_apply_command(const struct sp_cli_args *a, char *buf, size_t len)
 	cmd_word(&c, "stripeplan");
 	cmd_word(&c, "apply");
 	/* what the user left to the kernel is read again on the target */
-	cmd_flag(&c, "--controller", s->controller);
+	if (a->have_controller)
+		cmd_flag(&c, "--controller", s->controller);
 	if (!(s->omitted & SP_FIELD_LEVEL))
 		cmd_flag(&c, "--level", sp_level_name(s->level) + 4);
 	snprintf(num, sizeof(num), "%u", s->disks);

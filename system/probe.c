@@ -201,6 +201,82 @@ static void read_driver(const char *sys_disk, char *buf, size_t len)
 	free(real);
 }
 
+/* "0x1000" (a PCI id attribute) as "1000"; "" for anything else */
+static void read_pci_id(const char *dir, const char *attr, char *buf, size_t len)
+{
+	char path[SP_PATH_MAX], val[32];
+	size_t n;
+
+	buf[0] = '\0';
+	if (sys_join(path, sizeof(path), "%s/%s", dir, attr) < 0 || read_attr(path, val, sizeof(val)) < 0)
+		return;
+	if (strncmp(val, "0x", 2) != 0 || strlen(val) != 6 || len < 5)
+		return;
+	for (n = 2; n < 6; n++)
+		if (!isxdigit((unsigned char)val[n]))
+			return;
+	for (n = 0; n < 4; n++)
+		buf[n] = (char)tolower((unsigned char)val[n + 2]);
+	buf[4] = '\0';
+}
+
+/* A SCSI host's directory is "hostN" with scsi_host/hostN/proc_name in it. */
+static void read_proc_name(const char *dir, const char *base, char *buf, size_t len)
+{
+	char path[SP_PATH_MAX], val[SP_NAME_MAX];
+
+	if (strncmp(base, "host", 4) != 0 || !base[4] || strspn(base + 4, "0123456789") != strlen(base + 4))
+		return;
+	if (sys_join(path, sizeof(path), "%s/scsi_host/%s/proc_name", dir, base) == 0 &&
+	    read_attr(path, val, sizeof(val)) == 0)
+		copy_string(buf, len, val);
+}
+
+void sp_probe_controller_at(const char *sys_disk, struct sp_controller_facts *ret)
+{
+	char dir[SP_PATH_MAX], path[SP_PATH_MAX], *real, *slash;
+	struct sp_controller_facts c = { 0 };
+
+	*ret = c;
+	if (sys_join(dir, sizeof(dir), "%s/device", sys_disk) < 0)
+		return;
+	real = realpath(dir, NULL);
+	if (!real)
+		return; /* md, loop, dm: no device below them */
+	/* INQUIRY strings belong to a SCSI device, never to what is above it */
+	if (sys_join(path, sizeof(path), "%s/scsi_device", real) == 0 && path_exists(path)) {
+		static const char *const vendor[] = { "vendor", NULL }, *const model[] = { "model", NULL },
+					 *const rev[] = { "rev", NULL };
+
+		read_first_attr(real, vendor, c.vendor, sizeof(c.vendor));
+		read_first_attr(real, model, c.model, sizeof(c.model));
+		read_first_attr(real, rev, c.revision, sizeof(c.revision));
+	}
+	for (int i = 0; i < SP_SYSFS_CLIMB_MAX + 4; i++) {
+		size_t n;
+
+		slash = strrchr(real, '/');
+		if (!slash || slash == real)
+			break;
+		if (!c.proc_name[0])
+			read_proc_name(real, slash + 1, c.proc_name, sizeof(c.proc_name));
+		/* the first PCI function above the disk: it has subsystem ids */
+		if (sys_join(path, sizeof(path), "%s/subsystem_device", real) == 0 && path_exists(path)) {
+			read_pci_id(real, "vendor", c.pci_vendor, sizeof(c.pci_vendor));
+			read_pci_id(real, "device", c.pci_device, sizeof(c.pci_device));
+			read_pci_id(real, "subsystem_vendor", c.pci_subvendor, sizeof(c.pci_subvendor));
+			read_pci_id(real, "subsystem_device", c.pci_subdevice, sizeof(c.pci_subdevice));
+			break;
+		}
+		*slash = '\0';
+		n = strlen(real);
+		if (n >= 12 && !strcmp(real + n - 12, "/sys/devices"))
+			break;
+	}
+	free(real);
+	*ret = c;
+}
+
 static bool is_scsi_device(const char *sys_disk)
 {
 	char path[SP_PATH_MAX];
@@ -370,6 +446,30 @@ static int md_members_failed(struct sp_error *err, int r, const char *array)
 		    "cannot read the members of md array '%s': %s", array, strerror(-r));
 }
 
+/*
+ * The superblock format: metadata_version itself, or for a volume of an
+ * external container ("external:/md127/0", mdadm's text_version for an
+ * IMSM or DDF member array) the container's ("external:imsm").
+ */
+static void md_format(const struct sp_sysfs *sys, const char *version, char *buf, size_t len)
+{
+	char container[SP_NAME_MAX], dev[SP_PATH_MAX], text[SP_NAME_MAX] = "", *slash;
+
+	copy_string(buf, len, version);
+	if (strncmp(version, "external:/", 10) != 0 ||
+	    copy_string(container, sizeof(container), version + 10) < 0)
+		return;
+	slash = strchr(container, '/');
+	if (slash)
+		*slash = '\0';
+	if (!sp_block_name_ok(container) ||
+	    sp_sysfs_path(sys, dev, sizeof(dev), "block/%s", container) < 0)
+		return;
+	md_text(dev, "metadata_version", text, sizeof(text));
+	if (!strncmp(text, "external:", 9) && text[9] != '/')
+		copy_string(buf, len, text);
+}
+
 /* /sys/.../mdN/md/ as facts; md->present stays false for anything else. */
 static int read_md(const struct sp_sysfs *sys, const char *sys_dev, struct sp_md_facts *md)
 {
@@ -388,6 +488,7 @@ static int read_md(const struct sp_sysfs *sys, const char *sys_dev, struct sp_md
 	md_text(sys_dev, "uuid", uuid, sizeof(uuid));
 	md_text(sys_dev, "metadata_version", metadata, sizeof(metadata));
 	md_uuid_for_udev(uuid, !strncmp(metadata, "0.", 2), md->uuid, sizeof(md->uuid));
+	md_format(sys, metadata, md->metadata, sizeof(md->metadata));
 	return md_members(sys, sys_dev, md);
 }
 
@@ -447,6 +548,7 @@ static int read_sysfs_facts(const struct sp_sysfs *sys, int fd, const char *path
 	read_first_attr(sys_disk, wwn_attrs, f->wwn, sizeof(f->wwn));
 	read_first_attr(sys_disk, serial_attrs, f->serial, sizeof(f->serial));
 	read_driver(sys_disk, f->driver, sizeof(f->driver));
+	sp_probe_controller_at(sys_disk, &f->controller);
 	f->is_scsi = is_scsi_device(sys_disk);
 	r = read_md(sys, sys_dev, &f->md);
 	if (r < 0)

@@ -65,6 +65,13 @@ int sp_node_of(const char *name, char *buf, size_t len);
  * a message naming the path.  sys (may be NULL) says where sysfs is.
  * The facts own an md array's members: sp_facts_release() them.
  */
+/*
+ * Who drives the disk whose sysfs directory is sys_disk ("<root>/sys/block/sdb"):
+ * the SCSI host's proc_name, the INQUIRY strings of a SCSI device, the ids
+ * of the nearest PCI function above it.  Unknown ones stay "".  Reads only.
+ */
+void sp_probe_controller_at(const char *sys_disk, struct sp_controller_facts *ret);
+
 int sp_probe_facts(const struct sp_sysfs *sys, const char *path, struct sp_facts *ret,
 		   struct sp_error *err);
 /* The same facts, for the device behind an open descriptor (path names

@@ -11,6 +11,20 @@
 #include "md.h"
 
 /*
+ * Who drives a disk, as the kernel says: what recognition matches against
+ * the profiles' "recognition" rows.  "" is unknown; the PCI ids are four
+ * lowercase hex digits ("1000", "005d"), from the nearest PCI function
+ * above the disk.
+ */
+struct sp_controller_facts {
+	char proc_name[SP_NAME_MAX]; /* the SCSI host's: "megaraid_sas", "smartpqi" */
+	char vendor[16];             /* INQUIRY vendor (device/vendor), 8 bytes trimmed */
+	char model[32];              /* INQUIRY product (device/model), 16 bytes trimmed */
+	char revision[16];           /* INQUIRY revision (device/rev) */
+	char pci_vendor[8], pci_device[8], pci_subvendor[8], pci_subdevice[8];
+};
+
+/*
  * What a block device is, as read (read-only) from the kernel.  For an
  * offline plan the CLI fills path, size and sector sizes from flags and
  * sets `offline`.
@@ -38,6 +52,7 @@ struct sp_facts {
 	 * none for md, partitions, offline plans */
 	size_t n_schedulers;
 	char schedulers[8][16];
+	struct sp_controller_facts controller;
 	struct sp_md_facts md;
 };
 

@@ -41,6 +41,10 @@ struct sp_md_facts {
 	char sync_action[16];     /* "idle", "resync", "recover", "check", "" unknown */
 	unsigned degraded;        /* md/degraded: members missing */
 	char uuid[SP_MD_UUID_MAX];
+	/* the superblock format: md/metadata_version ("1.2", "0.90"), and for
+	 * a volume of an external container ("external:/md127/0") the
+	 * container's ("external:imsm") */
+	char metadata[SP_NAME_MAX];
 	size_t n_members;
 	struct sp_md_member *members; /* grown as needed (sp_array_room); sp_facts_release() */
 };

@@ -56,6 +56,41 @@ struct sp_profile_warning {
 	char message[SP_MSG_MAX];
 };
 
+/*
+ * What the kernel says of a disk that tells this controller: data, so a
+ * site's profile can teach stripeplan its own cards.  A PCI row without
+ * subsystem ids matches a chip (weaker); one with them, a board.  An
+ * INQUIRY model is a prefix (the product field is 16 bytes, and vendors
+ * add "Adp", "Mini", "Front").  md_metadata is the superblock format
+ * (md facts' "metadata").
+ */
+struct sp_profile_inquiry {
+	char vendor[16];
+	char model[32];
+};
+
+struct sp_profile_pci {
+	char vendor[8], device[8], subvendor[8], subdevice[8];
+	char name[SP_NAME_MAX];
+};
+
+#define SP_PROFILE_MAX_PROC_NAMES 4U
+#define SP_PROFILE_MAX_INQUIRY 8U
+#define SP_PROFILE_MAX_PCI 24U
+#define SP_PROFILE_MAX_MD_METADATA 8U
+
+struct sp_profile_recognition {
+	size_t n_proc_names;
+	char proc_names[SP_PROFILE_MAX_PROC_NAMES][SP_NAME_MAX];
+	size_t n_inquiry;
+	struct sp_profile_inquiry inquiry[SP_PROFILE_MAX_INQUIRY];
+	size_t n_pci;
+	struct sp_profile_pci pci[SP_PROFILE_MAX_PCI];
+	size_t n_md_metadata;
+	char md_metadata[SP_PROFILE_MAX_MD_METADATA][SP_NAME_MAX];
+	char source[SP_MSG_MAX];
+};
+
 #define SP_PROFILE_MAX_KNOBS 16U
 #define SP_PROFILE_MAX_MODOPTS 4U
 #define SP_PROFILE_MAX_WARNINGS 8U
@@ -99,6 +134,7 @@ struct sp_profile {
 	char advice[SP_PROFILE_MAX_ADVICE][SP_MSG_MAX];
 	size_t n_level_rules;
 	struct sp_level_rule level_rules[SP_PROFILE_MAX_LEVEL_RULES];
+	struct sp_profile_recognition recognition;
 };
 
 /* The profile's rule for a level, else the hardware rule. */

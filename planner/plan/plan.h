@@ -51,9 +51,14 @@ struct sp_warning {
 	char message[SP_MSG_MAX];
 };
 
+#define SP_MAX_RECOGNISED_BY 4U
+
 struct sp_plan {
 	/* array */
 	char controller[SP_NAME_MAX];
+	/* the facts that chose the controller when --controller was not given */
+	size_t n_recognised_by;
+	char recognised_by[SP_MAX_RECOGNISED_BY][SP_MSG_MAX / 2];
 	enum sp_level level;
 	unsigned disks, spans, data_disks;
 	uint64_t chunk_bytes;        /* 0 for a mirror */

@@ -57,6 +57,24 @@ static int facts_check(void *obj, const struct sp_where *w, struct sp_error *err
 }
 
 /* "schedulers": ["mq-deadline", "none"], as queue/scheduler offers them */
+/* a PCI id is four hex digits or unknown */
+static int controller_check(void *obj, const struct sp_where *w, struct sp_error *err)
+{
+	const struct sp_controller_facts *c = obj;
+	const struct {
+		const char *name, *value;
+	} ids[] = { { "pci_vendor", c->pci_vendor },
+		    { "pci_device", c->pci_device },
+		    { "pci_subvendor", c->pci_subvendor },
+		    { "pci_subdevice", c->pci_subdevice } };
+
+	for (size_t i = 0; i < ARRAY_SIZE(ids); i++)
+		if (ids[i].value[0] && strlen(ids[i].value) != 4)
+			return sp_where_error(err, w, ids[i].name, EINVAL,
+					      ": '%s' is not four hex digits", ids[i].value);
+	return 0;
+}
+
 static const struct sp_field scheduler_elem =
 	SP_ELEM_STRING(sizeof(((struct sp_facts *)0)->schedulers[0]),
 		       .flags = SP_FF_NAME | SP_FF_NONEMPTY);
@@ -66,6 +84,35 @@ static const struct sp_field scheduler_elem =
  * rows are what only a probe says (the queue's schedulers, whether it is
  * a partition): the plan does not carry them, and refuses them.
  */
+#define HEX4 "0123456789abcdef"
+
+/* "controller": who drives the disk, for recognition; not in a plan */
+static const struct sp_field controller_fields[] = {
+	SP_STRING(sp_controller_facts, proc_name, "proc_name", .flags = SP_FF_NAME | SP_FF_NULL_EMPTY),
+	SP_STRING(sp_controller_facts, vendor, "vendor", .flags = SP_FF_NULL_EMPTY),
+	SP_STRING(sp_controller_facts, model, "model", .flags = SP_FF_NULL_EMPTY),
+	SP_STRING(sp_controller_facts, revision, "revision", .flags = SP_FF_NULL_EMPTY),
+	SP_STRING(sp_controller_facts, pci_vendor, "pci_vendor", .flags = SP_FF_NULL_EMPTY,
+		  .charset = HEX4, .charset_says = "four lowercase hex digits"),
+	SP_STRING(sp_controller_facts, pci_device, "pci_device", .flags = SP_FF_NULL_EMPTY,
+		  .charset = HEX4, .charset_says = "four lowercase hex digits"),
+	SP_STRING(sp_controller_facts, pci_subvendor, "pci_subvendor", .flags = SP_FF_NULL_EMPTY,
+		  .charset = HEX4, .charset_says = "four lowercase hex digits"),
+	SP_STRING(sp_controller_facts, pci_subdevice, "pci_subdevice", .flags = SP_FF_NULL_EMPTY,
+		  .charset = HEX4, .charset_says = "four lowercase hex digits"),
+};
+static const struct sp_schema controller_schema =
+	SP_SCHEMA(sp_controller_facts, controller_fields, .check = controller_check);
+
+static bool controller_unknown(const void *member)
+{
+	const struct sp_controller_facts *c = member;
+
+	return !c->proc_name[0] && !c->vendor[0] && !c->model[0] && !c->revision[0] &&
+	       !c->pci_vendor[0] && !c->pci_device[0] && !c->pci_subvendor[0] &&
+	       !c->pci_subdevice[0];
+}
+
 static const struct sp_field facts_fields[] = {
 	SP_STRING(sp_facts, path, "path", .flags = SP_FF_REQUIRED),
 	SP_STRING(sp_facts, kernel_name, "kernel_name", .flags = SP_FF_NAME,
@@ -95,6 +142,8 @@ static const struct sp_field facts_fields[] = {
 	SP_BOOL(sp_facts, is_partition, "is_partition", .views = SP_VIEW_FACTS),
 	SP_LIST(sp_facts, schedulers, n_schedulers, "schedulers", &scheduler_elem,
 		.views = SP_VIEW_FACTS),
+	SP_OBJECT(sp_facts, controller, "controller", &controller_schema, .empty = controller_unknown,
+		  .views = SP_VIEW_FACTS),
 	SP_OBJECT(sp_facts, md, "md", &sp_md_schema, .empty = sp_md_absent),
 };
 const struct sp_schema sp_facts_schema =

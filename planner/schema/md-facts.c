@@ -51,6 +51,9 @@ static const struct sp_field md_fields[] = {
 	SP_STRING(sp_md_facts, sync_action, "sync_action", .flags = SP_FF_NAME | SP_FF_NULL_EMPTY),
 	SP_UINT(sp_md_facts, degraded, "degraded", 0, SP_MAX_DISKS),
 	SP_STRING(sp_md_facts, uuid, "uuid", .flags = SP_FF_NAME | SP_FF_NULL_EMPTY),
+	/* what recognition needs (intel-vroc's "external:imsm"), not the plan */
+	SP_STRING(sp_md_facts, metadata, "metadata", .flags = SP_FF_NAME | SP_FF_NULL_EMPTY,
+		  .views = SP_VIEW_FACTS),
 	SP_LIST_GROWN(sp_md_facts, members, n_members, SP_MAX_MEMBERS, "members", &member_elem),
 };
 static const struct sp_unlisted md_unlisted[] = {

@@ -292,9 +292,14 @@ static const struct sp_field source_fields[] = {
 };
 static const struct sp_schema source_schema = SP_SCHEMA(sp_plan, source_fields);
 
+static const struct sp_field recognised_by_elem = SP_ELEM_STRING(SP_MSG_MAX / 2);
+
 static const struct sp_field array_fields[] = {
 	SP_STRING(sp_plan, controller, "controller", .flags = SP_FF_REQUIRED,
 		  .compare = SP_CMP_REQUEST),
+	/* the words of what the kernel said: only when it chose the controller */
+	SP_LIST(sp_plan, recognised_by, n_recognised_by, "recognised_by", &recognised_by_elem,
+		.flags = SP_FF_OMIT_EMPTY, .compare = SP_CMP_NOTE),
 	SP_ENUM(sp_plan, level, "level", &sp_level_names, .flags = SP_FF_REQUIRED,
 		.compare = SP_CMP_REQUEST),
 	SP_UINT(sp_plan, disks, "disks", 0, SP_MAX_DISKS, .flags = SP_FF_REQUIRED,

@@ -392,6 +392,73 @@ static const struct sp_field spans_fields[] = {
 };
 static const struct sp_schema spans_schema = SP_SCHEMA(sp_profile, spans_fields);
 
+#define HEX4 "0123456789abcdef"
+
+static int pci_check(void *obj, const struct sp_where *w, struct sp_error *err)
+{
+	const struct sp_profile_pci *p = obj;
+	const struct {
+		const char *name, *value;
+	} ids[] = { { "vendor", p->vendor },
+		    { "device", p->device },
+		    { "subvendor", p->subvendor },
+		    { "subdevice", p->subdevice } };
+
+	for (size_t i = 0; i < ARRAY_SIZE(ids); i++)
+		if (ids[i].value[0] && strlen(ids[i].value) != 4)
+			return sp_where_error(err, w, ids[i].name, EINVAL,
+					      ": '%s' is not four hex digits", ids[i].value);
+	if (!p->subvendor[0] != !p->subdevice[0])
+		return sp_where_error(err, w, "subvendor", EINVAL,
+				      ": subvendor and subdevice go together");
+	return 0;
+}
+
+static int recognition_check(void *obj, const struct sp_where *w, struct sp_error *err)
+{
+	const struct sp_profile_recognition *r = obj;
+
+	if (!r->n_proc_names && !r->n_inquiry && !r->n_pci && !r->n_md_metadata)
+		return sp_where_error(err, w, NULL, EINVAL,
+				      ": names nothing to recognise (proc_name, inquiry, pci, md_metadata)");
+	return 0;
+}
+
+static const struct sp_field pci_fields[] = {
+	SP_STRING(sp_profile_pci, vendor, "vendor", .flags = SP_FF_REQUIRED | SP_FF_NONEMPTY,
+		  .charset = HEX4, .charset_says = "four lowercase hex digits"),
+	SP_STRING(sp_profile_pci, device, "device", .flags = SP_FF_REQUIRED | SP_FF_NONEMPTY,
+		  .charset = HEX4, .charset_says = "four lowercase hex digits"),
+	SP_STRING(sp_profile_pci, subvendor, "subvendor", .charset = HEX4,
+		  .charset_says = "four lowercase hex digits"),
+	SP_STRING(sp_profile_pci, subdevice, "subdevice", .charset = HEX4,
+		  .charset_says = "four lowercase hex digits"),
+	SP_STRING(sp_profile_pci, name, "name"),
+};
+static const struct sp_schema pci_schema = SP_SCHEMA(sp_profile_pci, pci_fields, .check = pci_check);
+static const struct sp_field pci_elem = SP_ELEM_OBJECT(&pci_schema);
+
+static const struct sp_field inquiry_fields[] = {
+	SP_STRING(sp_profile_inquiry, vendor, "vendor", .flags = SP_FF_REQUIRED | SP_FF_NONEMPTY),
+	SP_STRING(sp_profile_inquiry, model, "model", .flags = SP_FF_REQUIRED | SP_FF_NONEMPTY),
+};
+static const struct sp_schema inquiry_schema = SP_SCHEMA(sp_profile_inquiry, inquiry_fields);
+static const struct sp_field inquiry_elem = SP_ELEM_OBJECT(&inquiry_schema);
+
+static const struct sp_field proc_name_elem =
+	SP_ELEM_STRING(SP_NAME_MAX, .flags = SP_FF_NAME | SP_FF_NONEMPTY);
+
+/* "recognition": { "proc_name": [...], "inquiry": [...], "pci": [...], "md_metadata": [...], "source": "..." } */
+static const struct sp_field recognition_fields[] = {
+	SP_LIST(sp_profile_recognition, proc_names, n_proc_names, "proc_name", &proc_name_elem),
+	SP_LIST(sp_profile_recognition, inquiry, n_inquiry, "inquiry", &inquiry_elem),
+	SP_LIST(sp_profile_recognition, pci, n_pci, "pci", &pci_elem),
+	SP_LIST(sp_profile_recognition, md_metadata, n_md_metadata, "md_metadata", &proc_name_elem),
+	SP_STRING(sp_profile_recognition, source, "source", .flags = SP_FF_REQUIRED | SP_FF_NONEMPTY),
+};
+static const struct sp_schema recognition_schema =
+	SP_SCHEMA(sp_profile_recognition, recognition_fields, .check = recognition_check);
+
 static const struct sp_field profile_fields[] = {
 	SP_STRING(sp_profile, name, "name", .flags = SP_FF_REQUIRED | SP_FF_NONEMPTY,
 		  .charset = LOWER_DIGITS "-", .charset_says = "lowercase letters, digits and '-'"),
@@ -418,6 +485,7 @@ static const struct sp_field profile_fields[] = {
 	SP_LIST(sp_profile, warnings, n_warnings, "warnings", &warning_elem),
 	SP_LIST(sp_profile, advice, n_advice, "advice", &advice_elem),
 	SP_LIST(sp_profile, level_rules, n_level_rules, "level_rules", &rule_elem),
+	SP_OBJECT(sp_profile, recognition, "recognition", &recognition_schema),
 };
 const struct sp_schema sp_profile_schema =
 	SP_SCHEMA(sp_profile, profile_fields, .check = profile_check);

@@ -474,6 +474,9 @@ static json_object *write_object(const struct sp_schema *sch, const void *obj, u
 				json_object_object_add(o, f->name, NULL);
 			continue;
 		}
+		if ((f->flags & SP_FF_OMIT_EMPTY) && f->type == SP_FIELD_LIST &&
+		    *(const size_t *)cat(obj, f->count_offset) == 0)
+			continue;
 		json_object_object_add(o, f->name,
 				       f->empty && f->empty(cat(obj, f->offset)) ?
 					       NULL :

@@ -81,6 +81,8 @@ enum sp_field_flags {
 	SP_FF_NAME = 1U << 3,       /* a string that becomes a sysfs path or udev
 				     * match: no space, control byte, quote, backslash or slash */
 	SP_FF_NONEMPTY = 1U << 4,   /* a string that is not "" */
+	SP_FF_OMIT_EMPTY = 1U << 5, /* a list left out when it has no element (a note
+				     * most plans do not have); read when there */
 };
 
 struct sp_field;

@@ -67,6 +67,37 @@ static void check_profile(const struct sp_profile *p)
 	FUZZ_CHECK_TERMINATED(p->strip_name);
 	FUZZ_CHECK_TERMINATED(p->strips_source);
 	FUZZ_CHECK_TERMINATED(p->spans_source);
+	/* recognition rows: counts within their arrays, strings terminated, PCI
+	 * ids four lowercase hex digits or none, a source whenever rows are there */
+	{
+		const struct sp_profile_recognition *r = &p->recognition;
+
+		FUZZ_CHECK(r->n_proc_names <= SP_PROFILE_MAX_PROC_NAMES && r->n_inquiry <= SP_PROFILE_MAX_INQUIRY &&
+				   r->n_pci <= SP_PROFILE_MAX_PCI && r->n_md_metadata <= SP_PROFILE_MAX_MD_METADATA,
+			   "recognition counts %zu %zu %zu %zu", r->n_proc_names, r->n_inquiry, r->n_pci,
+			   r->n_md_metadata);
+		FUZZ_CHECK_TERMINATED(r->source);
+		FUZZ_CHECK(!(r->n_proc_names || r->n_inquiry || r->n_pci || r->n_md_metadata) || r->source[0],
+			   "recognition rows without a source");
+		for (size_t i = 0; i < r->n_proc_names; i++)
+			FUZZ_CHECK_TERMINATED(r->proc_names[i]);
+		for (size_t i = 0; i < r->n_md_metadata; i++)
+			FUZZ_CHECK_TERMINATED(r->md_metadata[i]);
+		for (size_t i = 0; i < r->n_inquiry; i++) {
+			FUZZ_CHECK_TERMINATED(r->inquiry[i].vendor);
+			FUZZ_CHECK_TERMINATED(r->inquiry[i].model);
+		}
+		for (size_t i = 0; i < r->n_pci; i++) {
+			const char *ids[] = { r->pci[i].vendor, r->pci[i].device, r->pci[i].subvendor,
+					      r->pci[i].subdevice };
+
+			FUZZ_CHECK_TERMINATED(r->pci[i].name);
+			for (size_t j = 0; j < 4; j++)
+				FUZZ_CHECK((j >= 2 && !ids[j][0]) ||
+						   (strlen(ids[j]) == 4 && strspn(ids[j], "0123456789abcdef") == 4),
+					   "pci id '%s'", ids[j]);
+		}
+	}
 	FUZZ_CHECK(p->n_strip_sizes <= SP_PROFILE_MAX_STRIPS, "n_strip_sizes %zu", p->n_strip_sizes);
 	for (size_t i = 0; i < p->n_strip_sizes; i++)
 		FUZZ_CHECK(p->strip_sizes_bytes[i] >= p->chunk_min_bytes &&

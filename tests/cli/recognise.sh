@@ -1,0 +1,94 @@
+#!/bin/bash
+# Recognition (issue 25 item 2): without --controller, the profile is the
+# one the kernel's facts decide (here from facts files, whose "controller"
+# and md "metadata" the probe fills from sysfs: unit/test-recognise), and
+# the plan says which facts decided; none decided is the generic profile
+# with a warning naming what was seen; a --controller the facts contradict
+# is refused naming both.  The rows are data: a site's profile is
+# recognised the same way.
+. "$(dirname "$0")/lib.bash"
+
+sp() { "$STRIPEPLAN" "$@"; }
+R="$SRCDIR/tests/cli/recognise"
+h755=(--facts "$R/perc-h755-lun.json" --level 5 --disks 4 --chunk 256K --fs xfs --mountpoint /data --kernel 6.12.0)
+
+golden recognised-perc-h755.txt "$STRIPEPLAN" plan "${h755[@]}"
+golden recognised-imsm.txt "$STRIPEPLAN" plan --facts "$R/imsm-raid5.json" --fs xfs --kernel 6.12.0
+
+checks=$((checks + 1))
+sp plan "${h755[@]}" --format json | python3 -c '
+import json, sys
+p = json.load(sys.stdin)
+assert p["array"]["controller"] == "dell-perc-h755", p["array"]["controller"]
+assert p["array"]["recognised_by"] == [
+    "PCI 1000:10e2 subsystem 1028:1ae1, PERC H755 Front",
+    "INQUIRY vendor '"'"'DELL'"'"' model '"'"'PERC H755 Front'"'"'",
+    "SCSI host proc_name '"'"'megaraid_sas'"'"'"], p["array"]["recognised_by"]
+' || fail "the JSON plan does not carry recognised_by"
+
+# declared and agreeing, or generic: taken, and the plan says nothing of recognition
+checks=$((checks + 1))
+sp plan "${h755[@]}" --controller dell-perc-h755 --format json >"$WORK/declared.json" &&
+	! grep -q recognised_by "$WORK/declared.json" || fail "a declared controller carries recognised_by"
+checks=$((checks + 1))
+sp plan "${h755[@]}" --controller generic >"$WORK/generic.txt" && ! grep -q 'recognised by' "$WORK/generic.txt" ||
+	fail "--controller generic on a recognised LUN is not taken as declared"
+
+# contradicted: refused before anything, naming both and the facts
+expect_exit 2 "^stripeplan: controller: --controller dell-perc-h730p, but what the kernel says of /dev/sdb is the dell-perc-h755 profile's \(PCI 1000:10e2 subsystem 1028:1ae1, PERC H755 Front; INQUIRY vendor 'DELL' model 'PERC H755 Front'; SCSI host proc_name 'megaraid_sas'\); give --controller dell-perc-h755" \
+	sp plan "${h755[@]}" --controller dell-perc-h730p
+expect_exit 2 "^stripeplan: controller: --controller md, but what the kernel says of /dev/md126 is the intel-vroc profile's \(md superblock format 'external:imsm'\)" \
+	sp plan --facts "$R/imsm-raid5.json" --fs xfs --kernel 6.12.0 --controller md
+
+# nothing decided: generic, and the warning names what was seen and who it could be
+sed 's/"1ae1"/"1ae9"/; s/PERC H755 Front/PERC H999/' "$R/perc-h755-lun.json" >"$WORK/unknown.json"
+checks=$((checks + 1))
+sp plan --facts "$WORK/unknown.json" --level 5 --disks 4 --chunk 256K --fs xfs --kernel 6.12.0 >"$WORK/unknown.txt" ||
+	fail "an unknown board is not planned"
+grep -q '^stripeplan: generic raid5' "$WORK/unknown.txt" || fail "an unknown board is not planned with generic"
+checks=$((checks + 1))
+grep -qF "[controller-not-recognised] no controller profile recognises /dev/sdb (SCSI host proc_name 'megaraid_sas', INQUIRY vendor 'DELL' model 'PERC H999' revision '5.16', PCI 1000:10e2 subsystem 1028:1ae9); it could be broadcom-mr9560, dell-perc-h755, hpe-mr416i, which the kernel's facts do not tell apart: planned with the generic profile" "$WORK/unknown.txt" ||
+	fail "the warning does not name what was seen: $(grep controller-not "$WORK/unknown.txt")"
+# a disk with no controller at all (a facts file without one: a loop device)
+checks=$((checks + 1))
+sp plan --facts "$SRCDIR/fixtures/facts/4kn.json" --level 5 --disks 4 --chunk 64K --fs xfs --kernel 6.12.0 >"$WORK/loop.txt" &&
+	grep -qF "(no controller: no SCSI host, INQUIRY, PCI function or md array)" "$WORK/loop.txt" ||
+	fail "a device without a controller is not said so: $(grep controller "$WORK/loop.txt")"
+
+# offline: nothing to recognise from
+expect_exit 2 "^stripeplan: controller: required for an offline plan \(--size\): there is no device to recognise the controller from" \
+	sp plan --level 5 --disks 4 --chunk 64K --fs xfs --device /dev/sdb --size 1T --kernel 6.12.0
+
+# a site's profile teaches stripeplan its own card, by data alone
+mkdir "$WORK/site"
+python3 - "$SRCDIR/planner/profiles/generic.json" "$WORK/site/acme.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["name"] = "acme-raid"
+p["recognition"] = {"proc_name": ["megaraid_sas"],
+                    "pci": [{"vendor": "1000", "device": "10e2", "subvendor": "1028", "subdevice": "1ae9", "name": "ACME 9"}],
+                    "source": "the site's own inventory"}
+json.dump(p, open(sys.argv[2], "w"))
+PY
+checks=$((checks + 1))
+sp plan --profiles "$WORK/site" --facts "$WORK/unknown.json" --level 5 --disks 4 --chunk 256K --fs xfs --kernel 6.12.0 >"$WORK/acme.txt" &&
+	head -2 "$WORK/acme.txt" | grep -qF "  recognised by  PCI 1000:10e2 subsystem 1028:1ae9, ACME 9" ||
+	fail "a site's recognition rows do not recognise its card: $(head -3 "$WORK/acme.txt")"
+
+# rows are read as strictly as the rest of a profile
+python3 - "$WORK/site/acme.json" "$WORK/bad" <<'PY'
+import json, os, sys
+p = json.load(open(sys.argv[1]))
+for name, rec in (("case", {"pci": [{"vendor": "10E2", "device": "0001"}], "source": "x"}),
+                  ("sub", {"pci": [{"vendor": "1000", "device": "0001", "subvendor": "1028"}], "source": "x"}),
+                  ("none", {"source": "x"}),
+                  ("nosource", {"proc_name": ["megaraid_sas"]})):
+    os.makedirs(os.path.join(sys.argv[2], name))
+    p["recognition"] = rec
+    json.dump(p, open(os.path.join(sys.argv[2], name, "p.json"), "w"))
+PY
+expect_exit 2 "recognition.pci\[0\].vendor must be four lowercase hex digits" sp controllers --profiles "$WORK/bad/case"
+expect_exit 2 "recognition.pci\[0\].subvendor: subvendor and subdevice go together" sp controllers --profiles "$WORK/bad/sub"
+expect_exit 2 "recognition: names nothing to recognise" sp controllers --profiles "$WORK/bad/none"
+expect_exit 2 "recognition.source.* is missing" sp controllers --profiles "$WORK/bad/nosource"
+finish

@@ -1,0 +1,492 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Recognition: fake sysfs trees as the kernel lays them out for each
+ * controller family (megaraid_sas, mpi3mr, smartpqi, a virtio disk, NVMe,
+ * IMSM and native md), read by the probe's sp_probe_controller_at() and
+ * sp_probe_md(), then matched against the shipped profiles' recognition
+ * rows.  The trees are built in a temporary directory; nothing else is
+ * touched.
+ */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "probe.h"
+#include "stripeplan.h"
+
+static char root[PATH_MAX];
+/* the shipped profiles, for the whole test: a recognition points into them */
+static struct sp_profile_set *shipped;
+
+static void mkdirs(const char *path)
+{
+	char buf[PATH_MAX];
+
+	assert_true(strlen(path) < sizeof(buf));
+	strcpy(buf, path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		assert_true(mkdir(buf, 0755) == 0 || errno == EEXIST);
+		*p = '/';
+	}
+	assert_true(mkdir(buf, 0755) == 0 || errno == EEXIST);
+}
+
+/* root/REL, its directories made first */
+static void put(const char *rel, const char *text)
+{
+	char path[PATH_MAX], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	slash = strrchr(path, '/');
+	*slash = '\0';
+	mkdirs(path);
+	*slash = '/';
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void link_at(const char *target, const char *rel)
+{
+	char path[PATH_MAX], *slash;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	slash = strrchr(path, '/');
+	*slash = '\0';
+	mkdirs(path);
+	*slash = '/';
+	assert_int_equal(symlink(target, path), 0);
+}
+
+struct scsi_lun {
+	const char *pci; /* "devices/pci0000:00/0000:17:00.0" */
+	const char *vendor, *device, *subvendor, *subdevice;
+	const char *proc_name;
+	const char *inq_vendor, *inq_model, *inq_rev; /* NULL: no INQUIRY files */
+};
+
+/*
+ * /sys/block/sdb -> .../PCI/host0/target0:2:0/0:2:0:0/block/sdb, with
+ * device -> ../../../0:2:0:0 (its scsi_device/ and INQUIRY files),
+ * host0/scsi_host/host0/proc_name, and the PCI function's ids as the
+ * kernel prints them ("0x1000\n").
+ */
+static void make_scsi_lun(const struct scsi_lun *l)
+{
+	char rel[PATH_MAX], sdev[PATH_MAX], text[PATH_MAX];
+
+	snprintf(rel, sizeof(rel), "sys/%s/vendor", l->pci);
+	snprintf(text, sizeof(text), "0x%s\n", l->vendor);
+	put(rel, text);
+	snprintf(rel, sizeof(rel), "sys/%s/device", l->pci);
+	snprintf(text, sizeof(text), "0x%s\n", l->device);
+	put(rel, text);
+	snprintf(rel, sizeof(rel), "sys/%s/subsystem_vendor", l->pci);
+	snprintf(text, sizeof(text), "0x%s\n", l->subvendor);
+	put(rel, text);
+	snprintf(rel, sizeof(rel), "sys/%s/subsystem_device", l->pci);
+	snprintf(text, sizeof(text), "0x%s\n", l->subdevice);
+	put(rel, text);
+	snprintf(rel, sizeof(rel), "sys/%s/host0/scsi_host/host0/proc_name", l->pci);
+	snprintf(text, sizeof(text), "%s\n", l->proc_name);
+	put(rel, text);
+	snprintf(sdev, sizeof(sdev), "sys/%s/host0/target0:2:0/0:2:0:0", l->pci);
+	snprintf(rel, sizeof(rel), "%s/scsi_device/0:2:0:0/.keep", sdev);
+	put(rel, "");
+	if (l->inq_vendor) {
+		/* sd pads the INQUIRY fields with blanks, as the kernel prints them */
+		snprintf(rel, sizeof(rel), "%s/vendor", sdev);
+		snprintf(text, sizeof(text), "%-8s\n", l->inq_vendor);
+		put(rel, text);
+		snprintf(rel, sizeof(rel), "%s/model", sdev);
+		snprintf(text, sizeof(text), "%-16s\n", l->inq_model);
+		put(rel, text);
+		snprintf(rel, sizeof(rel), "%s/rev", sdev);
+		snprintf(text, sizeof(text), "%-4s\n", l->inq_rev);
+		put(rel, text);
+	}
+	snprintf(rel, sizeof(rel), "%s/block/sdb/device", sdev);
+	link_at("../../../0:2:0:0", rel);
+	snprintf(text, sizeof(text), "../%s/host0/target0:2:0/0:2:0:0/block/sdb", l->pci);
+	link_at(text, "sys/block/sdb");
+}
+
+static int setup(void **state)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	(void)state;
+	snprintf(root, sizeof(root), "%s/sp-recognise.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	assert_non_null(mkdtemp(root));
+	return 0;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	/* only the directory mkdtemp made for this test; links are removed, never followed */
+	assert_int_equal(strncmp(strrchr(root, '/'), "/sp-recognise.", 14), 0);
+	assert_int_equal(nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+	return 0;
+}
+
+static struct sp_profile_set *profiles(void)
+{
+	struct sp_error err = { 0 };
+
+	if (!shipped)
+		assert_int_equal(sp_profiles_embedded(&shipped, &err), 0);
+	return shipped;
+}
+
+/* the fake LUN's controller facts, recognised */
+static void recognise_lun(const struct scsi_lun *l, struct sp_facts *f, struct sp_recognition *rec)
+{
+	struct sp_profile_set *set = profiles();
+	char disk[PATH_MAX];
+
+	make_scsi_lun(l);
+	memset(f, 0, sizeof(*f));
+	snprintf(f->path, sizeof(f->path), "/dev/sdb");
+	snprintf(disk, sizeof(disk), "%s/sys/block/sdb", root);
+	sp_probe_controller_at(disk, &f->controller);
+	sp_recognise(set, f, rec);
+}
+
+static const char *decided(const struct sp_recognition *rec)
+{
+	return rec->profile ? rec->profile->name : "(none)";
+}
+
+static void test_megaraid_sas_h755(void **state)
+{
+	static const struct scsi_lun l = { "devices/pci0000:00/0000:17:00.0", "1000", "10e2", "1028",
+					   "1ae1", "megaraid_sas", "DELL", "PERC H755 Front", "5.16" };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	recognise_lun(&l, &f, &rec);
+	assert_string_equal(f.controller.proc_name, "megaraid_sas");
+	assert_string_equal(f.controller.vendor, "DELL");
+	assert_string_equal(f.controller.model, "PERC H755 Front");
+	assert_string_equal(f.controller.revision, "5.16");
+	assert_string_equal(f.controller.pci_vendor, "1000");
+	assert_string_equal(f.controller.pci_device, "10e2");
+	assert_string_equal(f.controller.pci_subvendor, "1028");
+	assert_string_equal(f.controller.pci_subdevice, "1ae1");
+	assert_string_equal(decided(&rec), "dell-perc-h755");
+	assert_int_equal(rec.n_by, 3);
+	assert_string_equal(rec.by[0], "PCI 1000:10e2 subsystem 1028:1ae1, PERC H755 Front");
+	assert_string_equal(rec.by[1], "INQUIRY vendor 'DELL' model 'PERC H755 Front'");
+	assert_string_equal(rec.by[2], "SCSI host proc_name 'megaraid_sas'");
+}
+
+/* the same Aero chip on Broadcom's own board: the subsystem decides */
+static void test_megaraid_sas_9560(void **state)
+{
+	static const struct scsi_lun l = { "devices/pci0000:00/0000:3b:00.0", "1000", "10e2", "1000",
+					   "4000", "megaraid_sas", "BROADCOM", "MR9560-16i", "5.29" };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	recognise_lun(&l, &f, &rec);
+	assert_string_equal(decided(&rec), "broadcom-mr9560");
+	assert_string_equal(rec.by[0], "PCI 1000:10e2 subsystem 1000:4000, MegaRAID 9560-16i");
+}
+
+/* a board pci.ids does not know and a model no profile lists: the driver
+ * alone decides nothing; the profiles it leaves are named */
+static void test_megaraid_sas_unknown_board(void **state)
+{
+	static const struct scsi_lun l = { "devices/pci0000:00/0000:3b:00.0", "1000", "10e2", "1028",
+					   "1ae9", "megaraid_sas", "DELL", "PERC H999", "1.00" };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	recognise_lun(&l, &f, &rec);
+	assert_null(rec.profile);
+	assert_int_equal(rec.n_by, 0);
+	assert_string_equal(rec.candidates, "broadcom-mr9560, dell-perc-h755, hpe-mr416i");
+	assert_non_null(strstr(rec.seen, "PCI 1000:10e2 subsystem 1028:1ae9"));
+	assert_non_null(strstr(rec.seen, "SCSI host proc_name 'megaraid_sas'"));
+}
+
+/* mpi3mr: one chip (SAS4116) under the H965i and the 9660 */
+static void test_mpi3mr(void **state)
+{
+	static const struct scsi_lun h965i = { "devices/pci0000:00/0000:4b:00.0", "1000", "00a5", "1028",
+					       "2115", "mpi3mr", NULL, NULL, NULL };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	recognise_lun(&h965i, &f, &rec);
+	assert_string_equal(f.controller.vendor, "");
+	assert_string_equal(decided(&rec), "dell-perc-h965i");
+	assert_string_equal(rec.by[0], "PCI 1000:00a5 subsystem 1028:2115, PERC H965i Front");
+}
+
+static void test_mpi3mr_9660(void **state)
+{
+	static const struct scsi_lun mr9660 = { "devices/pci0000:00/0000:4b:00.0", "1000", "00a5",
+						"1000", "46a0", "mpi3mr", NULL, NULL, NULL };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	recognise_lun(&mr9660, &f, &rec);
+	assert_string_equal(decided(&rec), "broadcom-mr9660");
+}
+
+/* smartpqi: HPE's and Microchip's boards share 9005:028f */
+static void test_smartpqi(void **state)
+{
+	static const struct scsi_lun p408i = { "devices/pci0000:00/0000:5c:00.0", "9005", "028f", "103c",
+					       "0602", "smartpqi", "HPE", "LOGICAL VOLUME", "3.53" };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	recognise_lun(&p408i, &f, &rec);
+	assert_string_equal(decided(&rec), "hpe-sr-p408i-p816i");
+	assert_string_equal(rec.by[0], "PCI 9005:028f subsystem 103c:0602, Smart Array P408i-a SR Gen10");
+}
+
+static void test_smartpqi_smartraid(void **state)
+{
+	static const struct scsi_lun sr3154 = { "devices/pci0000:00/0000:5c:00.0", "9005", "028f",
+						"9005", "1380", "smartpqi", NULL, NULL, NULL };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	recognise_lun(&sr3154, &f, &rec);
+	assert_string_equal(decided(&rec), "microchip-smartraid-3100");
+}
+
+/* an HPE board no profile lists (E208i-a): "HPE LOGICAL VOLUME" is every
+ * Smart Array's, so nothing is decided */
+static void test_smartpqi_unlisted_hpe(void **state)
+{
+	static const struct scsi_lun e208i = { "devices/pci0000:00/0000:5c:00.0", "9005", "028f", "103c",
+					       "0654", "smartpqi", "HPE", "LOGICAL VOLUME", "3.53" };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	recognise_lun(&e208i, &f, &rec);
+	assert_null(rec.profile);
+	assert_string_equal(rec.candidates,
+			    "hpe-sr-p408i-p816i, hpe-sr932i-p, microchip-smartraid-3100");
+}
+
+/* a QEMU disk on virtio-scsi: nothing known, nobody named */
+static void test_virtio(void **state)
+{
+	static const struct scsi_lun qemu = { "devices/pci0000:00/0000:00:04.0", "1af4", "1004", "1af4",
+					      "0008", "virtio_scsi", "QEMU", "QEMU HARDDISK", "2.5+" };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	recognise_lun(&qemu, &f, &rec);
+	assert_null(rec.profile);
+	assert_string_equal(rec.candidates, "");
+	assert_string_equal(rec.seen, "SCSI host proc_name 'virtio_scsi', INQUIRY vendor 'QEMU' "
+				      "model 'QEMU HARDDISK' revision '2.5+', PCI 1af4:1004 subsystem "
+				      "1af4:0008");
+}
+
+/* NVMe: no SCSI host and no INQUIRY; the PCI function is still read */
+static void test_nvme(void **state)
+{
+	struct sp_profile_set *set = profiles();
+	struct sp_recognition rec;
+	struct sp_facts f = { 0 };
+	char disk[PATH_MAX];
+	const char *pci = "sys/devices/pci0000:00/0000:00:1d.0/0000:03:00.0";
+	char rel[PATH_MAX];
+
+	(void)state;
+	snprintf(rel, sizeof(rel), "%s/vendor", pci);
+	put(rel, "0x144d\n");
+	snprintf(rel, sizeof(rel), "%s/device", pci);
+	put(rel, "0xa808\n");
+	snprintf(rel, sizeof(rel), "%s/subsystem_vendor", pci);
+	put(rel, "0x144d\n");
+	snprintf(rel, sizeof(rel), "%s/subsystem_device", pci);
+	put(rel, "0xa801\n");
+	snprintf(rel, sizeof(rel), "%s/nvme/nvme0/nvme0n1/device", pci);
+	link_at("../../nvme0", rel);
+	link_at("../devices/pci0000:00/0000:00:1d.0/0000:03:00.0/nvme/nvme0/nvme0n1", "sys/block/nvme0n1");
+	snprintf(disk, sizeof(disk), "%s/sys/block/nvme0n1", root);
+	sp_probe_controller_at(disk, &f.controller);
+	assert_string_equal(f.controller.proc_name, "");
+	assert_string_equal(f.controller.vendor, "");
+	assert_string_equal(f.controller.pci_vendor, "144d");
+	assert_string_equal(f.controller.pci_subdevice, "a801");
+	sp_recognise(set, &f, &rec);
+	assert_null(rec.profile);
+}
+
+/* A loop device has no device/ link: nothing at all */
+static void test_no_device(void **state)
+{
+	struct sp_controller_facts c;
+	char disk[PATH_MAX];
+
+	(void)state;
+	put("sys/devices/virtual/block/loop0/size", "0\n");
+	link_at("../devices/virtual/block/loop0", "sys/block/loop0");
+	snprintf(disk, sizeof(disk), "%s/sys/block/loop0", root);
+	memset(&c, 'x', sizeof(c));
+	sp_probe_controller_at(disk, &c);
+	assert_string_equal(c.proc_name, "");
+	assert_string_equal(c.pci_vendor, "");
+	assert_string_equal(c.model, "");
+}
+
+/* Odd attribute text is dropped, never passed on */
+static void test_bad_pci_ids(void **state)
+{
+	static const struct scsi_lun l = { "devices/pci0000:00/0000:17:00.0", "10000", "zz12", "1028",
+					   "1ae1", "megaraid_sas", NULL, NULL, NULL };
+	struct sp_controller_facts c;
+	char disk[PATH_MAX];
+
+	(void)state;
+	make_scsi_lun(&l);
+	snprintf(disk, sizeof(disk), "%s/sys/block/sdb", root);
+	sp_probe_controller_at(disk, &c);
+	assert_string_equal(c.pci_vendor, "");
+	assert_string_equal(c.pci_device, "");
+	assert_string_equal(c.pci_subvendor, "1028");
+}
+
+static void make_md(const char *name, const char *metadata)
+{
+	char rel[PATH_MAX];
+
+	snprintf(rel, sizeof(rel), "sys/block/%s/md/level", name);
+	put(rel, "raid5\n");
+	snprintf(rel, sizeof(rel), "sys/block/%s/md/raid_disks", name);
+	put(rel, "4\n");
+	snprintf(rel, sizeof(rel), "sys/block/%s/md/chunk_size", name);
+	put(rel, "131072\n");
+	snprintf(rel, sizeof(rel), "sys/block/%s/md/metadata_version", name);
+	put(rel, metadata);
+}
+
+static void recognise_md(const char *name, struct sp_facts *f, struct sp_recognition *rec)
+{
+	struct sp_profile_set *set = profiles();
+	struct sp_sysfs sys = { .root = root };
+	struct sp_error err = { 0 };
+
+	memset(f, 0, sizeof(*f));
+	snprintf(f->path, sizeof(f->path), "/dev/%s", name);
+	assert_int_equal(sp_probe_md(&sys, name, &f->md, &err), 0);
+	sp_recognise(set, f, rec);
+}
+
+/* IMSM: the volume names its container, whose format is imsm */
+static void test_md_imsm(void **state)
+{
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	make_md("md126", "external:/md127/0\n");
+	put("sys/block/md127/md/metadata_version", "external:imsm\n");
+	put("sys/block/md127/md/level", "container\n");
+	recognise_md("md126", &f, &rec);
+	assert_string_equal(f.md.metadata, "external:imsm");
+	assert_string_equal(decided(&rec), "intel-vroc");
+	assert_string_equal(rec.by[0], "md superblock format 'external:imsm'");
+	sp_facts_release(&f);
+}
+
+static void test_md_native(void **state)
+{
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	make_md("md3", "1.2\n");
+	recognise_md("md3", &f, &rec);
+	assert_string_equal(f.md.metadata, "1.2");
+	assert_string_equal(decided(&rec), "md");
+	sp_facts_release(&f);
+}
+
+/* a volume whose container is not there, or names a path: its own text stays */
+static void test_md_container_missing(void **state)
+{
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	make_md("md126", "external:/md127/0\n");
+	recognise_md("md126", &f, &rec);
+	assert_string_equal(f.md.metadata, "external:/md127/0");
+	assert_null(rec.profile);
+	sp_facts_release(&f);
+	make_md("md125", "external:/../../etc/0\n");
+	recognise_md("md125", &f, &rec);
+	assert_string_equal(f.md.metadata, "external:/../../etc/0");
+	sp_facts_release(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_megaraid_sas_h755, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_megaraid_sas_9560, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_megaraid_sas_unknown_board, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mpi3mr, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mpi3mr_9660, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_smartpqi, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_smartpqi_smartraid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_smartpqi_unlisted_hpe, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_virtio, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nvme, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_device, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_pci_ids, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_md_imsm, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_md_native, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_md_container_missing, setup, teardown),
+	};
+
+	int failed = cmocka_run_group_tests(tests, NULL, NULL);
+
+	sp_profiles_free(shipped);
+	return failed;
+}
