@@ -232,6 +232,15 @@ static void read_proc_name(const char *dir, const char *base, char *buf, size_t 
 		copy_string(buf, len, val);
 }
 
+/* What reaches messages must print: a byte outside printable ASCII (a
+ * device's INQUIRY is its own to fill) becomes '?'. */
+static void printable(char *s)
+{
+	for (; *s; s++)
+		if (*s < 0x20 || *s > 0x7e)
+			*s = '?';
+}
+
 void sp_probe_controller_at(const char *sys_disk, struct sp_controller_facts *ret)
 {
 	char dir[SP_PATH_MAX], path[SP_PATH_MAX], *real, *slash;
@@ -274,6 +283,10 @@ void sp_probe_controller_at(const char *sys_disk, struct sp_controller_facts *re
 			break;
 	}
 	free(real);
+	printable(c.proc_name);
+	printable(c.vendor);
+	printable(c.model);
+	printable(c.revision);
 	*ret = c;
 }
 

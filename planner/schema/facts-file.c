@@ -68,10 +68,25 @@ static int controller_check(void *obj, const struct sp_where *w, struct sp_error
 		    { "pci_subvendor", c->pci_subvendor },
 		    { "pci_subdevice", c->pci_subdevice } };
 
+	const struct {
+		const char *name, *value;
+	} words[] = { { "proc_name", c->proc_name },
+		      { "vendor", c->vendor },
+		      { "model", c->model },
+		      { "revision", c->revision } };
+
 	for (size_t i = 0; i < ARRAY_SIZE(ids); i++)
 		if (ids[i].value[0] && strlen(ids[i].value) != 4)
 			return sp_where_error(err, w, ids[i].name, EINVAL,
 					      ": '%s' is not four hex digits", ids[i].value);
+	/* the kernel gives INQUIRY strings as printable ASCII (the SCSI
+	 * standard's); anything else would reach a terminal in a message */
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		for (const char *p = words[i].value; *p; p++)
+			if (*p < 0x20 || *p > 0x7e)
+				return sp_where_error(err, w, words[i].name, EINVAL,
+						      " holds a byte that is not printable ASCII (0x%02x)",
+						      (unsigned char)*p);
 	return 0;
 }
 

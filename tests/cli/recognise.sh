@@ -55,6 +55,11 @@ sp plan --facts "$SRCDIR/fixtures/facts/4kn.json" --level 5 --disks 4 --chunk 64
 	grep -qF "(no controller: no SCSI host, INQUIRY, PCI function or md array)" "$WORK/loop.txt" ||
 	fail "a device without a controller is not said so: $(grep controller "$WORK/loop.txt")"
 
+# a facts file's INQUIRY strings are printable ASCII, as the kernel's are
+sed 's/"PERC H755 Front"/"PERC\\u001b[2J"/' "$R/perc-h755-lun.json" >"$WORK/escape.json"
+expect_exit 2 "controller.model holds a byte that is not printable ASCII \(0x1b\)" \
+	sp plan --facts "$WORK/escape.json" --level 5 --disks 4 --chunk 256K --fs xfs --kernel 6.12.0
+
 # offline: nothing to recognise from
 expect_exit 2 "^stripeplan: controller: required for an offline plan \(--size\): there is no device to recognise the controller from" \
 	sp plan --level 5 --disks 4 --chunk 64K --fs xfs --device /dev/sdb --size 1T --kernel 6.12.0

@@ -391,6 +391,22 @@ static void test_bad_pci_ids(void **state)
 	assert_string_equal(c.pci_subvendor, "1028");
 }
 
+/* a device fills its own INQUIRY: what is not printable never reaches a message */
+static void test_inquiry_escapes(void **state)
+{
+	static const struct scsi_lun l = { "devices/pci0000:00/0000:17:00.0", "1000", "10e2", "1028",
+					   "1ae1", "megaraid_sas", "DELL", "PERC\033[2J H755", "5.16" };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	recognise_lun(&l, &f, &rec);
+	assert_string_equal(f.controller.model, "PERC?[2J H755");
+	/* the board still decides; the model is no longer a prefix of the row */
+	assert_string_equal(decided(&rec), "dell-perc-h755");
+	assert_int_equal(rec.n_by, 2);
+}
+
 static void make_md(const char *name, const char *metadata)
 {
 	char rel[PATH_MAX];
@@ -480,6 +496,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nvme, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_pci_ids, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_inquiry_escapes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_md_imsm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_md_native, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_md_container_missing, setup, teardown),
