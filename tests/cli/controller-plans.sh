@@ -28,6 +28,7 @@ microchip-smartraid-3100 6 12 256K
 LIST
 # Intel VROC is md: an IMSM RAID5 volume planned offline (table none, the
 # members tuned), and in JSON, which carries the profile's warnings the same way
+# shellcheck disable=SC2054 # the commas are in the --members value
 vroc=(plan --controller intel-vroc --level 5 --disks 4 --chunk 512K --fs xfs --device /dev/md126
 	--size 5T --mountpoint /data --members nvme0n1,nvme1n1,nvme2n1,nvme3n1 --kernel 6.12.0)
 golden controller-intel-vroc.txt "$STRIPEPLAN" "${vroc[@]}"

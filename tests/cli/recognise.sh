@@ -28,11 +28,15 @@ assert p["array"]["recognised_by"] == [
 
 # declared and agreeing, or generic: taken, and the plan says nothing of recognition
 checks=$((checks + 1))
-sp plan "${h755[@]}" --controller dell-perc-h755 --format json >"$WORK/declared.json" &&
-	! grep -q recognised_by "$WORK/declared.json" || fail "a declared controller carries recognised_by"
+if ! sp plan "${h755[@]}" --controller dell-perc-h755 --format json >"$WORK/declared.json" ||
+	grep -q recognised_by "$WORK/declared.json"; then
+	fail "a declared controller carries recognised_by"
+fi
 checks=$((checks + 1))
-sp plan "${h755[@]}" --controller generic >"$WORK/generic.txt" && ! grep -q 'recognised by' "$WORK/generic.txt" ||
+if ! sp plan "${h755[@]}" --controller generic >"$WORK/generic.txt" ||
+	grep -q 'recognised by' "$WORK/generic.txt"; then
 	fail "--controller generic on a recognised LUN is not taken as declared"
+fi
 
 # contradicted: refused before anything, naming both and the facts
 expect_exit 2 "^stripeplan: controller: --controller dell-perc-h730p, but what the kernel says of /dev/sdb is the dell-perc-h755 profile's \(PCI 1000:10e2 subsystem 1028:1ae1, PERC H755 Front; INQUIRY vendor 'DELL' model 'PERC H755 Front'; SCSI host proc_name 'megaraid_sas'\); give --controller dell-perc-h755" \
@@ -51,9 +55,11 @@ grep -qF "[controller-not-recognised] no controller profile recognises /dev/sdb 
 	fail "the warning does not name what was seen: $(grep controller-not "$WORK/unknown.txt")"
 # a disk with no controller at all (a facts file without one: a loop device)
 checks=$((checks + 1))
-sp plan --facts "$SRCDIR/fixtures/facts/4kn.json" --level 5 --disks 4 --chunk 64K --fs xfs --kernel 6.12.0 >"$WORK/loop.txt" &&
-	grep -qF "(no controller: no SCSI host, INQUIRY, PCI function or md array)" "$WORK/loop.txt" ||
+if ! sp plan --facts "$SRCDIR/fixtures/facts/4kn.json" --level 5 --disks 4 --chunk 64K --fs xfs \
+	--kernel 6.12.0 >"$WORK/loop.txt" ||
+	! grep -qF "(no controller: no SCSI host, INQUIRY, PCI function or md array)" "$WORK/loop.txt"; then
 	fail "a device without a controller is not said so: $(grep controller "$WORK/loop.txt")"
+fi
 
 # a facts file's INQUIRY strings are printable ASCII, as the kernel's are
 sed 's/"PERC H755 Front"/"PERC\\u001b[2J"/' "$R/perc-h755-lun.json" >"$WORK/escape.json"
@@ -76,9 +82,11 @@ p["recognition"] = {"proc_name": ["megaraid_sas"],
 json.dump(p, open(sys.argv[2], "w"))
 PY
 checks=$((checks + 1))
-sp plan --profiles "$WORK/site" --facts "$WORK/unknown.json" --level 5 --disks 4 --chunk 256K --fs xfs --kernel 6.12.0 >"$WORK/acme.txt" &&
-	head -2 "$WORK/acme.txt" | grep -qF "  recognised by  PCI 1000:10e2 subsystem 1028:1ae9, ACME 9" ||
+if ! sp plan --profiles "$WORK/site" --facts "$WORK/unknown.json" --level 5 --disks 4 --chunk 256K \
+	--fs xfs --kernel 6.12.0 >"$WORK/acme.txt" ||
+	! head -2 "$WORK/acme.txt" | grep -qF "  recognised by  PCI 1000:10e2 subsystem 1028:1ae9, ACME 9"; then
 	fail "a site's recognition rows do not recognise its card: $(head -3 "$WORK/acme.txt")"
+fi
 
 # rows are read as strictly as the rest of a profile
 python3 - "$WORK/site/acme.json" "$WORK/bad" <<'PY'

@@ -7,7 +7,6 @@
  * rows.  The trees are built in a temporary directory; nothing else is
  * touched.
  */
-#define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
