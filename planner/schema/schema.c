@@ -474,6 +474,8 @@ static json_object *write_object(const struct sp_schema *sch, const void *obj, u
 				json_object_object_add(o, f->name, NULL);
 			continue;
 		}
+		if (f->omit_when_empty && f->empty(cat(obj, f->offset)))
+			continue;
 		json_object_object_add(o, f->name,
 				       f->empty && f->empty(cat(obj, f->offset)) ?
 					       NULL :
@@ -592,6 +594,9 @@ static int compare_object(const struct sp_schema *sch, const void *have, const v
 		struct sp_where wf = { .up = w, .name = f->name };
 
 		if (!visible(f, view) || !compared(f->compare) || (f->present && !f->present(want)))
+			continue;
+		if (f->omit_when_empty && f->empty(cat(want, f->offset)) &&
+		    f->empty(cat(have, f->offset)))
 			continue;
 		if (f->type == SP_FIELD_OBJECT)
 			r = compare_object(f->object, cat(have, f->offset), cat(want, f->offset), &wf,

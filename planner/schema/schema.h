@@ -131,6 +131,10 @@ struct sp_field {
 	/* written as null when it says so (an md object of a device that is
 	 * not md); read as absent when null */
 	bool (*empty)(const void *field);
+	/* with empty: leave the key out rather than write null, and compare
+	 * nothing in it when the plan made again has it empty (a plan's
+	 * "stack", which plans made before it do not have) */
+	bool omit_when_empty;
 };
 
 /* A member of the struct that no row holds, and why (unit/test-schema
