@@ -166,6 +166,11 @@ void sp_plan_add_warning(struct sp_plan *plan, const char *code, const char *fmt
 /* Room for one more knob, zeroed and counted: NULL past SP_MAX_TUNING or
  * out of memory. */
 struct sp_tuning *sp_plan_add_tuning(struct sp_plan *plan);
+/* The LUKS2 data offset and the LVM data alignment the stack stage plans
+ * for this plan's array (stack.c), for check's fixes. */
+uint64_t sp_stack_luks_offset_bytes(const struct sp_plan *plan, unsigned sector_bytes);
+uint64_t sp_stack_lvm_alignment_bytes(const struct sp_plan *plan);
+
 /* Whether the plan's stack has layer l. */
 bool sp_plan_has_layer(const struct sp_plan *plan, enum sp_layer l);
 

@@ -182,6 +182,45 @@ static unsigned luks_sector_bytes(const struct sp_facts *f)
 	return physical;
 }
 
+static int luks_align(const struct sp_plan *plan, unsigned sector_bytes, uint64_t *ret)
+{
+	uint64_t align = stripe_or_one(plan);
+
+	if (sp_lcm(align, LUKS2_AREA_ALIGN_BYTES, &align) < 0 ||
+	    sp_lcm(align, plan->device.physical_sector_bytes, &align) < 0 ||
+	    sp_lcm(align, sector_bytes, &align) < 0)
+		return -EOVERFLOW;
+	*ret = align;
+	return 0;
+}
+
+uint64_t sp_stack_luks_offset_bytes(const struct sp_plan *plan, unsigned sector_bytes)
+{
+	uint64_t align;
+
+	if (luks_align(plan, sector_bytes ? sector_bytes : 512, &align) < 0)
+		return 0;
+	return round_up(LUKS2_DEFAULT_HDR_BYTES, align);
+}
+
+static int lvm_align(const struct sp_plan *plan, uint64_t *ret)
+{
+	uint64_t unit = stripe_or_one(plan);
+
+	if (sp_lcm(unit, LVM_DEFAULT_PE_START_BYTES, &unit) < 0 ||
+	    sp_lcm(unit, plan->device.physical_sector_bytes, &unit) < 0)
+		return -EOVERFLOW;
+	*ret = unit;
+	return 0;
+}
+
+uint64_t sp_stack_lvm_alignment_bytes(const struct sp_plan *plan)
+{
+	uint64_t unit;
+
+	return lvm_align(plan, &unit) < 0 ? 0 : unit;
+}
+
 static int plan_luks(const struct sp_spec *spec, struct sp_plan *plan, struct layer_base *base,
 		     struct sp_error *err)
 {
@@ -208,10 +247,7 @@ static int plan_luks(const struct sp_spec *spec, struct sp_plan *plan, struct la
 	snprintf(l->below, sizeof(l->below), "%s", base->path);
 	snprintf(l->path, sizeof(l->path), "/dev/mapper/%s", l->name);
 	l->sector_bytes = luks_sector_bytes(&plan->device);
-	align = stripe_or_one(plan);
-	if (sp_lcm(align, LUKS2_AREA_ALIGN_BYTES, &align) < 0 ||
-	    sp_lcm(align, plan->device.physical_sector_bytes, &align) < 0 ||
-	    sp_lcm(align, l->sector_bytes, &align) < 0)
+	if (luks_align(plan, l->sector_bytes, &align) < 0)
 		return sp_error_set(err, EOVERFLOW, SP_ERR_INVALID,
 				    "stack: the LUKS2 data offset cannot be aligned without overflow");
 	l->align_bytes = align;
@@ -265,9 +301,7 @@ static int plan_lvm(struct sp_plan *plan, struct layer_base *base, struct sp_err
 	/* the stripe, 1 MiB (so the metadata area keeps its default room and
 	 * an extent is whole 128 KiB, as lvm2 asks of one that is not a
 	 * power of two) and the physical sector */
-	unit = stripe_or_one(plan);
-	if (sp_lcm(unit, LVM_DEFAULT_PE_START_BYTES, &unit) < 0 ||
-	    sp_lcm(unit, plan->device.physical_sector_bytes, &unit) < 0)
+	if (lvm_align(plan, &unit) < 0)
 		return sp_error_set(err, EOVERFLOW, SP_ERR_INVALID,
 				    "stack: the LVM data alignment cannot be computed without overflow");
 	v->data_alignment_bytes = unit;

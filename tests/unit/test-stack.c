@@ -408,6 +408,76 @@ static void test_plan_file(void **state)
 	free(again);
 }
 
+static size_t judged(const struct sp_plan *plan, const struct sp_found_layer *l,
+		     struct sp_findings *out)
+{
+	memset(out, 0, sizeof(*out));
+	sp_judge_layer(plan, l, out);
+	return out->n;
+}
+
+/* check's judgment of a layer found on the disk (audit.c) */
+static void test_judge_layer(void **state)
+{
+	struct req q = { .controller = "generic", .level = "5", .disks = 4, .chunk = 64 * KiB };
+	struct sp_found_layer l = { .kind = SP_LAYER_LUKS, .device = "/dev/sdb1",
+				    .device_start_bytes = 3 * MiB, .data_offset_bytes = 16 * MiB,
+				    .sector_bytes = 512 };
+	struct sp_findings out;
+	struct sp_plan *p;
+
+	(void)state;
+	p = plan_ok(&q);
+	/* cryptsetup's default on a LUN that exports no topology */
+	assert_int_equal(judged(p, &l, &out), 1);
+	assert_string_equal(out.f[0].code, "luks-offset-misaligned");
+	assert_int_equal(out.f[0].severity, SP_SEVERITY_COSTLY);
+	assert_true(out.f[0].cost.known);
+	assert_true(out.f[0].cost.write_ratio > 1.5);
+	assert_non_null(strstr(out.f[0].message, "--offset 33024"));
+	assert_non_null(strstr(out.f[0].message, "101.33 stripes"));
+	/* the plan's offset */
+	l.data_offset_bytes = 86 * 192 * KiB;
+	assert_int_equal(judged(p, &l, &out), 1);
+	assert_string_equal(out.f[0].code, "luks-found");
+	assert_int_equal(out.f[0].severity, SP_SEVERITY_DIFFERS);
+	/* a partition off the stripe makes any offset costly: the sum counts */
+	l.device_start_bytes = MiB;
+	assert_int_equal(judged(p, &l, &out), 1);
+	assert_string_equal(out.f[0].code, "luks-offset-misaligned");
+	l.device_start_bytes = 3 * MiB;
+	/* planned with --stack luks: the plan's offset says nothing, another aligned one differs */
+	q.stack = "luks";
+	p = plan_ok(&q);
+	assert_int_equal(judged(p, &l, &out), 0);
+	l.data_offset_bytes = 96 * 192 * KiB;
+	assert_int_equal(judged(p, &l, &out), 1);
+	assert_string_equal(out.f[0].code, "luks-offset");
+	/* an LVM PV with pvcreate's defaults: 3 + 1 MiB is 21.33 stripes */
+	l.kind = SP_LAYER_LVM;
+	l.data_offset_bytes = MiB;
+	assert_int_equal(judged(p, &l, &out), 1);
+	assert_string_equal(out.f[0].code, "pv-start-misaligned");
+	assert_non_null(strstr(out.f[0].message, "--dataalignment 3072k"));
+	l.damaged = true;
+	snprintf(l.damage, sizeof(l.damage), "the LVM label's CRC does not match its sector");
+	assert_int_equal(judged(p, &l, &out), 1);
+	assert_string_equal(out.f[0].code, "pv-damaged");
+	l.damaged = false;
+	l.unread = true;
+	assert_int_equal(judged(p, &l, &out), 1);
+	assert_string_equal(out.f[0].code, "layer-unread");
+	assert_int_equal(out.f[0].severity, SP_SEVERITY_DIFFERS);
+	/* a mirror has no stripe: no offset is misaligned */
+	l.unread = false;
+	q.level = "1";
+	q.disks = 2;
+	q.chunk = 0;
+	q.controller = "hp-p400";
+	assert_int_equal(judged(plan_ok(&q), &l, &out), 1);
+	assert_int_equal(out.f[0].severity, SP_SEVERITY_DIFFERS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -420,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_parse_stack),
 		cmocka_unit_test(test_too_small),
 		cmocka_unit_test(test_plan_file),
+		cmocka_unit_test(test_judge_layer),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
