@@ -232,7 +232,14 @@ static int plan_luks(const struct sp_spec *spec, struct sp_plan *plan, struct la
 		snprintf(l->name, sizeof(l->name), "%s", spec->luks_name);
 	} else if (sp_plan_has_layer(plan, SP_LAYER_LVM) && plan->layers[0] == SP_LAYER_LVM) {
 		/* on the LV: named after it, as /dev/mapper shows it */
-		snprintf(l->name, sizeof(l->name), "%s-%s_crypt", plan->lvm.vg, plan->lvm.lv);
+		int n = snprintf(l->name, sizeof(l->name), "%s-%s_crypt", plan->lvm.vg,
+				 plan->lvm.lv);
+
+		if (n < 0 || (size_t)n >= sizeof(l->name))
+			return sp_error_set(err, ENAMETOOLONG, SP_ERR_INVALID,
+					    "luks-name: the default '%s-%s_crypt' is longer than "
+					    "the %u bytes of a device-mapper name; give --luks-name",
+					    plan->lvm.vg, plan->lvm.lv, SP_DM_NAME_MAX - 1);
 	} else {
 		char kernel[SP_NAME_MAX];
 

@@ -283,6 +283,16 @@ static void test_names(void **state)
 	q.vg = NULL;
 	q.lv = NULL;
 	expect_refused(&q, "the stack has no luks");
+	/* the default name on a long LV is never cut short */
+	memset(long_name, 'v', 120);
+	long_name[120] = 0;
+	q.stack = "lvm,luks";
+	q.vg = long_name;
+	q.lv = "data";
+	q.luks = NULL;
+	expect_refused(&q, "give --luks-name");
+	q.vg = NULL;
+	q.lv = NULL;
 	/* a cciss partition's '!' is not LVM's: the default name says '_' */
 	q.luks = NULL;
 	q.stack = "luks";
