@@ -145,11 +145,11 @@ static size_t dm_escaped_len(const char *name)
 static void name_from(const char *prefix, const char *kernel_name, const char *suffix, char *buf,
 		      size_t len)
 {
-	size_t at;
+	size_t at = strlen(prefix), end;
 
 	snprintf(buf, len, "%s%s%s", prefix, kernel_name, suffix);
-	at = strlen(prefix);
-	for (size_t i = at; buf[i] && i < at + strlen(kernel_name); i++)
+	end = at + strlen(kernel_name) < strlen(buf) ? at + strlen(kernel_name) : strlen(buf);
+	for (size_t i = at; i < end; i++)
 		if (!lvm_name_char(buf[i]))
 			buf[i] = '_';
 }
