@@ -387,6 +387,7 @@ static void test_plan_file(void **state)
 	text = edited(p, "lvm", "pe_start_bytes", (int64_t)MiB);
 	read = from_json(text, &err, &r);
 	assert_int_equal(r, 0);
+	sp_plan_release(again);
 	assert_int_equal(sp_plan_replan(read, perc, false, again, &err), -EINVAL);
 	assert_non_null(strstr(err.message, "stack.lvm.pe_start_bytes"));
 	sp_plan_release(read);
@@ -408,6 +409,7 @@ static void test_plan_file(void **state)
 	assert_false(json_object_object_get_ex(j, "stack", NULL));
 	read = from_json(json_object_to_json_string(j), &err, &r);
 	assert_int_equal(r, 0);
+	sp_plan_release(again);
 	assert_int_equal(sp_plan_replan(read, perc, false, again, &err), 0);
 	assert_int_equal(again->n_layers, 0);
 	assert_string_equal(again->fs_path, again->partition_path);
