@@ -65,7 +65,8 @@ static enum sp_ondisk_verdict read_header(const uint8_t *s, unsigned sector,
 	CHECK(get_le32(s + L_CRC) == sp_crc32_update(LVM_CRC_SEED, s + L_OFFSET, SECTOR_BYTES - L_OFFSET),
 	      "the LVM label's CRC does not match its sector");
 	CHECK(!memcmp(s + L_TYPE, "LVM2 001", 8), "the label's type is not 'LVM2 001'");
-	CHECK(offset >= L_BYTES && offset + P_AREAS <= SECTOR_BYTES,
+	/* in 64 bits: a 32-bit sum wraps for an offset near 2^32 */
+	CHECK(offset >= L_BYTES && (uint64_t)offset + P_AREAS <= SECTOR_BYTES,
 	      "the PV header's offset %" PRIu32 " is outside the label's sector", offset);
 	memcpy(l->pv_uuid, s + offset + P_UUID, SP_LVM_UUID_BYTES);
 	l->pv_uuid[SP_LVM_UUID_BYTES] = 0;

@@ -240,6 +240,12 @@ static void test_lvm(void **state)
 	copy[512 + 0x4b] = 0; /* no data area at all */
 	lvm_reseal(copy + 512);
 	expect_lvm_damaged(copy, sizeof(copy), "has no data area");
+	/* a PV header offset near 2^32: a 32-bit sum would wrap (fuzz-ondisk-lvm found it) */
+	memcpy(copy, buf, sizeof(buf));
+	copy[512 + 20] = 0xf0;
+	copy[512 + 21] = copy[512 + 22] = copy[512 + 23] = 0xff;
+	lvm_reseal(copy + 512);
+	expect_lvm_damaged(copy, sizeof(copy), "is outside the label's sector");
 	memcpy(copy, buf, sizeof(buf));
 	memset(copy + 512 + 0x48, 0xff, 512 - 0x48); /* lists that never end */
 	lvm_reseal(copy + 512);
