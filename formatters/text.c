@@ -157,6 +157,103 @@ static void print_partition(FILE *f, const struct sp_plan *p)
 		fprintf(f, "                 rounded down to whole stripes\n");
 }
 
+/* "= 86 x 192 KiB" of an offset that is whole stripes (a mirror has none) */
+static const char *in_stripes(const struct sp_plan *p, uint64_t bytes, char *buf, size_t len)
+{
+	if (!p->stripe_width_bytes)
+		snprintf(buf, len, "(a mirror has no stripe)");
+	else
+		snprintf(buf, len, "= %" PRIu64 " x %s", bytes / p->stripe_width_bytes,
+			 SP_SIZE_TEXT(p->stripe_width_bytes, SP_SIZE_HUMAN));
+	return buf;
+}
+
+static void print_luks(FILE *f, const struct sp_plan *p)
+{
+	const struct sp_luks_plan *l = &p->luks;
+	uint64_t def = 16 * SP_MIB;
+	char b[64];
+
+	fprintf(f, "  LUKS2          %s on %s\n", l->path, l->below);
+	fprintf(f, "    data offset  %s (%" PRIu64 " bytes, --offset %" PRIu64 " 512-byte sectors) %s\n",
+		SP_SIZE_TEXT(l->offset_bytes, SP_SIZE_HUMAN), l->offset_bytes, l->offset_bytes / 512,
+		in_stripes(p, l->offset_bytes, b, sizeof(b)));
+	fprintf(f, "                 the least multiple of %s (the full stripe, 4 KiB and the sector) at or above\n"
+		   "                 the 16 MiB cryptsetup keeps by default for its two 16 KiB headers and the keyslots\n",
+		SP_SIZE_TEXT(l->align_bytes, SP_SIZE_HUMAN));
+	if (p->stripe_width_bytes && def % p->stripe_width_bytes)
+		fprintf(f, "                 area; cryptsetup's own 16 MiB, what it takes on a LUN that exports no optimal\n"
+			   "                 I/O size, is %" PRIu64 ".%02" PRIu64 " stripes: every write above it would straddle them\n",
+			def / p->stripe_width_bytes,
+			def % p->stripe_width_bytes * 100 / p->stripe_width_bytes);
+	else
+		fprintf(f, "                 area; here that is cryptsetup's own default\n");
+	fprintf(f, "    sector       %u bytes (--sector-size): %s\n", l->sector_bytes,
+		l->sector_bytes > p->device.logical_sector_bytes ?
+			"the physical sector, as cryptsetup picks it" :
+		l->sector_bytes == p->device.physical_sector_bytes ?
+			"the device's sector, as cryptsetup picks it" :
+			"the logical sector, as cryptsetup picks it: a larger one\n"
+			"                 the device does not write whole could be torn");
+	fprintf(f, "    holds        %s%s\n", SP_SIZE_TEXT(l->size_bytes, SP_SIZE_HUMAN),
+		p->stripe_width_bytes && l->size_bytes % p->stripe_width_bytes == 0 ?
+			", whole stripes" : "");
+	fprintf(f, "    command      cryptsetup luksFormat --type luks2 --offset %" PRIu64
+		" --sector-size %u --key-file KEYFILE %s\n",
+		l->offset_bytes / 512, l->sector_bytes, l->below);
+	fprintf(f, "                 the key from a file apply is given or a prompt: never on a command line, in\n"
+		   "                 the plan or in the report\n");
+}
+
+static void print_lvm(FILE *f, const struct sp_plan *p)
+{
+	const struct sp_lvm_plan *v = &p->lvm;
+	char b[64];
+
+	fprintf(f, "  LVM            %s on %s\n", v->path, v->below);
+	fprintf(f, "    pe_start     %s %s (pvcreate --dataalignment %" PRIu64 "k --dataalignmentoffset 0)\n",
+		SP_SIZE_TEXT(v->pe_start_bytes, SP_SIZE_HUMAN),
+		in_stripes(p, v->pe_start_bytes, b, sizeof(b)), (uint64_t)(v->data_alignment_bytes / SP_KIB));
+	fprintf(f, "                 the first extent on the least common multiple of the stripe, 1 MiB and the\n"
+		   "                 physical sector, past LVM's metadata area (1 MiB by default; it grows to fill\n"
+		   "                 the room)\n");
+	fprintf(f, "    extent       %s %s (vgcreate -s %" PRIu64 "k): the least multiple of %s at or\n"
+		   "                 above LVM's 4 MiB default, so every extent, and every LV made later, starts on a\n"
+		   "                 stripe (LVM takes an extent that is not a power of two as whole 128 KiB)\n",
+		SP_SIZE_TEXT(v->extent_bytes, SP_SIZE_HUMAN),
+		in_stripes(p, v->extent_bytes, b, sizeof(b)), (uint64_t)(v->extent_bytes / SP_KIB),
+		SP_SIZE_TEXT(v->data_alignment_bytes, SP_SIZE_HUMAN));
+	fprintf(f, "    LV           %s: %" PRIu64 " extents = %s, linear on the one PV (lvcreate -l %" PRIu64
+		" -n %s %s)\n",
+		v->lv, v->extents, SP_SIZE_TEXT(v->size_bytes, SP_SIZE_HUMAN), v->extents, v->lv, v->vg);
+}
+
+static void print_stack(FILE *f, const struct sp_plan *p)
+{
+	char b[64];
+
+	if (!p->n_layers)
+		return;
+	fprintf(f, "\nStack on %s, bottom up:", p->partition_path);
+	for (size_t i = 0; i < p->n_layers; i++)
+		fprintf(f, " %s", p->layers[i] == SP_LAYER_LUKS ? "LUKS2," : "LVM,");
+	fprintf(f, " %s\n", sp_fs_name(p->fs));
+	for (size_t i = 0; i < p->n_layers; i++) {
+		if (p->layers[i] == SP_LAYER_LUKS)
+			print_luks(f, p);
+		else
+			print_lvm(f, p);
+	}
+	fprintf(f, "  filesystem     on %s, %s into %s %s; byte %" PRIu64 " of %s\n",
+		p->fs_path, SP_SIZE_TEXT(p->fs_offset_bytes, SP_SIZE_HUMAN), p->partition_path,
+		in_stripes(p, p->fs_offset_bytes, b, sizeof(b)), p->start_bytes + p->fs_offset_bytes,
+		p->device.path);
+	fprintf(f, "                 %s%s; its stripe geometry below is the array's, unchanged through the layers\n",
+		SP_SIZE_TEXT(p->fs_size_bytes, SP_SIZE_HUMAN),
+		p->stripe_width_bytes && p->fs_size_bytes % p->stripe_width_bytes == 0 ?
+			", whole stripes" : "");
+}
+
 static void print_xfs_ag(FILE *f, const struct sp_plan *p)
 {
 	const struct sp_xfs_ag *ag = &p->xfs_ag;
@@ -406,6 +503,7 @@ char *sp_format_plan_text(const struct sp_plan *p)
 	print_array(f, p);
 	print_device(f, p);
 	print_partition(f, p);
+	print_stack(f, p);
 	print_filesystem(f, p);
 	print_mount(f, p);
 	print_tuning(f, p);

@@ -19,6 +19,7 @@ enum {
 	OPT_SIZE, OPT_SECTOR_SIZE, OPT_MOUNTPOINT, OPT_KERNEL, OPT_FORMAT, OPT_TABLE,
 	OPT_MEMBERS, OPT_PROFILES, OPT_LABEL, OPT_BARRIERS, OPT_FACTS, OPT_PLAN, OPT_ROOT,
 	OPT_FORCE, OPT_DRY_RUN, OPT_TUNING, OPT_WORKLOAD, OPT_MEMORY_BUDGET, OPT_STRICT, OPT_LAYOUT,
+	OPT_STACK, OPT_VG, OPT_LV, OPT_LUKS_NAME,
 };
 
 struct opt_info {
@@ -48,6 +49,10 @@ static const struct opt_info opt_table[] = {
 	{ { "workload", required_argument, NULL, OPT_WORKLOAD }, SP_OPT_PLAN_FLAGS },
 	{ { "memory-budget", required_argument, NULL, OPT_MEMORY_BUDGET }, SP_OPT_PLAN_FLAGS },
 	{ { "facts", required_argument, NULL, OPT_FACTS }, SP_OPT_PLAN_FLAGS },
+	{ { "stack", required_argument, NULL, OPT_STACK }, SP_OPT_PLAN_FLAGS },
+	{ { "vg", required_argument, NULL, OPT_VG }, SP_OPT_PLAN_FLAGS },
+	{ { "lv", required_argument, NULL, OPT_LV }, SP_OPT_PLAN_FLAGS },
+	{ { "luks-name", required_argument, NULL, OPT_LUKS_NAME }, SP_OPT_PLAN_FLAGS },
 	{ { "format", required_argument, NULL, OPT_FORMAT }, 0 },
 	{ { "output", required_argument, NULL, 'o' }, SP_OPT_OUTPUT },
 	{ { "plan", required_argument, NULL, OPT_PLAN }, SP_OPT_PLAN_FILE },
@@ -266,6 +271,23 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 		return r;
 	case OPT_FACTS:
 		return copy_arg(a->facts_file, sizeof(a->facts_file), arg, "facts", err);
+	case OPT_STACK:
+		return sp_parse_stack(arg, s->layers, &s->n_layers, err);
+	case OPT_VG:
+	case OPT_LV:
+	case OPT_LUKS_NAME:
+		if (!arg[0])
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID, "%s: the name is empty",
+					    c == OPT_VG ? "vg" : c == OPT_LV ? "lv" : "luks-name");
+		break;
+	}
+	switch (c) {
+	case OPT_VG:
+		return copy_arg(s->vg_name, sizeof(s->vg_name), arg, "vg", err);
+	case OPT_LV:
+		return copy_arg(s->lv_name, sizeof(s->lv_name), arg, "lv", err);
+	case OPT_LUKS_NAME:
+		return copy_arg(s->luks_name, sizeof(s->luks_name), arg, "luks-name", err);
 	case OPT_FORMAT:
 		return parse_format(arg, a, err);
 	case 'o':

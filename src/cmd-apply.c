@@ -280,6 +280,17 @@ static int run(int argc, char **argv, bool apply)
 		rc = sp_cli_fail(&err);
 		goto out;
 	}
+	if (plan->n_layers) {
+		/* planned (stripeplan plan shows each layer's numbers); the steps
+		 * that make and read the layers come next */
+		sp_error_set(&err, ENOTSUP, SP_ERR_INVALID,
+			     "stack: %s does not make or verify LUKS2 and LVM layers yet; "
+			     "'stripeplan plan --stack' shows each layer's offsets, and "
+			     "'stripeplan check' without --stack judges layers made by hand",
+			     apply ? "apply" : "check");
+		rc = sp_cli_fail(&err);
+		goto out;
+	}
 	progress.text = args->format == SP_FORMAT_TEXT;
 	progress.tty = apply && sp_ticker_wanted(progress.text);
 	progress.pause_dir = args->pause_dir;

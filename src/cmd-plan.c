@@ -36,6 +36,15 @@ static const char usage_plan[] =
 	"                          on the whole device, for md arrays; msdos only below\n"
 	"                          2^32 sectors; 'dos' and 'mbr' mean msdos)\n"
 	"\n"
+	"The stack between the partition (or the md device) and the filesystem:\n"
+	"      --stack LAYERS      bottom up: luks, lvm, luks,lvm (LUKS2 under LVM) or\n"
+	"                          lvm,luks; each layer starts on a full stripe (default\n"
+	"                          none: the filesystem on the partition)\n"
+	"      --vg NAME           the LVM volume group (default vg_DEVICE, as vg_sdb)\n"
+	"      --lv NAME           the logical volume (default data)\n"
+	"      --luks-name NAME    the dm-crypt mapping (default PARTITION_crypt, as\n"
+	"                          sdb1_crypt)\n"
+	"\n"
 	"The filesystem and mount:\n"
 	"      --fs TYPE           xfs, ext3 or ext4\n"
 	"      --label TEXT        filesystem label\n"
@@ -96,6 +105,12 @@ static char *render(const struct sp_cli_args *args, const struct sp_plan *plan, 
 			sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				     "format: installer snippets never carry --force (it would "
 				     "overwrite whatever the installed machine's disk holds)");
+			return NULL;
+		}
+		if (plan->n_layers) {
+			sp_error_set(err, ENOTSUP, SP_ERR_INVALID,
+				     "format: installer snippets do not carry a --stack yet "
+				     "(apply does not make its layers yet)");
 			return NULL;
 		}
 		if (!args->device[0] || args->facts_file[0]) {

@@ -26,11 +26,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 
 #include <ext2fs/ext2_fs.h>
 #include <xfs/xfs.h>
 #include <xfs/xfs_format.h>
 
+#include "audit/audit.h"
 #include "base/units.h"
 #include "ondisk-scan.h"
 #include "plan/xfs-geometry.h"
@@ -420,4 +424,88 @@ void sp_gpt_describe_damage(const struct sp_gpt_state *g, char *buf, size_t len)
 			 g->primary_lba);
 	else
 		snprintf(buf, len, "both GPT copies are intact");
+}
+
+/* ---------------------------------------------------------------- layers */
+
+static int scan_luks2(int fd, uint64_t end, struct sp_found_layer *f)
+{
+	struct sp_luks2_header h;
+	uint8_t *buf = malloc(SP_LUKS2_HDR_MAX_BYTES);
+	size_t len = SP_LUKS2_BIN_BYTES;
+	enum sp_ondisk_verdict v;
+	ssize_t n;
+
+	if (!buf)
+		return -ENOMEM;
+	n = read_at(fd, buf, SP_LUKS2_BIN_BYTES, 0, end);
+	if (n >= (ssize_t)SP_LUKS2_BIN_BYTES) {
+		uint64_t hdr = 0;
+
+		for (int i = 0; i < 8; i++) /* hdr_size, big-endian */
+			hdr = hdr << 8 | buf[8 + i];
+
+		/* the whole header when its size is one LUKS2 has; the reader judges it */
+		if (hdr > SP_LUKS2_BIN_BYTES && hdr <= SP_LUKS2_HDR_MAX_BYTES)
+			n = read_at(fd, buf, (size_t)hdr, 0, end);
+		len = n < 0 ? 0 : (size_t)n;
+	}
+	if (n < 0) {
+		free(buf);
+		return (int)n;
+	}
+	v = sp_luks2_read(buf, len, &h, f->damage, sizeof(f->damage));
+	free(buf);
+	f->kind = SP_LAYER_LUKS;
+	if (v == SP_ONDISK_ABSENT) {
+		f->unread = true;
+		snprintf(f->damage, sizeof(f->damage), "a LUKS header that is not LUKS2 (LUKS1?)");
+	} else if (v != SP_ONDISK_INTACT) {
+		f->damaged = true;
+	} else {
+		f->data_offset_bytes = h.data_offset_bytes;
+		f->sector_bytes = h.sector_bytes;
+	}
+	return 0;
+}
+
+static int scan_pv(int fd, uint64_t end, struct sp_found_layer *f)
+{
+	uint8_t buf[SP_LVM_LABEL_SCAN_BYTES];
+	struct sp_lvm_label l;
+	enum sp_ondisk_verdict v;
+	ssize_t n = read_at(fd, buf, sizeof(buf), 0, end);
+
+	if (n < 0)
+		return (int)n;
+	v = sp_lvm_label_read(buf, (size_t)n, &l, f->damage, sizeof(f->damage));
+	f->kind = SP_LAYER_LVM;
+	if (v == SP_ONDISK_ABSENT) {
+		f->damaged = true;
+		snprintf(f->damage, sizeof(f->damage), "libblkid sees a PV, but no LABELONE is in "
+			 "its first four sectors");
+	} else if (v != SP_ONDISK_INTACT) {
+		f->damaged = true;
+	} else {
+		f->data_offset_bytes = l.pe_start_bytes;
+	}
+	return 0;
+}
+
+int sp_scan_layer(int fd, const char *blkid_type, struct sp_found_layer *f)
+{
+	uint64_t end = 0;
+
+	if (ioctl(fd, BLKGETSIZE64, &end) < 0) {
+		struct stat st;
+
+		if (fstat(fd, &st) < 0)
+			return -errno;
+		end = (uint64_t)st.st_size;
+	}
+	if (!strcmp(blkid_type, "crypto_LUKS"))
+		return scan_luks2(fd, end, f);
+	if (!strcmp(blkid_type, "LVM2_member"))
+		return scan_pv(fd, end, f);
+	return -EINVAL;
 }

@@ -83,4 +83,16 @@ bool sp_gpt_one_copy_missing(const struct sp_gpt_state *g);
  * the primary at LBA 1 is intact" */
 void sp_gpt_describe_damage(const struct sp_gpt_state *g, char *buf, size_t len);
 
+struct sp_found_layer;
+
+/*
+ * The header of the layer libblkid named at the start of fd (its TYPE:
+ * "crypto_LUKS" or "LVM2_member"): where its data starts, or why it
+ * cannot say (a damaged header, LUKS1).  Reads the first 4 KiB and, for
+ * LUKS2, the header's own size (at most 4 MiB).  Fills kind, damaged,
+ * unread, damage, data_offset_bytes and sector_bytes; 0, or -errno when
+ * fd cannot be read.
+ */
+int sp_scan_layer(int fd, const char *blkid_type, struct sp_found_layer *ret);
+
 #endif

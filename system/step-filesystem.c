@@ -400,6 +400,40 @@ static int read_fs(const struct sp_plan *plan, const char *path, struct sp_found
 	return 0;
 }
 
+/*
+ * Where the filesystem should be, a layer of a stack (LUKS2, an LVM PV):
+ * where its data starts on the array, from its own header, judged
+ * against the stripe.  The device starts where the partition found does
+ * (0 for a filesystem on the whole disk).
+ */
+static int judge_layer(struct sp_ctx *ctx, const struct sp_found_fs *f, struct sp_step_result *res)
+{
+	const struct sp_found_partition *part = ctx->have_found_partition ? &ctx->found_partition : NULL;
+	struct sp_found_layer *layer = calloc(1, sizeof(*layer));
+	int fd, r;
+
+	if (!layer)
+		return sp_step_fail(res, ENOMEM, "out of memory");
+	snprintf(layer->device, sizeof(layer->device), "%s", f->path);
+	if (ctx->plan->table == SP_TABLE_NONE || (part && !strcmp(part->label, "loop")))
+		layer->device_start_bytes = 0;
+	else
+		layer->device_start_bytes = part && part->has_first ? part->start_bytes :
+								    ctx->plan->start_bytes;
+	fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	r = fd < 0 ? -errno : sp_scan_layer(fd, f->type, layer);
+	if (fd >= 0)
+		close(fd);
+	if (r < 0) {
+		free(layer);
+		return sp_step_fail(res, -r, "cannot read the %s header of '%s': %s", f->type, f->path,
+				    strerror(-r));
+	}
+	sp_judge_layer(ctx->plan, layer, &res->findings);
+	free(layer);
+	return 0;
+}
+
 static int filesystem_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 {
 	struct sp_found_fs *f;
@@ -426,6 +460,12 @@ static int filesystem_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 		summarize(ctx->plan, f->uuid, res);
 	}
 	sp_judge_filesystem(ctx->plan, f, &res->findings);
+	if (!f->blank && !f->ambivalent &&
+	    (!strcmp(f->type, "crypto_LUKS") || !strcmp(f->type, "LVM2_member"))) {
+		r = judge_layer(ctx, f, res);
+		if (r < 0)
+			return r;
+	}
 	sp_step_take_findings(res);
 	return 0;
 }

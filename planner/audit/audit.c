@@ -604,6 +604,9 @@ void sp_judge_filesystem(const struct sp_plan *plan, const struct sp_found_fs *f
 				f->path, f->path, f->path);
 		return;
 	}
+	/* a layer of a stack: sp_judge_layer() says what it costs */
+	if (!strcmp(f->type, "crypto_LUKS") || !strcmp(f->type, "LVM2_member"))
+		return;
 	if (strcmp(f->type, "xfs") && strcmp(f->type, "ext3") && strcmp(f->type, "ext4")) {
 		sp_findings_add(out, SP_SEVERITY_DIFFERS, "fs-type-unjudged",
 				"%s holds %s, the plan says %s; stripeplan cannot judge its geometry: "
@@ -633,6 +636,102 @@ void sp_judge_filesystem(const struct sp_plan *plan, const struct sp_found_fs *f
 		judge_xfs(plan, f, out);
 	else
 		judge_ext(plan, f, out);
+}
+
+/* ---------------------------------------------------------------- stack */
+
+/* the model's cost of a filesystem with the plan's su/sw starting at start */
+static bool layer_cost(const struct sp_plan *plan, uint64_t start, struct sp_cost *cost,
+		       char *sentence, size_t len)
+{
+	struct sp_layout l = { .level = plan->level, .disks = plan->disks, .spans = plan->spans,
+			       .chunk_bytes = plan->chunk_bytes, .start_bytes = start,
+			       .fs_su_bytes = plan->chunk_bytes, .fs_sw = plan->data_disks,
+			       .fs_block_bytes = plan->block_bytes };
+
+	if (sp_cost_layout(&l, cost, NULL) < 0)
+		return false;
+	sp_cost_sentence(plan, cost, sentence, len);
+	return true;
+}
+
+static void judge_layer_misaligned(const struct sp_plan *plan, const struct sp_found_layer *f,
+				   uint64_t at, struct sp_findings *out)
+{
+	uint64_t stripe = plan->stripe_width_bytes;
+	bool luks = f->kind == SP_LAYER_LUKS;
+	char a[32], b[32], c[32], cost_text[SP_MSG_MAX] = "", fix[SP_MSG_MAX];
+	struct sp_cost cost = { 0 };
+
+	if (layer_cost(plan, at, &cost, cost_text, sizeof(cost_text)))
+		snprintf(cost_text + strlen(cost_text), sizeof(cost_text) - strlen(cost_text), "; ");
+	if (luks)
+		snprintf(fix, sizeof(fix),
+			 "back up the data, then re-create the volume with 'cryptsetup luksFormat "
+			 "--type luks2 --offset %" PRIu64 "' (%s, whole stripes; destroys the data)",
+			 sp_stack_luks_offset_bytes(plan, f->sector_bytes) / 512,
+			 human(sp_stack_luks_offset_bytes(plan, f->sector_bytes), c, sizeof(c)));
+	else
+		snprintf(fix, sizeof(fix),
+			 "pvmove its extents to a PV made with 'pvcreate --dataalignment %" PRIu64
+			 "k --dataalignmentoffset 0' and vgreduce this one, or re-create it so "
+			 "(destroys the data)",
+			 (uint64_t)(sp_stack_lvm_alignment_bytes(plan) / SP_KIB));
+	sp_findings_add(out, SP_SEVERITY_COSTLY, luks ? "luks-offset-misaligned" : "pv-start-misaligned",
+			"the %s on %s starts its %s %s in (byte %" PRIu64 " of the array, %" PRIu64
+			".%02" PRIu64 " stripes), %s past a %s stripe boundary: everything above it "
+			"straddles stripes; %sfix: %s",
+			luks ? "LUKS2 volume" : "LVM physical volume", f->device,
+			luks ? "data" : "extents (pe_start)",
+			human(f->data_offset_bytes, a, sizeof(a)), at, at / stripe,
+			at % stripe * 100 / stripe, human(at % stripe, b, sizeof(b)),
+			human(stripe, c, sizeof(c)), cost_text, fix);
+	if (cost.known)
+		out->f[out->n - 1].cost = cost;
+}
+
+void sp_judge_layer(const struct sp_plan *plan, const struct sp_found_layer *f,
+		    struct sp_findings *out)
+{
+	bool luks = f->kind == SP_LAYER_LUKS;
+	uint64_t at = f->device_start_bytes + f->data_offset_bytes;
+	char a[32], b[32];
+
+	if (f->unread) {
+		sp_findings_add(out, SP_SEVERITY_DIFFERS, "layer-unread",
+				"%s holds %s, which check does not read yet: nothing to fix",
+				f->device, f->damage);
+		return;
+	}
+	if (f->damaged) {
+		sp_findings_add(out, SP_SEVERITY_COSTLY, luks ? "luks-damaged" : "pv-damaged",
+				"%s holds a %s header that fails a check %s makes: %s; fix: %s",
+				f->device, luks ? "LUKS2" : "LVM physical volume",
+				luks ? "cryptsetup" : "lvm", f->damage,
+				luks ? "cryptsetup repair (after cryptsetup luksHeaderBackup)" :
+				       "pvck --dump headers shows it; pvck --repair rewrites it");
+		return;
+	}
+	if (is_striped(plan) && at % plan->stripe_width_bytes) {
+		judge_layer_misaligned(plan, f, at, out);
+		return;
+	}
+	if (!sp_plan_has_layer(plan, f->kind))
+		sp_findings_add(out, SP_SEVERITY_DIFFERS, luks ? "luks-found" : "pv-found",
+				"%s holds a %s whose %s starts at %s, %s: aligned; the plan has no "
+				"--stack %s, and check does not look inside it: nothing to fix",
+				f->device, luks ? "LUKS2 volume" : "LVM physical volume",
+				luks ? "data" : "first extent", human(f->data_offset_bytes, a, sizeof(a)),
+				is_striped(plan) ? "whole stripes" : "a mirror has no stripe",
+				luks ? "luks" : "lvm");
+	else if (f->data_offset_bytes != (luks ? plan->luks.offset_bytes : plan->lvm.pe_start_bytes))
+		sp_findings_add(out, SP_SEVERITY_DIFFERS, luks ? "luks-offset" : "pv-start",
+				"the %s on %s starts at %s, the plan says %s; both are whole stripes: "
+				"nothing to fix",
+				luks ? "LUKS2 data" : "LVM extents", f->device,
+				human(f->data_offset_bytes, a, sizeof(a)),
+				human(luks ? plan->luks.offset_bytes : plan->lvm.pe_start_bytes, b,
+				      sizeof(b)));
 }
 
 /* ---------------------------------------------------------------- fstab */

@@ -137,6 +137,29 @@ void sp_judge_filesystem(const struct sp_plan *plan, const struct sp_found_fs *f
 
 /* ---------------------------------------------------------------- fstab */
 
+/*
+ * A layer of a stack check found where the filesystem should be: a LUKS2
+ * volume or an LVM physical volume, read from its header on the disk
+ * (planner/ondisk/luks2.c, lvm.c).  Where its data starts decides whether
+ * what is above it can be aligned at all.
+ */
+struct sp_found_layer {
+	enum sp_layer kind;
+	char device[SP_PATH_MAX];      /* what holds the header: /dev/sdb1, /dev/md3 */
+	uint64_t device_start_bytes;   /* where that device starts on the array */
+	bool unread;                   /* not a header check reads (LUKS1): damage says what */
+	bool damaged;                  /* the header fails a check its tool makes */
+	char damage[SP_MSG_MAX];
+	uint64_t data_offset_bytes;    /* the LUKS2 data offset, or the PV's pe_start */
+	unsigned sector_bytes;         /* LUKS2's encryption sector */
+};
+
+/* What check says of a layer: costly when its data does not start on a
+ * full stripe, with the model's cost and the fix; another aligned offset
+ * only differs. */
+void sp_judge_layer(const struct sp_plan *plan, const struct sp_found_layer *found,
+		    struct sp_findings *out);
+
 #define SP_FOUND_MAX_MOUNT_LINES 4U
 
 struct sp_found_mount_line {

@@ -50,6 +50,20 @@ SP_STRING_TABLE_DECLARE(sp_ondisk_verdict, enum sp_ondisk_verdict); /* "intact" 
 uint32_t sp_crc32c_update(uint32_t crc, const void *buf, size_t len);
 uint32_t sp_crc32_update(uint32_t crc, const void *buf, size_t len);
 
+/* ---------------------------------------------------------------- sha256 */
+
+/* SHA-256, for the LUKS2 header's checksum. */
+struct sp_sha256 {
+	uint32_t h[8];
+	uint8_t buf[64];
+	size_t used;
+	uint64_t bytes;
+};
+
+void sp_sha256_init(struct sp_sha256 *s);
+void sp_sha256_update(struct sp_sha256 *s, const void *data, size_t len);
+void sp_sha256_final(struct sp_sha256 *s, uint8_t out[32]);
+
 /* ------------------------------------------------------------------ xfs */
 
 #define SP_XFS_SB_MAGIC 0x58465342U  /* "XFSB" */
@@ -215,5 +229,66 @@ struct sp_mbr {
 
 /* true when the 512 bytes at buf end with 0x55 0xaa; fills mbr. */
 bool sp_mbr_read(const uint8_t *buf, size_t len, struct sp_mbr *mbr);
+
+/* ---------------------------------------------------------------- luks2 */
+
+/*
+ * A LUKS2 header (cryptsetup's docs/on-disk-format-luks2.pdf and
+ * lib/luks2/luks2.h): a 4096-byte binary header, big-endian, then its
+ * JSON area, hdr_size bytes in all (16 KiB to 4 MiB), a second copy at
+ * hdr_size.  The JSON's segments say where the data starts.
+ */
+#define SP_LUKS2_BIN_BYTES 4096U
+#define SP_LUKS2_HDR_MAX_BYTES (4U * 1024U * 1024U)
+#define SP_LUKS2_UUID_MAX 40U
+
+struct sp_luks2_header {
+	uint16_t version;
+	uint64_t hdr_bytes, seqid, hdr_offset;
+	char uuid[SP_LUKS2_UUID_MAX];
+	/* the data segment (the lowest-numbered one) */
+	uint64_t data_offset_bytes;
+	unsigned sector_bytes;
+	bool size_dynamic;           /* "dynamic": to the device's end */
+	uint64_t data_size_bytes;    /* when not dynamic */
+	uint64_t keyslots_bytes;     /* config.keyslots_size */
+	char encryption[SP_NAME_MAX];
+};
+
+/*
+ * The primary header at the start of buf (len bytes read from the
+ * device's start; hdr_size of them are needed).  ABSENT without the LUKS
+ * magic or with a version other than 2 (LUKS1 keeps its payload offset
+ * elsewhere); DAMAGED when the size, offset, checksum or JSON fails,
+ * with why.  The JSON is parsed with a depth limit, as untrusted input.
+ */
+enum sp_ondisk_verdict sp_luks2_read(const uint8_t *buf, size_t len, struct sp_luks2_header *hdr,
+				     char *why, size_t why_len);
+
+/* ------------------------------------------------------------------ lvm */
+
+/*
+ * An LVM2 physical volume's label (lvm2 lib/label/label.h,
+ * lib/format_text/layout.h): "LABELONE" in one of the first four
+ * 512-byte sectors, its CRC (lvm2's calc_crc: CRC-32 seeded 0xf597a6cf,
+ * not inverted) over the rest of that sector, then the PV header with
+ * its data area list, little-endian.  The first data area's offset is
+ * pe_start.
+ */
+#define SP_LVM_LABEL_SCAN_BYTES 2048U
+#define SP_LVM_UUID_BYTES 32U
+
+struct sp_lvm_label {
+	unsigned sector;             /* where LABELONE was */
+	char pv_uuid[SP_LVM_UUID_BYTES + 1];
+	uint64_t device_bytes;       /* the size the PV was made for */
+	uint64_t pe_start_bytes;     /* the first data area's offset */
+	unsigned n_metadata_areas;
+	uint64_t mda_offset_bytes, mda_size_bytes; /* the first metadata area */
+};
+
+/* The label in the first len bytes (SP_LVM_LABEL_SCAN_BYTES are read). */
+enum sp_ondisk_verdict sp_lvm_label_read(const uint8_t *buf, size_t len, struct sp_lvm_label *label,
+					 char *why, size_t why_len);
 
 #endif

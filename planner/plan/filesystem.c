@@ -88,7 +88,7 @@ static int argv_end(const struct sp_spec *spec, struct argv *a, struct sp_error 
 		argv_add(a, "-L");
 		argv_add(a, "%s", spec->label);
 	}
-	argv_add(a, "%s", a->plan->partition_path);
+	argv_add(a, "%s", a->plan->fs_path);
 	if (a->r == -E2BIG)
 		return sp_error_set(err, E2BIG, SP_ERR_INVALID,
 				    "mkfs: more than %u arguments", SP_MAX_ARGV);
@@ -147,7 +147,7 @@ static int xfs_no_stripe_ag(struct sp_plan *plan, struct sp_error *err)
 	plan->xfs_su_bytes = 0;
 	plan->xfs_sw = 0;
 	plan->xfs_log_su_bytes = 0;
-	return sp_xfs_plan_ag(plan->size_bytes, 0, 0, plan->stripe_width_bytes, 0, &plan->xfs_ag, err);
+	return sp_xfs_plan_ag(plan->fs_size_bytes, 0, 0, plan->stripe_width_bytes, 0, &plan->xfs_ag, err);
 }
 
 /*
@@ -175,7 +175,7 @@ static int xfs_stripe_ag(struct sp_plan *plan, struct sp_error *err)
 		return r;
 	plan->xfs_su_bytes = plan->chunk_bytes;
 	plan->xfs_sw = plan->stripe_width_bytes ? plan->data_disks : 0;
-	return sp_xfs_plan_ag(plan->size_bytes, plan->xfs_su_bytes, plan->xfs_sw,
+	return sp_xfs_plan_ag(plan->fs_size_bytes, plan->xfs_su_bytes, plan->xfs_sw,
 			      plan->stripe_width_bytes,
 			      sp_level_rotates_parity(plan->level) ? plan->disks / plan->spans : 0,
 			      &plan->xfs_ag, err);
@@ -236,9 +236,9 @@ static int plan_ext(const struct sp_spec *spec, struct sp_plan *plan, struct sp_
 
 	if (spec->fs == SP_FS_EXT3) {
 		snprintf(detail, sizeof(detail), "%s is %" PRIu64 " blocks; use --fs ext4 or --fs xfs",
-			 SP_SIZE_TEXT(plan->size_bytes, SP_SIZE_HUMAN),
-			 plan->size_bytes / plan->block_bytes);
-		r = sp_limit_check(SP_LIMIT_EXT3_BLOCKS, plan->size_bytes / plan->block_bytes, "fs",
+			 SP_SIZE_TEXT(plan->fs_size_bytes, SP_SIZE_HUMAN),
+			 plan->fs_size_bytes / plan->block_bytes);
+		r = sp_limit_check(SP_LIMIT_EXT3_BLOCKS, plan->fs_size_bytes / plan->block_bytes, "fs",
 				   detail, err);
 		if (r < 0)
 			return r;

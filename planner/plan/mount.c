@@ -103,7 +103,7 @@ int sp_plan_mount(const struct sp_spec *spec, const struct sp_profile *profile,
 		option_add(plan, "swalloc");
 	/* before 3.7 XFS keeps inodes in the first TiB (inode32) unless told;
 	 * Red Hat's RHEL 6 guide asks for inode64 above 2 TB */
-	if (spec->fs == SP_FS_XFS && plan->size_bytes > 2 * SP_TIB &&
+	if (spec->fs == SP_FS_XFS && plan->fs_size_bytes > 2 * SP_TIB &&
 	    !sp_kernel_from(&spec->kernel, SP_LIMIT_XFS_INODE64_DEFAULT))
 		option_add(plan, "inode64");
 	r = plan_barriers(spec, profile, plan, err);

@@ -28,12 +28,16 @@ bool sp_plan_member_lacks(const struct sp_facts *facts, const char *disk, const 
  * its part of the plan or returns -errno with err saying why (the spec is
  * the one the array stage settled: its level, disks and chunk).
  *   partition   alignment, table, start and size (planner/plan/partition.c)
+ *   stack       LUKS2 and LVM between the partition and the filesystem,
+ *               each on a full stripe; what the filesystem goes on (stack.c)
  *   filesystem  geometry and the mkfs argv (filesystem.c)
  *   mount       options and the fstab line (mount.c)
  *   tuning      knobs, module options, what is left out (tuning.c)
  */
 int sp_plan_partition(const struct sp_spec *spec, const struct sp_profile *profile,
 		      struct sp_plan *plan, struct sp_error *err);
+int sp_plan_stack(const struct sp_spec *spec, const struct sp_profile *profile,
+		  struct sp_plan *plan, struct sp_error *err);
 int sp_plan_filesystem(const struct sp_spec *spec, const struct sp_profile *profile,
 		       struct sp_plan *plan, struct sp_error *err);
 int sp_plan_mount(const struct sp_spec *spec, const struct sp_profile *profile,

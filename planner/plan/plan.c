@@ -3,7 +3,7 @@
  * spec + profile + facts -> plan.  Pure: no I/O, no printing, no exit.
  * sp_plan_make() checks the device's facts, settles the array (declared,
  * or read from a probed md array), then runs the stages, each in a file
- * of its own: partition, filesystem, mount, tuning.
+ * of its own: partition, stack, filesystem, mount, tuning.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -129,6 +129,7 @@ static void effective_spec(const struct sp_plan *plan, struct sp_spec *eff)
 static int (*const stages[])(const struct sp_spec *spec, const struct sp_profile *profile,
 			     struct sp_plan *plan, struct sp_error *err) = {
 	sp_plan_partition,
+	sp_plan_stack,
 	sp_plan_filesystem,
 	sp_plan_mount,
 	sp_plan_tuning,

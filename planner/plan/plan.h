@@ -53,6 +53,34 @@ struct sp_warning {
 
 #define SP_MAX_RECOGNISED_BY 4U
 
+/*
+ * A LUKS2 volume of the stack (planner/plan/stack.c): where its data
+ * starts and in what sectors it encrypts.  The key is no part of a plan:
+ * apply reads it from a file or a prompt.
+ */
+struct sp_luks_plan {
+	char name[SP_DM_NAME_MAX]; /* the dm-crypt mapping: /dev/mapper/NAME */
+	char path[SP_PATH_MAX];    /* /dev/mapper/NAME */
+	char below[SP_PATH_MAX];   /* the device luksFormat writes */
+	unsigned sector_bytes;     /* --sector-size */
+	uint64_t align_bytes;      /* the data offset is a multiple of it */
+	uint64_t offset_bytes;     /* the data offset from the device's start (--offset) */
+	uint64_t size_bytes;       /* what the mapping holds */
+};
+
+/* An LVM PV, its VG alone on it and one linear LV over all of it. */
+struct sp_lvm_plan {
+	char vg[SP_DM_NAME_MAX];
+	char lv[SP_DM_NAME_MAX];
+	char path[SP_PATH_MAX];          /* /dev/VG/LV */
+	char below[SP_PATH_MAX];         /* the device pvcreate writes */
+	uint64_t data_alignment_bytes;   /* pvcreate --dataalignment */
+	uint64_t pe_start_bytes;         /* where the first extent starts */
+	uint64_t extent_bytes;           /* vgcreate -s */
+	uint64_t extents;                /* lvcreate -l */
+	uint64_t size_bytes;             /* the LV */
+};
+
 struct sp_plan {
 	/* array */
 	char controller[SP_NAME_MAX];
@@ -80,6 +108,16 @@ struct sp_plan {
 	uint64_t size_bytes;
 	uint64_t reserved_tail_bytes; /* GPT backup header and entries */
 	char partition_path[SP_PATH_MAX];
+
+	/* the stack between the partition and the filesystem, bottom up */
+	size_t n_layers;
+	enum sp_layer layers[SP_MAX_LAYERS];
+	struct sp_luks_plan luks;
+	struct sp_lvm_plan lvm;
+	/* what the filesystem goes on: the top of the stack, or the partition */
+	char fs_path[SP_PATH_MAX];
+	uint64_t fs_offset_bytes; /* from the partition's start: the layers' offsets */
+	uint64_t fs_size_bytes;
 
 	/* filesystem */
 	enum sp_fs fs;
@@ -133,6 +171,14 @@ void sp_plan_add_warning(struct sp_plan *plan, const char *code, const char *fmt
 /* Room for one more knob, zeroed and counted: NULL past SP_MAX_TUNING or
  * out of memory. */
 struct sp_tuning *sp_plan_add_tuning(struct sp_plan *plan);
+/* The LUKS2 data offset and the LVM data alignment the stack stage plans
+ * for this plan's array (stack.c), for check's fixes. */
+uint64_t sp_stack_luks_offset_bytes(const struct sp_plan *plan, unsigned sector_bytes);
+uint64_t sp_stack_lvm_alignment_bytes(const struct sp_plan *plan);
+
+/* Whether the plan's stack has layer l. */
+bool sp_plan_has_layer(const struct sp_plan *plan, enum sp_layer l);
+
 /* Frees what a plan holds (its knobs, its device's md members) and
  * empties that; NULL is fine.  A plan from sp_plan_make(),
  * sp_plan_replan(), sp_plan_from_json() or sp_plan_copy() is released so;

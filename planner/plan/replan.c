@@ -58,6 +58,16 @@ int sp_plan_spec(const struct sp_plan *p, struct sp_spec *ret, struct sp_error *
 	for (size_t i = 0; i < p->n_members && i < SP_MAX_MEMBERS; i++)
 		snprintf(s->members[i], sizeof(s->members[i]), "%s", p->members[i]);
 	s->kernel = p->kernel;
+	/* the stack and its names, which the plan recorded whether typed or
+	 * the defaults */
+	s->n_layers = p->n_layers < SP_MAX_LAYERS ? p->n_layers : SP_MAX_LAYERS;
+	memcpy(s->layers, p->layers, sizeof(s->layers));
+	if (sp_plan_has_layer(p, SP_LAYER_LVM)) {
+		snprintf(s->vg_name, sizeof(s->vg_name), "%s", p->lvm.vg);
+		snprintf(s->lv_name, sizeof(s->lv_name), "%s", p->lvm.lv);
+	}
+	if (sp_plan_has_layer(p, SP_LAYER_LUKS))
+		snprintf(s->luks_name, sizeof(s->luks_name), "%s", p->luks.name);
 	*ret = *s;
 	free(s);
 	return 0;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Names users type for filesystems, partition tables, workloads and recipes. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/error.h"
@@ -40,6 +41,49 @@ static const char *const sp_workload_table[] = {
 	[SP_WORKLOAD_SMALL_SYNC] = "small-sync",
 };
 SP_STRING_TABLE(sp_workload, enum sp_workload, "general")
+
+static const char *const sp_layer_table[] = {
+	[SP_LAYER_LUKS] = "luks",
+	[SP_LAYER_LVM] = "lvm",
+};
+SP_STRING_TABLE(sp_layer, enum sp_layer, "unknown")
+
+int sp_parse_stack(const char *text, enum sp_layer *layers, size_t *ret_n, struct sp_error *err)
+{
+	char buf[64];
+	char *save = NULL;
+	size_t n = 0;
+
+	if (!strcmp(text, "none")) {
+		*ret_n = 0;
+		return 0;
+	}
+	if (strlen(text) >= sizeof(buf) || !text[0] || text[0] == ',' ||
+	    text[strlen(text) - 1] == ',' || strstr(text, ",,"))
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+				    "stack: '%.40s' is not a list of layers, bottom up (known: %s; "
+				    "e.g. luks,lvm)",
+				    text, SP_NAMES_JOINED(&sp_layer_names));
+	snprintf(buf, sizeof(buf), "%s", text);
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		enum sp_layer l;
+
+		if (sp_layer_from_name(tok, &l) < 0)
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+					    "stack: unknown layer '%s' (known: %s)", tok,
+					    SP_NAMES_JOINED(&sp_layer_names));
+		for (size_t i = 0; i < n; i++)
+			if (layers[i] == l)
+				return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+						    "stack: '%s' is named twice in '%s'", tok, text);
+		if (n >= SP_MAX_LAYERS)
+			return sp_error_set(err, E2BIG, SP_ERR_INVALID,
+					    "stack: more than %u layers in '%s'", SP_MAX_LAYERS, text);
+		layers[n++] = l;
+	}
+	*ret_n = n;
+	return 0;
+}
 
 int sp_parse_fs(const char *text, enum sp_fs *ret, struct sp_error *err)
 {

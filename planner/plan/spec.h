@@ -63,6 +63,23 @@ SP_STRING_TABLE_DECLARE(sp_table, enum sp_table);
 /* also "dos" and "mbr", as sfdisk and fdisk users say */
 int sp_parse_table(const char *text, enum sp_table *ret, struct sp_error *err);
 
+/*
+ * A layer between the partition (or the whole md device) and the
+ * filesystem (--stack, bottom up: "luks,lvm" is LUKS2 on the partition,
+ * an LVM PV on the LUKS2 volume, the filesystem on the LV).
+ */
+enum sp_layer {
+	SP_LAYER_LUKS = 0, /* a LUKS2 volume: cryptsetup luksFormat --type luks2 */
+	SP_LAYER_LVM,      /* an LVM PV, a VG on it alone and one linear LV */
+};
+
+SP_STRING_TABLE_DECLARE(sp_layer, enum sp_layer); /* "luks", "lvm" */
+#define SP_MAX_LAYERS 2U
+/* LVM's NAME_LEN and device-mapper's DM_NAME_LEN: 127 bytes and a NUL */
+#define SP_DM_NAME_MAX 128U
+/* "luks,lvm" into layers (bottom up), each at most once; "none" for none */
+int sp_parse_stack(const char *text, enum sp_layer *layers, size_t *ret_n, struct sp_error *err);
+
 /* The parts of a spec the user may leave out (struct sp_spec.omitted). */
 enum sp_spec_field {
 	SP_FIELD_LEVEL = 1U << 0,
@@ -102,6 +119,11 @@ struct sp_spec {
 	size_t n_members;
 	char members[SP_MAX_MEMBERS][SP_NAME_MAX]; /* md member kernel names */
 	struct sp_md_layout layout; /* md raid10; near_copies 0 = not given */
+	size_t n_layers;
+	enum sp_layer layers[SP_MAX_LAYERS]; /* bottom up */
+	char vg_name[SP_DM_NAME_MAX];        /* "" = the default (stack.c) */
+	char lv_name[SP_DM_NAME_MAX];
+	char luks_name[SP_DM_NAME_MAX];
 	unsigned omitted;           /* SP_FIELD_*: not given, take them from the kernel */
 };
 

@@ -271,6 +271,100 @@ static struct json_object *kernel_write(const struct sp_field *f, const void *ba
 
 static const struct sp_custom kernel_custom = { .read = kernel_read, .write = kernel_write };
 
+/* "layers": the stack bottom up, ["luks", "lvm"]: each known, each once */
+static int layers_read(const struct sp_field *f, struct json_object *v, struct json_object *parent,
+		       void *base, const struct sp_where *w, struct sp_error *err)
+{
+	struct sp_plan *p = base;
+	size_t n = json_object_is_type(v, json_type_array) ? json_object_array_length(v) : 0;
+
+	(void)f;
+	(void)parent;
+	if (!json_object_is_type(v, json_type_array))
+		return sp_where_error(err, w, NULL, EINVAL, " must be a list of layers");
+	if (n > SP_MAX_LAYERS)
+		return sp_where_error(err, w, NULL, E2BIG, " has more than %u layers", SP_MAX_LAYERS);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(v, i);
+		struct sp_where we = { .up = w, .index = i };
+
+		if (!json_object_is_type(e, json_type_string) ||
+		    sp_layer_from_name(json_object_get_string(e), &p->layers[i]) < 0)
+			return sp_where_error(err, &we, NULL, EINVAL, " must be one of %s",
+					      SP_NAMES_JOINED(&sp_layer_names));
+		for (size_t j = 0; j < i; j++)
+			if (p->layers[j] == p->layers[i])
+				return sp_where_error(err, &we, NULL, EINVAL, " is named twice");
+	}
+	p->n_layers = n;
+	return 0;
+}
+
+static struct json_object *layers_write(const struct sp_field *f, const void *base)
+{
+	const struct sp_plan *p = base;
+	struct json_object *a = json_object_new_array();
+
+	(void)f;
+	for (size_t i = 0; a && i < p->n_layers; i++)
+		json_object_array_add(a, json_object_new_string(sp_layer_name(p->layers[i])));
+	return a;
+}
+
+static bool layers_equal(const struct sp_field *f, const void *a, const void *b)
+{
+	const struct sp_plan *x = a, *y = b;
+
+	(void)f;
+	return x->n_layers == y->n_layers &&
+	       !memcmp(x->layers, y->layers, x->n_layers * sizeof(x->layers[0]));
+}
+
+static void layers_format(const struct sp_field *f, const void *base, char *buf, size_t len)
+{
+	const struct sp_plan *p = base;
+	size_t used = 0;
+
+	(void)f;
+	buf[0] = 0;
+	for (size_t i = 0; i < p->n_layers && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "",
+					 sp_layer_name(p->layers[i]));
+}
+
+static const struct sp_custom layers_custom = {
+	.read = layers_read,
+	.write = layers_write,
+	.equal = layers_equal,
+	.format = layers_format,
+};
+
+/* "offset_sectors": the LUKS2 data offset in cryptsetup's --offset unit,
+ * 512-byte sectors whatever the device's; written, never read back */
+static struct json_object *luks_sectors_write(const struct sp_field *f, const void *base)
+{
+	(void)f;
+	return u64_json(((const struct sp_luks_plan *)base)->offset_bytes / 512);
+}
+
+static const struct sp_custom luks_sectors_custom = { .read = sectors_read,
+						      .write = luks_sectors_write };
+
+static bool has_luks(const void *plan)
+{
+	return sp_plan_has_layer(plan, SP_LAYER_LUKS);
+}
+
+static bool has_lvm(const void *plan)
+{
+	return sp_plan_has_layer(plan, SP_LAYER_LVM);
+}
+
+static bool no_stack(const void *plan)
+{
+	return ((const struct sp_plan *)plan)->n_layers == 0;
+}
+
 /* ------------------------------------------------------------ tables */
 
 /* a row that stands for no member of its own */
@@ -339,6 +433,77 @@ static const struct sp_field partition_fields[] = {
 	       .flags = SP_FF_REQUIRED, .compare = SP_CMP_GEOMETRY),
 };
 static const struct sp_schema partition_schema = SP_SCHEMA(sp_plan, partition_fields);
+
+/* what LVM takes in a name (lvm2's _validate_name) */
+#define LVM_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+_.-"
+#define LVM_NAME_SAYS "a name of a-z A-Z 0-9 + _ . -"
+
+static const struct sp_field luks_fields[] = {
+	SP_STRING(sp_luks_plan, name, "name", .flags = SP_FF_REQUIRED | SP_FF_NONEMPTY,
+		  .charset = LVM_NAME_CHARS, .charset_says = LVM_NAME_SAYS,
+		  .compare = SP_CMP_REQUEST),
+	SP_STRING(sp_luks_plan, path, "path", .flags = SP_FF_REQUIRED, .compare = SP_CMP_GEOMETRY),
+	SP_STRING(sp_luks_plan, below, "device", .flags = SP_FF_REQUIRED,
+		  .compare = SP_CMP_GEOMETRY),
+	/* dm-crypt's sectors: 512 to 4096 bytes */
+	SP_UINT(sp_luks_plan, sector_bytes, "sector_bytes", 512, 4096,
+		.flags = SP_FF_REQUIRED | SP_FF_POW2, .compare = SP_CMP_GEOMETRY),
+	SP_U64(sp_luks_plan, align_bytes, "align_bytes", 1, SP_JSON_U64_MAX,
+	       .flags = SP_FF_REQUIRED, .compare = SP_CMP_GEOMETRY),
+	SP_U64(sp_luks_plan, offset_bytes, "offset_bytes", 0, SP_JSON_U64_MAX,
+	       .flags = SP_FF_REQUIRED, .compare = SP_CMP_GEOMETRY),
+	SP_VIRTUAL("offset_sectors", &luks_sectors_custom, .compare = SP_CMP_DERIVED),
+	SP_U64(sp_luks_plan, size_bytes, "size_bytes", 0, SP_JSON_U64_MAX,
+	       .flags = SP_FF_REQUIRED, .compare = SP_CMP_GEOMETRY),
+};
+static const struct sp_schema luks_schema = SP_SCHEMA(sp_luks_plan, luks_fields);
+
+static const struct sp_field lvm_fields[] = {
+	SP_STRING(sp_lvm_plan, vg, "vg", .flags = SP_FF_REQUIRED | SP_FF_NONEMPTY,
+		  .charset = LVM_NAME_CHARS, .charset_says = LVM_NAME_SAYS,
+		  .compare = SP_CMP_REQUEST),
+	SP_STRING(sp_lvm_plan, lv, "lv", .flags = SP_FF_REQUIRED | SP_FF_NONEMPTY,
+		  .charset = LVM_NAME_CHARS, .charset_says = LVM_NAME_SAYS,
+		  .compare = SP_CMP_REQUEST),
+	SP_STRING(sp_lvm_plan, path, "path", .flags = SP_FF_REQUIRED, .compare = SP_CMP_GEOMETRY),
+	SP_STRING(sp_lvm_plan, below, "device", .flags = SP_FF_REQUIRED,
+		  .compare = SP_CMP_GEOMETRY),
+	SP_U64(sp_lvm_plan, data_alignment_bytes, "data_alignment_bytes", 1, SP_JSON_U64_MAX,
+	       .flags = SP_FF_REQUIRED, .compare = SP_CMP_GEOMETRY),
+	SP_U64(sp_lvm_plan, pe_start_bytes, "pe_start_bytes", 0, SP_JSON_U64_MAX,
+	       .flags = SP_FF_REQUIRED, .compare = SP_CMP_GEOMETRY),
+	SP_U64(sp_lvm_plan, extent_bytes, "extent_bytes", 1, SP_JSON_U64_MAX,
+	       .flags = SP_FF_REQUIRED, .compare = SP_CMP_GEOMETRY),
+	/* lvm2 counts extents in 32 bits */
+	SP_U64(sp_lvm_plan, extents, "extents", 1, UINT32_MAX, .flags = SP_FF_REQUIRED,
+	       .compare = SP_CMP_GEOMETRY),
+	SP_U64(sp_lvm_plan, size_bytes, "size_bytes", 0, SP_JSON_U64_MAX,
+	       .flags = SP_FF_REQUIRED, .compare = SP_CMP_GEOMETRY),
+};
+static const struct sp_schema lvm_schema = SP_SCHEMA(sp_lvm_plan, lvm_fields);
+
+/* the layers' count and list, which "layers" spells together */
+#define LAYERS_ROW                                                                         \
+	{ .name = "layers", .type = SP_FIELD_CUSTOM, .custom = &layers_custom,             \
+	  .offset = offsetof(struct sp_plan, n_layers),                                    \
+	  .size = offsetof(struct sp_plan, layers) + sizeof(((struct sp_plan *)0)->layers) - \
+		  offsetof(struct sp_plan, n_layers),                                      \
+	  .align = __alignof__(size_t), .flags = SP_FF_REQUIRED, .compare = SP_CMP_REQUEST }
+
+/* the layers between the partition and the filesystem (stack.c), and
+ * what the filesystem goes on; absent from a plan without them */
+static const struct sp_field stack_fields[] = {
+	LAYERS_ROW,
+	SP_OBJECT(sp_plan, luks, "luks", &luks_schema, .flags = SP_FF_REQUIRED,
+		  .present = has_luks),
+	SP_OBJECT(sp_plan, lvm, "lvm", &lvm_schema, .flags = SP_FF_REQUIRED, .present = has_lvm),
+	SP_STRING(sp_plan, fs_path, "path", .flags = SP_FF_REQUIRED, .compare = SP_CMP_GEOMETRY),
+	SP_U64(sp_plan, fs_offset_bytes, "offset_bytes", 0, SP_JSON_U64_MAX,
+	       .flags = SP_FF_REQUIRED, .compare = SP_CMP_GEOMETRY),
+	SP_U64(sp_plan, fs_size_bytes, "size_bytes", 0, SP_JSON_U64_MAX, .flags = SP_FF_REQUIRED,
+	       .compare = SP_CMP_GEOMETRY),
+};
+static const struct sp_schema stack_schema = SP_SCHEMA(sp_plan, stack_fields);
 
 static const struct sp_field xfs_fields[] = {
 	/* the stripe unit is the chunk */
@@ -429,6 +594,7 @@ static const struct sp_field plan_fields[] = {
 	SP_OBJECT(sp_plan, device, "device", &sp_facts_schema, .flags = SP_FF_REQUIRED,
 		  .compare = SP_CMP_FACT),
 	SP_INLINE("partition", &partition_schema, .flags = SP_FF_REQUIRED),
+	SP_INLINE("stack", &stack_schema, .empty = no_stack, .flags = SP_FF_OMIT_EMPTY),
 	SP_INLINE("filesystem", &filesystem_schema, .flags = SP_FF_REQUIRED),
 	SP_INLINE("mount", &mount_schema, .flags = SP_FF_REQUIRED),
 	SP_LIST_GROWN(sp_plan, tuning, n_tuning, SP_MAX_TUNING, "tuning", &tuning_elem,
@@ -469,6 +635,7 @@ static int plan_check(void *obj, const struct sp_where *w, struct sp_error *err)
 	char part[SP_PATH_MAX];
 	const char *tool = sp_mkfs_tool(p->fs);
 	uint64_t sector = p->device.logical_sector_bytes;
+	const char *fs_path = p->n_layers ? p->fs_path : p->partition_path;
 
 	if ((p->stripe_width_bytes == 0) != sp_level_is_mirror(p->level))
 		return sp_where_error(err, w, "array.stripe_width_bytes", EINVAL,
@@ -488,10 +655,11 @@ static int plan_check(void *obj, const struct sp_where *w, struct sp_error *err)
 				      ": '%s' is not partition 1 of '%s'", p->partition_path,
 				      p->device.path);
 	}
+	/* a stack's top is named by the replan check, which plans it again */
 	if (p->n_mkfs_argv < 2 || strcmp(p->mkfs_argv[0], tool) != 0 ||
-	    strcmp(p->mkfs_argv[p->n_mkfs_argv - 1], p->partition_path) != 0)
+	    strcmp(p->mkfs_argv[p->n_mkfs_argv - 1], fs_path) != 0)
 		return sp_where_error(err, w, "filesystem.mkfs_argv", EINVAL,
-				      " must run %s on '%s'", tool, p->partition_path);
+				      " must run %s on '%s'", tool, fs_path);
 	return 0;
 }
 

@@ -411,6 +411,17 @@ int sp_schema_read(const struct sp_schema *sch, json_object *json, void *obj,
 
 static json_object *write_object(const struct sp_schema *sch, const void *obj, unsigned view);
 
+/* A row flagged SP_FF_OMIT_EMPTY whose value in obj is empty: a list
+ * without an element, another field when its empty() says so. */
+static bool omitted_when_empty(const struct sp_field *f, const void *obj)
+{
+	if (!(f->flags & SP_FF_OMIT_EMPTY))
+		return false;
+	if (f->type == SP_FIELD_LIST)
+		return *(const size_t *)cat(obj, f->count_offset) == 0;
+	return f->empty && f->empty(cat(obj, f->offset));
+}
+
 static json_object *write_list(const struct sp_field *f, const void *base, unsigned view)
 {
 	json_object *a = json_object_new_array();
@@ -474,8 +485,7 @@ static json_object *write_object(const struct sp_schema *sch, const void *obj, u
 				json_object_object_add(o, f->name, NULL);
 			continue;
 		}
-		if ((f->flags & SP_FF_OMIT_EMPTY) && f->type == SP_FIELD_LIST &&
-		    *(const size_t *)cat(obj, f->count_offset) == 0)
+		if (omitted_when_empty(f, obj))
 			continue;
 		json_object_object_add(o, f->name,
 				       f->empty && f->empty(cat(obj, f->offset)) ?
@@ -595,6 +605,8 @@ static int compare_object(const struct sp_schema *sch, const void *have, const v
 		struct sp_where wf = { .up = w, .name = f->name };
 
 		if (!visible(f, view) || !compared(f->compare) || (f->present && !f->present(want)))
+			continue;
+		if (omitted_when_empty(f, want) && omitted_when_empty(f, have))
 			continue;
 		if (f->type == SP_FIELD_OBJECT)
 			r = compare_object(f->object, cat(have, f->offset), cat(want, f->offset), &wf,

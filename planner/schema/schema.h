@@ -81,8 +81,11 @@ enum sp_field_flags {
 	SP_FF_NAME = 1U << 3,       /* a string that becomes a sysfs path or udev
 				     * match: no space, control byte, quote, backslash or slash */
 	SP_FF_NONEMPTY = 1U << 4,   /* a string that is not "" */
-	SP_FF_OMIT_EMPTY = 1U << 5, /* a list left out when it has no element (a note
-				     * most plans do not have); read when there */
+	SP_FF_OMIT_EMPTY = 1U << 5, /* left out when empty -- a list without an
+				     * element, another field when empty() says so --
+				     * and not compared when both plans have it empty:
+				     * what most plans, or plans made before it, do not
+				     * have (a note, a plan's "stack"); read when there */
 };
 
 struct sp_field;

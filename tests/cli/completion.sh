@@ -44,6 +44,7 @@ value_for() {
 	--chunk) echo 256K ;; --members) echo sdb ;; --device) echo /dev/sdb ;; --table) echo gpt ;;
 	--fs) echo xfs ;; --mountpoint) echo /data ;; --barriers) echo on ;; --kernel) echo 6.1.0 ;;
 	--profiles | --root) echo "$WORK" ;; --format) echo text ;; --size) echo 1G ;;
+	--stack) echo luks,lvm ;; --vg | --lv | --luks-name) echo data ;;
 	--sector-size) echo 512 ;; --tuning) echo field-report ;; --workload) echo metadata ;; --memory-budget) echo 128M ;; --layout) echo n2 ;;
 	*) echo "$WORK/file" ;;
 	esac

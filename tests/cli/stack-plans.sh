@@ -1,0 +1,66 @@
+#!/bin/bash
+# --stack: golden plans (text and JSON) of LUKS2 and LVM between the
+# partition and the filesystem on the issue's 192 KiB stripe (RAID5
+# 4 x 64 KiB, a hardware LUN) and on md RAID5 10 x 1 MiB (the whole
+# device), and every refusal of the option and its names.  Kernel pinned.
+# shellcheck source-path=SCRIPTDIR source=lib.bash disable=SC2054 # commas are in --members values
+. "$(dirname "$0")/lib.bash"
+
+# the device is given per command: an option given twice is an error
+perc=(plan --controller dell-perc5e --level 5 --disks 4 --chunk 64K --fs xfs
+	--size 100G --mountpoint /data --kernel 6.1.0)
+md=(plan --controller md --level raid5 --disks 10 --chunk 1M --fs xfs
+	--device /dev/md3 --size 1318680576K --mountpoint /r1
+	--members sdb,sdc,sdd,sde,sdf,sdg,sdh,sdi,sdj,sdk --kernel 6.1.0)
+
+golden stack-perc-luks-lvm.txt "$STRIPEPLAN" "${perc[@]}" --device /dev/sdb --stack luks,lvm
+golden stack-perc-luks-lvm.json "$STRIPEPLAN" "${perc[@]}" --device /dev/sdb --stack luks,lvm --format json
+golden stack-md-lvm-luks.txt "$STRIPEPLAN" "${md[@]}" --stack lvm,luks --vg data --lv r1 \
+	--sector-size 4096
+golden stack-md-lvm-luks.json "$STRIPEPLAN" "${md[@]}" --stack lvm,luks --vg data --lv r1 \
+	--sector-size 4096 --format json
+
+# the stack changes nothing but the filesystem's device and size: su/sw
+# and the mount are the same as without it
+"$STRIPEPLAN" "${perc[@]}" --device /dev/sdb --format json >"$WORK/plain.json"
+"$STRIPEPLAN" "${perc[@]}" --device /dev/sdb --stack luks --format json >"$WORK/luks.json"
+checks=$((checks + 1))
+geometry='[.filesystem.xfs.su_bytes, .filesystem.xfs.sw, .mount.options]'
+[ "$(jq -c "$geometry" "$WORK/plain.json")" = "$(jq -c "$geometry" "$WORK/luks.json")" ] ||
+	fail "--stack luks changed the filesystem's stripe or the mount"
+checks=$((checks + 1))
+jq -e 'has("stack") | not' "$WORK/plain.json" >/dev/null ||
+	fail "a plan without --stack has a 'stack' object"
+# --stack none is no stack
+checks=$((checks + 1))
+"$STRIPEPLAN" "${perc[@]}" --device /dev/sdb --stack none --format json | cmp -s - "$WORK/plain.json" ||
+	fail "--stack none differs from no --stack"
+
+sp() { "$STRIPEPLAN" "${perc[@]}" --device /dev/sdb "$@"; }
+expect_exit 2 "stack: unknown layer 'zfs' \(known: luks, lvm\)" sp --stack zfs
+expect_exit 2 "stack: 'lvm' is named twice in 'lvm,lvm'" sp --stack lvm,lvm
+expect_exit 2 "stack: 'luks,' is not a list of layers" sp --stack luks,
+expect_exit 2 "vg: names an LVM volume, but the stack has no lvm" sp --stack luks --vg data
+expect_exit 2 "luks-name: names a LUKS2 volume, but the stack has no luks" sp --luks-name x
+expect_exit 2 "vg: the name is empty" sp --stack lvm --vg ''
+expect_exit 2 "vg: '-data' starts with '-'" sp --stack lvm --vg=-data
+expect_exit 2 "lv: 'a:b' holds ':'" sp --stack lvm --lv a:b
+expect_exit 2 "lv: names holding '_rimage' are LVM's own" sp --stack lvm --lv x_rimage_0
+expect_exit 2 "luks-name: 'control' is device-mapper's own" sp --stack luks --luks-name control
+expect_exit 2 "luks-name: '.*' is too long" sp --stack luks --luks-name "$(printf '%0130d' 0)"
+expect_exit 2 "size: /dev/md3 \(20 MiB\) leaves no room for data after the LUKS2 header's 18 MiB" \
+	"$STRIPEPLAN" plan --controller md --level 5 --disks 10 --chunk 1M --fs xfs --device /dev/md3 \
+	--size 20M --stack luks --kernel 6.1.0
+# not yet made by apply or check, nor carried by the installer snippets:
+# refused before anything is probed or written
+expect_exit 2 "format: installer snippets do not carry a --stack yet" sp --stack lvm --format kickstart
+# (a device that does not exist: were the refusal gone, the probe would fail)
+"$STRIPEPLAN" "${perc[@]}" --device /dev/stripeplan-test-none --stack luks,lvm --format json -o "$WORK/plan.json"
+mkdir "$WORK/root"
+expect_exit 2 "stack: apply does not make or verify LUKS2 and LVM layers yet" \
+	"$STRIPEPLAN" apply --plan "$WORK/plan.json" --device /dev/stripeplan-test-none --root "$WORK/root"
+expect_exit 2 "stack: check does not make or verify LUKS2 and LVM layers yet" \
+	"$STRIPEPLAN" check --plan "$WORK/plan.json" --device /dev/stripeplan-test-none --root "$WORK/root"
+expect_exit 2 "stack: apply does not make or verify LUKS2 and LVM layers yet" \
+	"$STRIPEPLAN" "${perc[@]/plan/apply}" --device /dev/stripeplan-test-none --stack lvm --root "$WORK/root"
+finish
