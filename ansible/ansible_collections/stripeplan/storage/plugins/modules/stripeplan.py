@@ -132,6 +132,28 @@ options:
     description: Device facts from this JSON file on the managed host instead of a probe (C(stripeplan --facts)).
     type: path
     version_added: "1.0.0"
+  stack:
+    description:
+      - Layers between the partition (or the whole md device) and the filesystem, bottom up
+        (C(stripeplan --stack)), one of C([luks]), C([lvm]), C([luks, lvm]) (LVM on LUKS2) or
+        C([lvm, luks]), each starting on a full stripe; C([none]) or unset for none. Planned and shown in check mode;
+        apply refuses a plan with layers until stripeplan makes them.
+    type: list
+    elements: str
+    choices: [luks, lvm, none]
+    version_added: "1.1.0"
+  vg:
+    description: With an C(lvm) layer, the volume group (default C(vg_DEVICE)).
+    type: str
+    version_added: "1.1.0"
+  lv:
+    description: With an C(lvm) layer, the logical volume (default C(data)).
+    type: str
+    version_added: "1.1.0"
+  luks_name:
+    description: With a C(luks) layer, the dm-crypt mapping's name (default C(PARTITION_crypt)).
+    type: str
+    version_added: "1.1.0"
   tuning:
     description:
       - The tuning recipe (C(stripeplan --tuning)) - C(default), what holds on current kernels and disks, or
@@ -311,7 +333,8 @@ PLAN_FLAGS = (('controller', '--controller'), ('level', '--level'), ('disks', '-
               ('facts', '--facts'), ('table', '--table'), ('filesystem', '--fs'),
               ('label', '--label'), ('mountpoint', '--mountpoint'), ('barriers', '--barriers'),
               ('kernel', '--kernel'), ('tuning', '--tuning'), ('memory_budget', '--memory-budget'),
-              ('workload', '--workload'), ('profiles', '--profiles'))
+              ('workload', '--workload'), ('stack', '--stack'), ('vg', '--vg'), ('lv', '--lv'),
+              ('luks_name', '--luks-name'), ('profiles', '--profiles'))
 # the options of plan, apply and check the module gives itself
 MODULE_OWNS = {'--device': 'device', '--root': 'root', '--force': 'force', '--plan': 'plan',
                '--dry-run': 'check mode', '--strict': 'check mode', '--format': 'JSON, always',
@@ -800,6 +823,10 @@ def main():
             tuning=dict(type='str', choices=['default', 'field-report']),
             memory_budget=dict(type='str'),
             workload=dict(type='str', choices=['general', 'metadata', 'small-sync']),
+            stack=dict(type='list', elements='str', choices=['luks', 'lvm', 'none']),
+            vg=dict(type='str'),
+            lv=dict(type='str'),
+            luks_name=dict(type='str'),
             profiles=dict(type='path'),
             plan=dict(type='path'),
             root=dict(type='path', default='/'),
