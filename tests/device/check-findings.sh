@@ -9,6 +9,40 @@
 G5=(--controller generic --level 5 --disks 4 --chunk 64K --kernel 6.1)
 R0=(--controller generic --level 0 --disks 2 --chunk 8K --kernel 6.1)
 
+# readme_example NAME DEV CMD...: README.md's example NAME (docs/examples
+# keeps it: only a block device makes it) is CMD's partition step, DEV
+# named /dev/sdb, the time it took aside; UPDATE_GOLDEN=1 rewrites it
+readme_example() {
+	local name=$1 dev=$2 start rest
+	shift 2
+	start="<!-- example: $name (made on a loop device by tests/device/check-findings.sh) -->"
+	sp "$@" >"$WORK/example.raw" 2>&1 || true
+	{
+		echo '```'
+		printf 'stripeplan %s \\\n' "${*:1:5}"
+		rest="${*:6}"
+		printf '    %s\n' "${rest//$dev//dev/sdb}"
+		echo '```'
+		echo '```'
+		sed -n '/^\[1\/4\]/,/^\[2\/4\]/p' "$WORK/example.raw" | sed '$d' |
+			sed -e "s#${dev}p1#/dev/sdb1#g" -e "s#$dev#/dev/sdb#g"
+		echo '```'
+	} >"$WORK/example.md"
+	START=$start awk -v frag="$WORK/example.md" '
+		$0 == ENVIRON["START"] { print; while ((getline l < frag) > 0) print l; skip = 1; next }
+		skip && $0 == "<!-- /example -->" { skip = 0 }
+		!skip' "$SRCDIR/README.md" >"$WORK/README.md"
+	checks=$((checks + 1))
+	if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
+		cmp -s "$WORK/README.md" "$SRCDIR/README.md" || cat "$WORK/README.md" >"$SRCDIR/README.md"
+	elif ! diff -u <(sed -E 's/  [0-9]+\.[0-9]{2} s  /  (time)  /' "$SRCDIR/README.md") \
+		<(sed -E 's/  [0-9]+\.[0-9]{2} s  /  (time)  /' "$WORK/README.md") >"$WORK/example.diff"; then
+		fail "README.md's example $name is not what '$*' prints (UPDATE_GOLDEN=1 rewrites it):
+$(cat "$WORK/example.diff")"
+	fi
+	grep -qF "$start" "$SRCDIR/README.md" || fail "README.md has no example $name"
+}
+
 # layout DEV LABEL START END: one partition made by parted, node waited for
 layout() {
 	parted -s "$1" mklabel "$2" mkpart primary "$3" "$4" 2>/dev/null || fail "parted $*"
@@ -94,6 +128,7 @@ actionable
 expect_rc 1 "costly: partition 1 of $d63 starts at sector 63 \\(byte 32256\\), 31.50 KiB past a 192 KiB stripe boundary; stripe-sized writes cost 2.25x the minimum member I/O of this raid5, chunk-sized reads 2.00x; fix: re-create" \
 	sp check "${G5[@]}" --device "$d63"
 expect_rc 1 "DIFFERS" sp check --strict "${G5[@]}" --device "$d63"
+readme_example check-msdos63 "$d63" check "${G5[@]}" --device "$d63"
 
 # --- gpt at sector 34 (fdisk's old default), XFS made without geometry --------
 d34=$(sp_loop_create 1G) || exit 1
