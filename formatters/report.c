@@ -92,15 +92,6 @@ static void count_findings(const struct sp_report *r, FILE *f)
 			r->strict ? " (--strict: any difference is drift)" : "");
 }
 
-static size_t count_actions(const struct sp_report *r)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < r->n_steps; i++)
-		n += r->steps[i].n_actions;
-	return n;
-}
-
 /*
  * "  1. partition   wipe          /dev/loop3: gpt signature at offset 0x200
  *     (destroys)": what apply did, or a dry run would do, in order.
@@ -109,13 +100,13 @@ static void actions_text(const struct sp_report *r, FILE *f)
 {
 	size_t n = 0;
 
-	if (strcmp(r->command, "apply") || !count_actions(r))
+	const struct sp_step_result *res;
+
+	if (strcmp(r->command, "apply") || !sp_report_n_actions(r))
 		return;
 	fprintf(f, "%s:\n", r->outcome == SP_OUTCOME_DRY_RUN ? "actions apply would take" :
 								"actions taken");
-	for (size_t i = 0; i < r->n_steps; i++) {
-		const struct sp_step_result *res = &r->steps[i];
-
+	for (size_t i = 0; (res = sp_report_result(r, i)); i++) {
 		for (size_t j = 0; j < res->n_actions; j++) {
 			const struct sp_action *a = &res->actions[j];
 
@@ -126,8 +117,8 @@ static void actions_text(const struct sp_report *r, FILE *f)
 				a->destroys ? "  [destroys]" : "");
 		}
 		if (res->n_actions_dropped)
-			fprintf(f, "      ... and %zu more %s actions\n", res->n_actions_dropped,
-				res->name);
+			fprintf(f, "      ... and %zu %s actions not recorded (out of memory)\n",
+				res->n_actions_dropped, res->name);
 	}
 }
 
@@ -218,13 +209,13 @@ static json_object *action_json(const char *step, const struct sp_action *a)
 static json_object *actions_json(const struct sp_report *r, size_t *ret_dropped)
 {
 	json_object *a = json_object_new_array();
+	const struct sp_step_result *res;
 
 	*ret_dropped = 0;
-	for (size_t i = 0; i < r->n_steps; i++) {
-		for (size_t j = 0; j < r->steps[i].n_actions; j++)
-			json_object_array_add(a, action_json(r->steps[i].name,
-							     &r->steps[i].actions[j]));
-		*ret_dropped += r->steps[i].n_actions_dropped;
+	for (size_t i = 0; (res = sp_report_result(r, i)); i++) {
+		for (size_t j = 0; j < res->n_actions; j++)
+			json_object_array_add(a, action_json(res->name, &res->actions[j]));
+		*ret_dropped += res->n_actions_dropped;
 	}
 	return a;
 }

@@ -214,12 +214,38 @@ static int fs_from_device(struct sp_cli_args *args, struct sp_error *err)
 }
 
 /*
- * An apply that went on to write keeps its report under --root (runlog.h),
- * whatever the outcome: what a run left on a disk must be on record even
- * when nobody read its output.
+ * An apply that writes keeps its report under --root (runlog.h), whatever
+ * the outcome: what a run left on a disk must be on record even when
+ * nobody read its output.  Keeping it is the run's last action, in its
+ * own list (so also in the report it keeps); a dry run whose real run
+ * would write lists the same action.  Returns whether where was decided.
  */
+static bool list_kept_report(const struct sp_cli_args *args, const struct sp_plan *plan,
+			     struct sp_report *report, struct sp_runlog *where)
+{
+	struct sp_error err = { 0 };
+	char path[SP_PATH_MAX + SP_NAME_MAX * 2 + 1], after[SP_ACTION_VALUE_MAX];
+
+	if (sp_runlog_where(args->root[0] ? args->root : "/", plan->device.kernel_name, where,
+			    &err) < 0) {
+		sp_cli_error("%s", err.message);
+		return false;
+	}
+	snprintf(path, sizeof(path), "%s/%s", where->dir, where->name);
+	if (where->n_pruned)
+		snprintf(after, sizeof(after),
+			 "this run's report; the %zu oldest there removed (the newest %u kept)",
+			 where->n_pruned, SP_RUNLOG_KEEP);
+	else
+		snprintf(after, sizeof(after), "this run's report");
+	report->kept.name = "report";
+	sp_step_action(&report->kept, SP_ACTION_FILE, path, NULL, after);
+	return true;
+}
+
 static void keep_report(const struct sp_cli_args *args, const struct sp_plan *plan,
-			const struct sp_report *report, char *kept, size_t len)
+			const struct sp_report *report, const struct sp_runlog *where, char *kept,
+			size_t len)
 {
 	struct sp_error err = { 0 };
 	char *json = sp_format_report_json(report, plan);
@@ -229,9 +255,10 @@ static void keep_report(const struct sp_cli_args *args, const struct sp_plan *pl
 		sp_cli_error("cannot keep the report: out of memory");
 		return;
 	}
-	if (sp_runlog_keep(args->root[0] ? args->root : "/", plan->device.kernel_name, json, kept,
-			   len, &err) < 0)
+	if (sp_runlog_keep(args->root[0] ? args->root : "/", where, json, &err) < 0)
 		sp_cli_error("%s", err.message);
+	else
+		snprintf(kept, len, "%s/%s", where->dir, where->name);
 	free(json);
 }
 
@@ -256,7 +283,8 @@ static int run(int argc, char **argv, bool apply)
 	struct sp_run_opts opts = { 0 };
 	unsigned allowed = SP_OPT_PLAN_FLAGS | SP_OPT_PLAN_FILE | SP_OPT_ROOT |
 			   SP_OPT_FORCE | (apply ? SP_OPT_APPLY : SP_OPT_CHECK);
-	char *text = NULL, kept[SP_PATH_MAX] = "";
+	char *text = NULL, kept[SP_PATH_MAX + SP_NAME_MAX * 2 + 1] = "";
+	struct sp_runlog where;
 	bool done = false;
 	int rc;
 
@@ -311,8 +339,11 @@ static int run(int argc, char **argv, bool apply)
 	opts.userdata = &progress;
 	rc = apply ? sp_pipeline_apply(plan, &opts, report) : sp_pipeline_check(plan, &opts, report);
 	sp_ticker_stop(&progress.ticker);
-	if (progress.writing && report->outcome != SP_OUTCOME_REFUSED)
-		keep_report(args, plan, report, kept, sizeof(kept));
+	if (apply && (args->dry_run ? report->outcome == SP_OUTCOME_DRY_RUN &&
+					      sp_report_n_actions(report) :
+				      progress.writing && report->outcome != SP_OUTCOME_REFUSED) &&
+	    list_kept_report(args, plan, report, &where) && !args->dry_run)
+		keep_report(args, plan, report, &where, kept, sizeof(kept));
 	tell_outcome(report, plan, kept);
 	text = args->format == SP_FORMAT_JSON ? sp_format_report_json(report, plan) :
 						sp_format_report_text(report, plan);

@@ -440,6 +440,7 @@ static void report_init(struct sp_report *r, const char *command)
 	r->n_steps = N_STEPS;
 	for (size_t i = 0; i < N_STEPS; i++)
 		r->steps[i].name = steps[i]->name;
+	r->kept.name = "report";
 }
 
 static void step_done(const struct sp_run_opts *opts, struct sp_report *r, size_t i)

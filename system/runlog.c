@@ -55,20 +55,22 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Removes the oldest reports beyond SP_RUNLOG_KEEP: regular files named
- * like ours, in our directory, never followed through a link. */
-static void prune(int dir_fd)
+/* The names of the reports in dir_fd (regular files named apply-*.json),
+ * oldest first, malloc'd; *n of them.  A listing cut short by memory
+ * lists fewer: pruning then removes fewer, never another file. */
+static char **list_reports(int dir_fd, size_t *n)
 {
 	int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	char **names = NULL;
-	size_t n = 0, cap = 0;
+	size_t cap = 0;
 	struct dirent *e;
 
+	*n = 0;
 	if (!d) {
 		if (fd >= 0)
 			close(fd);
-		return;
+		return NULL;
 	}
 	while ((e = readdir(d))) {
 		struct stat st;
@@ -77,26 +79,56 @@ static void prune(int dir_fd)
 		if (!is_report_name(e->d_name) ||
 		    fstatat(dir_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
 			continue;
-		if (n == cap) {
+		if (*n == cap) {
 			cap = cap ? 2 * cap : 64;
 			grown = realloc(names, cap * sizeof(*names));
 			if (!grown)
 				break;
 			names = grown;
 		}
-		if (!(names[n] = strdup(e->d_name)))
+		if (!(names[*n] = strdup(e->d_name)))
 			break;
-		n++;
+		(*n)++;
 	}
 	closedir(d);
-	if (n > SP_RUNLOG_KEEP) {
-		qsort(names, n, sizeof(*names), by_name);
-		for (size_t i = 0; i < n - SP_RUNLOG_KEEP; i++)
-			unlinkat(dir_fd, names[i], 0);
-	}
+	if (*n)
+		qsort(names, *n, sizeof(*names), by_name);
+	return names;
+}
+
+static void free_names(char **names, size_t n)
+{
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+}
+
+/* Removes the oldest reports beyond SP_RUNLOG_KEEP. */
+static void prune(int dir_fd)
+{
+	size_t n;
+	char **names = list_reports(dir_fd, &n);
+
+	for (size_t i = 0; n > SP_RUNLOG_KEEP && i < n - SP_RUNLOG_KEEP; i++)
+		unlinkat(dir_fd, names[i], 0);
+	free_names(names, n);
+}
+
+/* How many reports keeping one more would remove: read, nothing made. */
+static size_t count_pruned(const char *root)
+{
+	int root_fd = sp_root_open(root), dir_fd;
+	size_t n = 0;
+
+	if (root_fd < 0)
+		return 0;
+	dir_fd = sp_root_open_dir(root_fd, SP_RUNLOG_DIR, false, 0);
+	close(root_fd);
+	if (dir_fd >= 0) {
+		free_names(list_reports(dir_fd, &n), n);
+		close(dir_fd);
+	}
+	return n + 1 > SP_RUNLOG_KEEP ? n + 1 - SP_RUNLOG_KEEP : 0;
 }
 
 static int open_log_dir(const char *root, struct sp_error *err, const char *display)
@@ -121,31 +153,40 @@ static int open_log_dir(const char *root, struct sp_error *err, const char *disp
 	return dir_fd;
 }
 
-int sp_runlog_keep(const char *root, const char *kernel_name, const char *json, char *ret_path,
-		   size_t len, struct sp_error *err)
+int sp_runlog_where(const char *root, const char *kernel_name, struct sp_runlog *where,
+		    struct sp_error *err)
 {
-	const char *what = "write";
-	char dir[SP_PATH_MAX], name[SP_NAME_MAX * 2];
 	size_t root_len = root ? strlen(root) : 0;
-	int dir_fd, r;
+	int r;
 
 	while (root_len && root[root_len - 1] == '/')
 		root_len--;
-	snprintf(dir, sizeof(dir), "%.*s/%s", (int)root_len, root ? root : "", SP_RUNLOG_DIR);
-	r = report_name(kernel_name, name, sizeof(name));
+	memset(where, 0, sizeof(*where));
+	snprintf(where->dir, sizeof(where->dir), "%.*s/%s", (int)root_len, root ? root : "",
+		 SP_RUNLOG_DIR);
+	r = report_name(kernel_name, where->name, sizeof(where->name));
 	if (r < 0)
-		return sp_error_set(err, -r, SP_ERR_FAILED, "cannot keep the report in '%s': %s", dir,
-				    strerror(-r));
-	dir_fd = open_log_dir(root, err, dir);
+		return sp_error_set(err, -r, SP_ERR_FAILED, "cannot keep the report in '%s': %s",
+				    where->dir, strerror(-r));
+	where->n_pruned = count_pruned(root && *root ? root : "/");
+	return 0;
+}
+
+int sp_runlog_keep(const char *root, const struct sp_runlog *where, const char *json,
+		   struct sp_error *err)
+{
+	const char *what = "write";
+	int dir_fd, r;
+
+	dir_fd = open_log_dir(root, err, where->dir);
 	if (dir_fd < 0)
 		return dir_fd;
-	r = sp_write_atomic_at(dir_fd, name, json, 0640, (uid_t)-1, (gid_t)-1, &what);
+	r = sp_write_atomic_at(dir_fd, where->name, json, 0640, (uid_t)-1, (gid_t)-1, &what);
 	if (r == 0)
 		prune(dir_fd);
 	close(dir_fd);
 	if (r < 0)
 		return sp_error_set(err, -r, SP_ERR_FAILED, "cannot keep the report: cannot %s '%s/%s': %s",
-				    what, dir, name, strerror(-r));
-	snprintf(ret_path, len, "%s/%s", dir, name);
+				    what, where->dir, where->name, strerror(-r));
 	return 0;
 }

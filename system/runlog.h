@@ -17,14 +17,29 @@
 #define SP_RUNLOG_DIR "var/log/stripeplan"
 #define SP_RUNLOG_KEEP 50U
 
+/* Where a run's report is kept, decided before the run's report is
+ * written so that the report can list keeping itself as an action. */
+struct sp_runlog {
+	char dir[SP_PATH_MAX];       /* <root>/var/log/stripeplan, as seen from outside the root */
+	char name[SP_NAME_MAX * 2];  /* apply-YYYYmmddTHHMMSSZ-NAME-PID.json: now, this process */
+	size_t n_pruned;             /* reports there now that keeping one more removes */
+};
+
 /*
- * Writes json as a new report for the device named kernel_name under
- * root ("/" or NULL: the machine's own).  Returns 0 with the file's path
- * as seen from outside the root in ret_path, or -errno with err filled
- * ("cannot keep the report in '/r/var/log/stripeplan': ...").  Pruning
- * old reports is best effort: a file that cannot be removed stays.
+ * Fills where for a report of the device named kernel_name under root
+ * ("/" or NULL: the machine's own), reading the directory (creating
+ * nothing) to count what keeping it would prune.  Returns 0, or -errno
+ * with err filled ("cannot keep the report in '/r/var/log/stripeplan': ...").
  */
-int sp_runlog_keep(const char *root, const char *kernel_name, const char *json, char *ret_path,
-		   size_t len, struct sp_error *err);
+int sp_runlog_where(const char *root, const char *kernel_name, struct sp_runlog *where,
+		    struct sp_error *err);
+
+/*
+ * Writes json as where's report under root, then removes the oldest
+ * reports beyond SP_RUNLOG_KEEP (best effort: a file that cannot be
+ * removed stays).  Returns 0 or -errno with err filled.
+ */
+int sp_runlog_keep(const char *root, const struct sp_runlog *where, const char *json,
+		   struct sp_error *err);
 
 #endif

@@ -47,6 +47,7 @@ void sp_step_result_clear(struct sp_step_result *res)
 		return;
 	name = res->name;
 	free(res->tool_output);
+	free(res->actions);
 	memset(res, 0, sizeof(*res));
 	res->name = name;
 }
@@ -58,9 +59,17 @@ void sp_step_action(struct sp_step_result *res, enum sp_action_kind kind, const 
 
 	if (!res)
 		return;
-	if (res->n_actions == SP_MAX_ACTIONS) {
-		res->n_actions_dropped++;
-		return;
+	if (res->n_actions == res->cap_actions) {
+		size_t cap = res->cap_actions ? 2 * res->cap_actions : 16;
+		struct sp_action *grown = realloc(res->actions, cap * sizeof(*grown));
+
+		if (!grown) {
+			/* said, not hidden: the report counts what it lost */
+			res->n_actions_dropped++;
+			return;
+		}
+		res->actions = grown;
+		res->cap_actions = cap;
 	}
 	a = &res->actions[res->n_actions++];
 	a->kind = kind;
@@ -97,12 +106,29 @@ static const char *const sp_step_status_table[] = {
 };
 SP_STRING_TABLE(sp_step_status, enum sp_step_status, "unknown")
 
+const struct sp_step_result *sp_report_result(const struct sp_report *r, size_t i)
+{
+	if (i < r->n_steps)
+		return &r->steps[i];
+	return i == r->n_steps ? &r->kept : NULL;
+}
+
+size_t sp_report_n_actions(const struct sp_report *r)
+{
+	const struct sp_step_result *res;
+	size_t n = 0;
+
+	for (size_t i = 0; (res = sp_report_result(r, i)); i++)
+		n += res->n_actions;
+	return n;
+}
+
 void sp_report_free(struct sp_report *r)
 {
-	for (size_t i = 0; r && i < r->n_steps; i++) {
-		free(r->steps[i].tool_output);
-		r->steps[i].tool_output = NULL;
-	}
+	for (size_t i = 0; r && i < r->n_steps; i++)
+		sp_step_result_clear(&r->steps[i]);
+	if (r)
+		sp_step_result_clear(&r->kept);
 }
 
 static const char *const sp_action_kind_table[] = {

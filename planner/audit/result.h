@@ -43,7 +43,6 @@ enum sp_action_kind {
 	SP_ACTION_KNOB,         /* a kernel setting: old value -> new */
 };
 
-#define SP_MAX_ACTIONS 64U
 #define SP_ACTION_VALUE_MAX 256U
 
 struct sp_action {
@@ -65,9 +64,11 @@ struct sp_step_result {
 	char *tool_output;         /* malloc'd: what mkfs and friends printed */
 	double seconds;
 	struct sp_error error;     /* when FAILED */
-	size_t n_actions;          /* apply: what it did, or would do (dry run), in order */
-	struct sp_action actions[SP_MAX_ACTIONS];
-	size_t n_actions_dropped;  /* past SP_MAX_ACTIONS (only counted) */
+	/* apply: what it did, or would do (dry run), in order: every one of
+	 * them (1920 md members' knobs included), malloc'd */
+	size_t n_actions, cap_actions;
+	struct sp_action *actions;
+	size_t n_actions_dropped;  /* could not be recorded: out of memory */
 };
 
 enum sp_outcome {
@@ -87,6 +88,9 @@ struct sp_report {
 	int exit_code;
 	size_t n_steps;
 	struct sp_step_result steps[SP_MAX_STEPS];
+	/* apply: keeping this run's own report under the root (the CLI's
+	 * runlog), after the steps: its one action, named "report" */
+	struct sp_step_result kept;
 	size_t n_notes;        /* device-level findings: identity drift, warnings */
 	char notes[SP_STEP_MAX_LINES][SP_MSG_MAX];
 	size_t n_notes_dropped;
@@ -107,6 +111,7 @@ void sp_line_add(char (*lines)[SP_MSG_MAX], size_t max, size_t *n, size_t *n_dro
 /* sp_line_add() to res's lines. */
 void sp_step_line(struct sp_step_result *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Frees what res holds and empties it, keeping its name. */
 void sp_step_result_clear(struct sp_step_result *res);
 /* Adds an action to res (see struct sp_action); before and after may be
  * NULL for "". */
@@ -116,6 +121,11 @@ SP_STRING_TABLE_DECLARE(sp_action_kind, enum sp_action_kind);
 /* After a judge filled res->findings: one line per finding ("costly:
  * ..."), status DRIFT when there is any, else UNCHANGED. */
 void sp_step_take_findings(struct sp_step_result *res);
+/* The report's step results, steps then kept, i from 0 while it returns
+ * one: the one order every list of actions follows. */
+const struct sp_step_result *sp_report_result(const struct sp_report *report, size_t i);
+/* Every action the report's steps record, kept included. */
+size_t sp_report_n_actions(const struct sp_report *report);
 void sp_report_free(struct sp_report *report);
 SP_STRING_TABLE_DECLARE(sp_outcome, enum sp_outcome);
 SP_STRING_TABLE_DECLARE(sp_step_status, enum sp_step_status);

@@ -1,6 +1,7 @@
 #!/bin/bash
 # apply --dry-run's actions are the real run's: for each scenario (blank,
-# re-chunk with --force, mount point change, tuning change, nothing to do)
+# re-chunk with --force, mount point change, tuning change, keeping the
+# 51st report, nothing to do)
 # the dry run writes nothing and lists, in order, exactly the actions the
 # real run then reports (and with --table none, from a label and then on
 # the whole device); and what those actions say they destroy is what
@@ -9,9 +10,27 @@
 
 P400=(--controller hp-p400 --level 10 --disks 8 --kernel 6.1 --fs xfs)
 
-# actions FILE: the actions of a JSON report, one compact line each
+# actions FILE: the actions of a JSON report, one compact line each; the
+# run's own report is named for its time and process (apply-TIME-DEV-PID)
 actions() {
-	jq -c '.actions[]' "$1"
+	jq -c '.actions[]' "$1" |
+		sed -E 's/apply-[0-9]{8}T[0-9]{6}Z-([^"]+)-[0-9]+\.json/apply-TIME-\1-PID.json/'
+}
+
+# kept_report: the real run's last action keeps its report, and the file
+# it names under the root is that report
+kept_report() {
+	local kept
+	checks=$((checks + 1))
+	kept=$(jq -r '.actions[-1] | select(.step == "report" and .action == "file") | .target' "$WORK/real.json")
+	case "$kept" in
+	"$SP_TEST_ROOT"/var/log/stripeplan/apply-*.json) ;;
+	*) fail "the last action does not keep the run's report: $(actions "$WORK/real.json" | tail -1)" ;;
+	esac
+	checks=$((checks + 1))
+	if ! { [ -f "$kept" ] && [ "$(jq -cS . "$kept")" = "$(jq -cS . "$WORK/real.json")" ]; }; then
+		fail "'$kept' is not the report the run printed"
+	fi
 }
 
 # same_actions NAME DEV ARGS...: dry run (nothing changes, exit 0), then
@@ -69,6 +88,7 @@ has_action '"action":"file","target":"[^"]*/60-stripeplan-[^"]*.rules"'
 checks=$((checks + 1))
 actions "$WORK/real.json" | grep -q '"action":"wipe"' && fail "blank: a wipe on a blank device"
 fstab_matches
+kept_report
 
 # --- re-chunk with --force: every signature, the old UUID, its fstab line ---
 old_uuid=$(blkid -o value -s UUID "${dev}p1")
@@ -86,7 +106,7 @@ fstab_matches
 # --- mount point change: the old line removed, the new one added -----------
 same_actions "mount point" "$dev" "${P400[@]}" --chunk 128K --mountpoint /data2
 checks=$((checks + 1))
-[ "$(jq -r '[.actions[].step] | unique | join(",")' "$WORK/real.json")" = fstab ] ||
+[ "$(jq -r '[.actions[].step] | unique | join(",")' "$WORK/real.json")" = fstab,report ] ||
 	fail "mount point: actions beyond fstab: $(actions "$WORK/real.json")"
 has_action '"action":"fstab-remove",[^}]*"before":"UUID=[^"]* /data xfs'
 has_action '"action":"fstab-add",[^}]*"after":"UUID=[^"]* /data2 xfs'
@@ -97,8 +117,25 @@ want=$(cat "$ra")
 echo 128 >"$ra"
 same_actions "tuning" "$dev" "${P400[@]}" --chunk 128K --mountpoint /data2
 checks=$((checks + 1))
-[ "$(actions "$WORK/real.json")" = '{"step":"tuning","action":"knob","target":"'"$ra"'","before":"128","after":"'"$want"'","destroys":false}' ] ||
+[ "$(actions "$WORK/real.json")" = '{"step":"tuning","action":"knob","target":"'"$ra"'","before":"128","after":"'"$want"'","destroys":false}
+{"step":"report","action":"file","target":"'"$SP_TEST_ROOT"'/var/log/stripeplan/apply-TIME-'"${dev#/dev/}"'-PID.json","before":"","after":"this run'"'"'s report","destroys":false}' ] ||
 	fail "tuning: $(actions "$WORK/real.json")"
+
+# --- keeping the report prunes the oldest: said as it is done -------------
+logs=$SP_TEST_ROOT/var/log/stripeplan
+kept=$(find "$logs" -name 'apply-*.json' | wc -l)
+for i in $(seq $((50 - kept))); do
+	printf '{}\n' >"$logs/apply-20000101T0000$(printf %02d "$i")Z-old-1.json"
+done
+echo 128 >"$ra"
+same_actions "tuning, 50 reports kept" "$dev" "${P400[@]}" --chunk 128K --mountpoint /data2
+has_action '"step":"report","action":"file",[^}]*"after":"this run'"'"'s report; the 1 oldest there removed \(the newest 50 kept\)"'
+checks=$((checks + 1))
+if ! { [ ! -e "$logs/apply-20000101T000001Z-old-1.json" ] &&
+	[ -e "$logs/apply-20000101T000002Z-old-1.json" ] &&
+	[ "$(find "$logs" -name 'apply-*.json' | wc -l)" = 50 ]; }; then
+	fail "keeping the 51st report did not remove exactly the oldest: $(ls "$logs")"
+fi
 
 # --- nothing to do: no actions, in either run -------------------------------
 same_actions "nothing to do" "$dev" "${P400[@]}" --chunk 128K --mountpoint /data2
@@ -117,7 +154,7 @@ checks=$((checks + 1))
 same_actions "table none, re-chunk" "$dev" "${P400[@]}" --chunk 256K --mountpoint /data2 --table none --force
 has_action '"step":"filesystem","action":"wipe","target":"'"$dev"'","before":"xfs signature at offset 0"'
 checks=$((checks + 1))
-[ "$(jq -r '[.actions[].step] | unique | join(",")' "$WORK/real.json")" = filesystem,fstab ] ||
+[ "$(jq -r '[.actions[].step] | unique | join(",")' "$WORK/real.json")" = filesystem,fstab,report ] ||
 	fail "table none, re-chunk: $(actions "$WORK/real.json")"
 
 # --- the text of a dry run names every destructive action -------------------
@@ -126,5 +163,6 @@ expect_out '^actions apply would take:'
 expect_out '^ +[0-9]+\. filesystem mkfs +'"${dev}p1"': \(nothing\) -> xfs \(a new UUID\)  \[destroys\]$'
 expect_out '^ +[0-9]+\. partition +label +'"$dev"': none -> gpt, .*\[destroys\]$'
 expect_out '^ +[0-9]+\. fstab +fstab-remove .* /data2 xfs .*\[destroys\]$'
+expect_out '^ +[0-9]+\. report +file +'"$SP_TEST_ROOT"'/var/log/stripeplan/apply-[0-9]{8}T[0-9]{6}Z-'"${dev#/dev/}"'-[0-9]+\.json: \(nothing\) -> this run'"'"'s report(; the 1 oldest there removed \(the newest 50 kept\))?$'
 
 device_finish

@@ -361,13 +361,22 @@ same_actions() {
 	play "$WORK/scenario.yml" || fail "$name: $(tail -20 "$WORK/play.out") $(result 1 'r.get("msg")')"
 	checks=$((checks + 1))
 	/usr/bin/python3 - "$WORK/result-0.json" "$WORK/result-1.json" >"$WORK/cmp" 2>&1 <<'PY' ||
-import json, sys
+import json, re, sys
 check, real = (json.load(open(f)) for f in sys.argv[1:])
 uuid = real.get('fs_uuid') or ''
-want = [{k: (v.replace('@FS_UUID@', uuid) if isinstance(v, str) else v) for k, v in a.items()}
-        for a in check['actions']]
-if want != real['actions']:
-    sys.exit('check mode: %s\nreal run:   %s' % (want, real['actions']))
+
+
+def run_name(v):
+    # the run's own report is named for its time and process
+    return re.sub(r'apply-[0-9]{8}T[0-9]{6}Z-([^/]+)-[0-9]+[.]json$', r'apply-TIME-\1-PID.json', v)
+
+
+want = [{k: (run_name(v.replace('@FS_UUID@', uuid)) if isinstance(v, str) else v)
+         for k, v in a.items()} for a in check['actions']]
+got = [{k: (run_name(v) if isinstance(v, str) else v) for k, v in a.items()}
+       for a in real['actions']]
+if want != got:
+    sys.exit('check mode: %s\nreal run:   %s' % (want, got))
 if check['changed'] != real['changed'] or check['changed'] != bool(real['actions']):
     sys.exit('changed: check mode %s, real run %s' % (check['changed'], real['changed']))
 head = check['diff'][0]['prepared']
@@ -393,7 +402,7 @@ expect 1 '[a["before"].split()[1] for a in r["actions"] if a["action"] == "fstab
 ra=/sys/block/${sc_dev#/dev/}/queue/read_ahead_kb
 echo 128 >"$ra"
 CHUNK=128K MOUNTPOINT=/data2 same_actions "tuning change"
-expect 1 '[(a["action"], a["before"]) for a in r["actions"]]' "[('knob', '128')]" "tuning change"
+expect 1 '[(a["step"], a["action"], a["before"]) for a in r["actions"]]' "[('tuning', 'knob', '128'), ('report', 'file', '')]" "tuning change"
 CHUNK=128K MOUNTPOINT=/data2 same_actions "nothing to do"
 expect 1 'r["actions"]' "[]" "nothing to do"
 expect 0 'r["changed"]' False "nothing to do"

@@ -4,6 +4,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -117,6 +119,39 @@ static void test_full_step_lines(void **state)
 	assert_int_equal(res.n_lines_dropped, 7);
 }
 
+/* Actions are listed, every one: a tuning step on 1920 md members sets
+ * 7680 knobs, and a dry run that says "and N more" shows no target. */
+static void test_every_action(void **state)
+{
+	struct sp_report *r = calloc(1, sizeof(*r));
+	struct sp_step_result *res;
+	char target[32];
+
+	(void)state;
+	assert_non_null(r);
+	r->n_steps = 2;
+	res = &r->steps[1];
+	for (unsigned i = 0; i < 7680; i++) {
+		snprintf(target, sizeof(target), "knob %u", i);
+		sp_step_action(res, SP_ACTION_KNOB, target, "1", "2");
+	}
+	sp_step_action(&r->kept, SP_ACTION_FILE, "/r/var/log/stripeplan/apply-x.json", NULL,
+		       "this run's report");
+	assert_int_equal(res->n_actions, 7680);
+	assert_int_equal(res->n_actions_dropped, 0);
+	assert_string_equal(res->actions[7679].target, "knob 7679");
+	assert_false(res->actions[7679].destroys);
+	assert_int_equal(sp_report_n_actions(r), 7681);
+	/* steps first, the kept report last */
+	assert_ptr_equal(sp_report_result(r, 1), res);
+	assert_ptr_equal(sp_report_result(r, 2), &r->kept);
+	assert_null(sp_report_result(r, 3));
+	sp_report_free(r);
+	assert_int_equal(r->steps[1].n_actions, 0);
+	assert_null(r->steps[1].actions);
+	free(r);
+}
+
 /* An error carries -errno; sp_error_set takes the errno itself. */
 static void test_error_sign(void **state)
 {
@@ -169,6 +204,7 @@ int main(void)
 		cmocka_unit_test(test_known_lists),
 		cmocka_unit_test(test_fallbacks),
 		cmocka_unit_test(test_full_step_lines),
+		cmocka_unit_test(test_every_action),
 		cmocka_unit_test(test_error_sign),
 		cmocka_unit_test(test_array_size),
 	};
