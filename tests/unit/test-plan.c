@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <json-c/json.h>
 
 #include "inputs.h"
 #include "stripeplan.h"
@@ -1170,6 +1171,147 @@ static int make_md(const struct sp_facts *f, const struct sp_spec *declared, str
 	return sp_plan_make(&spec, sp_profiles_find(profiles, "md"), f, p, err);
 }
 
+static const char *warning_message(const struct sp_plan *p, const char *code)
+{
+	for (size_t i = 0; i < p->n_warnings; i++)
+		if (!strcmp(p->warnings[i].code, code))
+			return p->warnings[i].message;
+	return NULL;
+}
+
+static const struct sp_tuning *tuning_of(const struct sp_plan *p, const char *path)
+{
+	char have[SP_PATH_MAX];
+
+	for (size_t i = 0; i < p->n_tuning; i++)
+		if (sp_tuning_path(&p->tuning[i], have, sizeof(have)) == 0 && !strcmp(have, path))
+			return &p->tuning[i];
+	return NULL;
+}
+
+/*
+ * A member disk's queue/max_hw_sectors_kb bounds the max_sectors_kb the
+ * plan sets on it (6.1 refuses more): lowered there, said in its why and
+ * in one warning for every disk lowered; a member whose bound is unknown
+ * keeps the profile's value.  The plan file carries the bounds, so the
+ * replan check makes the same plan from it.
+ */
+static void test_max_hw_sectors_bounds_members(void **state)
+{
+	struct sp_plan *p = calloc(1, sizeof(*p)), *again = calloc(1, sizeof(*again));
+	struct sp_facts *f = calloc(1, sizeof(*f));
+	const char *names[] = { "sdb", "sdc", "sdd" };
+	const uint64_t max_hw_kib[] = { 64, 0, 1280 };
+	const struct sp_tuning *t;
+	struct sp_error err = { 0 };
+	const char *w;
+
+	(void)state;
+	md_facts(f, "raid5", 0, 512 * KiB, 2);
+	f->md.raid_disks = 3;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		struct sp_md_member m = { .max_hw_sectors_kib = max_hw_kib[i], .tag_depth = 32 };
+
+		snprintf(m.name, sizeof(m.name), "%s", names[i]);
+		snprintf(m.disk, sizeof(m.disk), "%s", names[i]);
+		assert_int_equal(sp_md_member_add(&f->md, &m), 0);
+	}
+	if (make_md(f, NULL, p, &err) < 0)
+		fail_msg("plan: %s", err.message);
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/max_sectors_kb"), "64");
+	assert_string_equal(tuning_value(p, "/sys/block/sdc/queue/max_sectors_kb"), "128");
+	assert_string_equal(tuning_value(p, "/sys/block/sdd/queue/max_sectors_kb"), "128");
+	t = tuning_of(p, "/sys/block/sdb/queue/max_sectors_kb");
+	assert_non_null(strstr(t->why, "lowered from 128 to sdb's queue/max_hw_sectors_kb, 64"));
+	/* mq-deadline on members: nr_requests grows past the tag depth */
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/nr_requests"), "512");
+	w = warning_message(p, "knob-lowered");
+	assert_non_null(w);
+	assert_non_null(strstr(w, "queue/max_sectors_kb is planned lower than the md profile's 128 "
+				  "on sdb (64): the queue/max_hw_sectors_kb"));
+	assert_non_null(strstr(w, "queue_max_sectors_store()"));
+	assert_null(strstr(w, "sdc"));
+	assert_int_equal(sp_plan_replan(p, sp_profiles_find(profiles, "md"), false, again, &err), 0);
+	assert_string_equal(tuning_value(again, "/sys/block/sdb/queue/max_sectors_kb"), "64");
+	plan_free(again);
+	plan_free(p);
+	facts_free(f);
+}
+
+/*
+ * Without a scheduler nr_requests is bounded by the tag depth, and a
+ * device's max_sectors_kb by its max_hw_sectors_kb: a site profile's
+ * larger values are lowered to the device's; unknown bounds bound nothing.
+ */
+static void test_tag_depth_bounds_nr_requests(void **state)
+{
+	struct sp_profile *site = malloc(sizeof(*site));
+	struct sp_plan *p = calloc(1, sizeof(*p));
+	struct sp_spec spec = { .controller = "hp-p400", .fs = SP_FS_XFS, .level = SP_LEVEL_10,
+				.disks = 4, .chunk_bytes = 256 * KiB, .omitted = SP_FIELD_TABLE };
+	struct sp_facts f = { .path = "/dev/sdb", .kernel_name = "sdb", .size_bytes = 100 * GiB,
+			      .logical_sector_bytes = 512, .physical_sector_bytes = 512,
+			      .max_hw_sectors_kib = 1280, .tag_depth = 128 };
+	struct sp_error err = { 0 };
+	const char *w;
+
+	(void)state;
+	*site = *sp_profiles_find(profiles, "hp-p400");
+	site->knobs[site->n_knobs++] = (struct sp_profile_knob){
+		.target = SP_TARGET_DEVICE, .knob = "queue/nr_requests",
+		.value = sp_value_number(512), .why = "site", .on_by_default = true };
+	site->knobs[site->n_knobs++] = (struct sp_profile_knob){
+		.target = SP_TARGET_DEVICE, .knob = "queue/max_sectors_kb",
+		.value = sp_value_number(4096), .why = "site", .on_by_default = true };
+	assert_int_equal(sp_parse_kernel("6.1.0", &spec.kernel, &err), 0);
+	if (sp_plan_make(&spec, site, &f, p, &err) < 0)
+		fail_msg("plan: %s", err.message);
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/scheduler"), "none");
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/nr_requests"), "128");
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/max_sectors_kb"), "1280");
+	w = warning_message(p, "knob-lowered");
+	assert_non_null(w);
+	assert_non_null(strstr(w, "queue/max_sectors_kb is planned lower than the hp-p400 "
+				  "profile's 4096 on sdb (1280)"));
+	/* the second warning of the same code: nr_requests */
+	{
+		bool found = false;
+
+		for (size_t i = 0; i < p->n_warnings; i++)
+			found |= strstr(p->warnings[i].message,
+					"queue/nr_requests is planned lower than the hp-p400 "
+					"profile's 512 on sdb (128): the tag depth") != NULL;
+		assert_true(found);
+	}
+	/* the plan file carries the bounds; the replan check makes the same plan */
+	{
+		struct json_object *o = sp_plan_to_json(p), *dev, *v;
+		struct sp_plan *back = calloc(1, sizeof(*back));
+
+		assert_true(json_object_object_get_ex(o, "device", &dev));
+		assert_true(json_object_object_get_ex(dev, "max_hw_sectors_kib", &v));
+		assert_int_equal(json_object_get_int64(v), 1280);
+		assert_true(json_object_object_get_ex(dev, "tag_depth", &v));
+		assert_int_equal(json_object_get_int64(v), 128);
+		assert_int_equal(sp_plan_from_json(json_object_to_json_string(o), back, &err), 0);
+		assert_int_equal(back->device.tag_depth, 128);
+		assert_int_equal(sp_plan_replan(back, site, false, p, &err), 0);
+		json_object_put(o);
+		plan_free(back);
+	}
+	/* bounds unknown (an older facts file, an offline plan): as asked */
+	f.max_hw_sectors_kib = 0;
+	f.tag_depth = 0;
+	sp_plan_release(p);
+	memset(p, 0, sizeof(*p));
+	assert_int_equal(sp_plan_make(&spec, site, &f, p, &err), 0);
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/nr_requests"), "512");
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/max_sectors_kb"), "4096");
+	assert_false(has_warning(p, "knob-lowered"));
+	plan_free(p);
+	free(site);
+}
+
 /*
  * apply --plan replans from the file's own fields: every field that made
  * the plan must come back, or a plan stripeplan wrote is refused as edited.
@@ -1350,6 +1492,8 @@ int main(void)
 		cmocka_unit_test(test_xfs_agsize),
 		cmocka_unit_test(test_xfs_ag_rotation_grid),
 		cmocka_unit_test(test_md_members_and_raid10_without_stripe_cache),
+		cmocka_unit_test(test_max_hw_sectors_bounds_members),
+		cmocka_unit_test(test_tag_depth_bounds_nr_requests),
 		cmocka_unit_test(test_full_lists),
 		cmocka_unit_test(test_argv_first_error),
 		cmocka_unit_test(test_md_geometry_from_kernel),
