@@ -43,6 +43,8 @@ struct req {
 	const char *controller, *level, *kernel, *path, *mountpoint;
 	unsigned disks, spans, sector, physical;
 	uint64_t chunk, size, optimal_io;
+	uint64_t min_io, max_hw_kib;
+	unsigned omitted; /* SP_FIELD_*: flags not given */
 	enum sp_fs fs;
 	enum sp_table table;
 	enum sp_barriers barriers;
@@ -77,6 +79,9 @@ static int make(const struct req *q, struct sp_plan *plan, struct sp_error *err)
 	facts.logical_sector_bytes = q->sector ? q->sector : 512;
 	facts.physical_sector_bytes = q->physical ? q->physical : facts.logical_sector_bytes;
 	facts.optimal_io_bytes = q->optimal_io;
+	facts.min_io_bytes = q->min_io;
+	facts.max_hw_sectors_kib = q->max_hw_kib;
+	spec.omitted = q->omitted;
 	spec.kernel_is_running = q->running;
 	spec.tuning_recipe = q->tuning_recipe;
 	spec.workload = q->workload;
@@ -863,6 +868,122 @@ static void test_topology(void **state)
 	assert_false(has_warning(p, "topology-mismatch"));
 }
 
+static size_t warnings_of(const struct sp_plan *p, const char *code)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->n_warnings; i++)
+		n += !strcmp(p->warnings[i].code, code);
+	return n;
+}
+
+/*
+ * A LUN whose controller exports its geometry (Block Limits VPD: the
+ * granularity is the strip, the optimal transfer length the full stripe)
+ * needs no --chunk or --disks; given, they are checked against it.
+ */
+static void test_topology_geometry(void **state)
+{
+	struct req q = { .controller = "generic", .level = "5", .size = 10 * GiB, .fs = SP_FS_XFS,
+			 .min_io = 256 * KiB, .optimal_io = 1 * MiB,
+			 .omitted = SP_FIELD_DISKS | SP_FIELD_CHUNK };
+	struct sp_plan *p = plan_ok(&q), *again = calloc(1, sizeof(*again));
+	struct sp_error err = { 0 };
+	const char *e;
+
+	(void)state;
+	assert_int_equal(p->disks, 5);
+	assert_int_equal(p->data_disks, 4);
+	assert_int_equal(p->chunk_bytes, 256 * KiB);
+	assert_int_equal(p->chunk_source, SP_SOURCE_TOPOLOGY);
+	assert_int_equal(p->disks_source, SP_SOURCE_TOPOLOGY);
+	assert_false(has_warning(p, "topology-mismatch"));
+	assert_false(has_warning(p, "topology-ignored"));
+	/* the plan file declares them; made again, the device agrees */
+	assert_int_equal(sp_plan_replan(p, sp_profiles_find(profiles, "generic"), false, again,
+					&err),
+			 0);
+	assert_int_equal(again->disks, 5);
+	plan_free(again);
+	q.level = "6";
+	assert_int_equal(plan_ok(&q)->disks, 6);
+	q.level = "10";
+	assert_int_equal(plan_ok(&q)->disks, 8);
+	q.level = "0";
+	assert_int_equal(plan_ok(&q)->disks, 4);
+	q.level = "50";
+	q.spans = 2;
+	assert_int_equal(plan_ok(&q)->disks, 6);
+	q.spans = 3; /* 4 data disks in 3 spans: no such RAID50 */
+	assert_non_null(strstr(plan_error(&q), "disks: required: /dev/sdb exports a full stripe of "
+					       "4 strips (queue/optimal_io_size 1048576 / "
+					       "minimum_io_size 262144), which no raid50 of --spans spans has"));
+	q.spans = 0;
+	/* given and the same: planned; given and different: both named, refused */
+	q.level = "5";
+	q.omitted = 0;
+	q.disks = 5;
+	q.chunk = 256 * KiB;
+	assert_int_equal(plan_ok(&q)->chunk_source, SP_SOURCE_TOPOLOGY);
+	q.chunk = 128 * KiB;
+	q.disks = 6;
+	e = plan_error(&q);
+	assert_non_null(strstr(e, "chunk: --chunk 128K, but /dev/sdb exports a 256 KiB strip "
+				  "(queue/minimum_io_size 262144"));
+	assert_non_null(strstr(e, "disks: --disks 6 makes 5 data disks, but /dev/sdb exports a "
+				  "full stripe of 4 x 256 KiB (queue/optimal_io_size 1048576"));
+	/* a mirror has no stripe: the topology is not its geometry */
+	q.level = "1";
+	q.omitted = SP_FIELD_DISKS | SP_FIELD_CHUNK;
+	assert_non_null(strstr(plan_error(&q), "disks: required"));
+	/* a minimum no larger than the physical block is no strip */
+	q.level = "5";
+	q.min_io = 512;
+	assert_non_null(strstr(plan_error(&q), "disks: required"));
+}
+
+/* Each rule an exported geometry must pass, or it is ignored with a warning naming why. */
+static void test_topology_implausible(void **state)
+{
+	const struct {
+		uint64_t min_io, opt_io, max_hw_kib;
+		unsigned physical;
+		const char *why;
+	} cases[] = {
+		{ 256 * KiB, 33553920, 0, 512, "0xffff 512-byte blocks" },
+		{ 1 * MiB, 64 * MiB, 0, 512, "more than the sd driver's limit of 65535 logical blocks" },
+		{ 256 * KiB, 1 * MiB, 512, 512, "larger than the device's largest transfer, 512 KiB" },
+		{ 1024, 2048, 0, 512, "smaller than a 4096-byte page" },
+		{ 6144, 18432, 0, 4096, "not a multiple of the 4096-byte physical block" },
+		{ 256 * KiB, 1 * MiB + 4 * KiB, 0, 512, "not a multiple of minimum_io_size 262144" },
+		{ 2048, 8192, 0, 512, "is not whole 4 KiB filesystem blocks" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct req q = { .controller = "generic", .level = "5", .disks = 4,
+				 .chunk = 64 * KiB, .size = 10 * GiB, .fs = SP_FS_XFS,
+				 .min_io = cases[i].min_io, .optimal_io = cases[i].opt_io,
+				 .max_hw_kib = cases[i].max_hw_kib, .physical = cases[i].physical };
+		struct sp_plan *p = plan_ok(&q);
+		const char *w = NULL;
+
+		for (size_t j = 0; j < p->n_warnings && !w; j++)
+			if (!strcmp(p->warnings[j].code, "topology-ignored"))
+				w = p->warnings[j].message;
+		if (!w || !strstr(w, cases[i].why))
+			fail_msg("case %zu: warning '%s' should say '%s'", i, w ? w : "(none)",
+				 cases[i].why);
+		/* said once, and the declared array alone is aligned to */
+		assert_int_equal(warnings_of(p, "topology-ignored"), 1);
+		assert_false(has_warning(p, "topology-mismatch"));
+		assert_int_equal(p->chunk_bytes, 64 * KiB);
+		assert_int_equal(p->chunk_source, SP_SOURCE_DECLARED);
+		q.omitted = SP_FIELD_DISKS | SP_FIELD_CHUNK;
+		assert_non_null(strstr(plan_error(&q), "disks: required"));
+	}
+}
+
 static void test_filesystem_limits(void **state)
 {
 	struct req q = { .controller = "generic", .level = "0", .disks = 4, .chunk = 64 * KiB,
@@ -1507,6 +1628,8 @@ int main(void)
 		cmocka_unit_test(test_physical_sector_in_lcm),
 		cmocka_unit_test(test_labels),
 		cmocka_unit_test(test_topology),
+		cmocka_unit_test(test_topology_geometry),
+		cmocka_unit_test(test_topology_implausible),
 		cmocka_unit_test(test_filesystem_limits),
 		cmocka_unit_test(test_stripe_width_limits),
 		cmocka_unit_test(test_controller_limits),
