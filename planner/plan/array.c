@@ -160,7 +160,7 @@ static int merge_md(const struct sp_spec *spec, const struct sp_facts *f, struct
  * A controller that fills the Block Limits VPD page tells its geometry:
  * the optimal transfer length granularity is the strip, the optimal
  * transfer length the full stripe; sd passes them on as the queue's
- * minimum_io_size and optimal_io_size.  A minimum no larger than the
+ * minimum_io_size and optimal_io_size, for SCSI disks.  A minimum no larger than the
  * physical block is the kernel's own default (blk_queue_physical_block_size()
  * raises io_min to it), not a strip: nothing exported.
  */
@@ -169,7 +169,10 @@ static int merge_md(const struct sp_spec *spec, const struct sp_facts *f, struct
 
 bool sp_topology_exported(const struct sp_facts *f)
 {
-	return !f->offline && f->optimal_io_bytes && f->min_io_bytes > f->physical_sector_bytes;
+	/* SCSI only: an NVMe namespace's io_min/io_opt are its write
+	 * granularity and optimal write size (NPWG, NOWS), no array's */
+	return !f->offline && f->is_scsi && f->optimal_io_bytes &&
+	       f->min_io_bytes > f->physical_sector_bytes;
 }
 
 /*

@@ -264,7 +264,13 @@ static struct lowered *bound_of(const struct sp_plan *plan, const char *disk, co
 	return NULL;
 }
 
-static void lower_to_bound(const struct sp_plan *plan, const char *disk, const char *knob,
+/*
+ * false when the knob cannot be set on disk at all: a bound below the
+ * least the kernel takes (nr_requests below 4 is raised to 4 before the
+ * tag depth is checked, queue_requests_store(); a facts file may claim a
+ * max_hw_sectors_kb below a page, which no queue has) -- left out, said.
+ */
+static bool lower_to_bound(struct sp_plan *plan, const char *disk, const char *knob,
 			   struct sp_value *value, char *why, size_t why_len,
 			   struct lowered low[LOWER_COUNT])
 {
@@ -273,7 +279,15 @@ static void lower_to_bound(const struct sp_plan *plan, const char *disk, const c
 	size_t n;
 
 	if (!l || !bound || value->kind != SP_VALUE_NUMBER || value->number <= bound)
-		return;
+		return true;
+	if (bound < sp_limit(l->limit)->min) {
+		sp_plan_add_warning(plan, "knob-not-settable",
+				    "%s on %s is not planned: its %s is %" PRIu64 ", and Linux takes "
+				    "no value below %" PRIu64 " there (%s)",
+				    knob, disk, l->bound, bound, sp_limit(l->limit)->min,
+				    SP_LIMIT_CITED(l->limit));
+		return false;
+	}
 	n = strlen(why);
 	snprintf(why + n, why_len - n, "; lowered from %" PRIu64 " to %s's %s, %" PRIu64,
 		 value->number, disk, l->bound, bound);
@@ -282,6 +296,7 @@ static void lower_to_bound(const struct sp_plan *plan, const char *disk, const c
 				    l->used < sizeof(l->disks) ? sizeof(l->disks) - l->used : 0,
 				    "%s%s (%" PRIu64 ")", l->n++ ? ", " : "", disk, bound);
 	value->number = bound;
+	return true;
 }
 
 static void lowered_warnings(struct sp_plan *plan, const struct lowered low[LOWER_COUNT])
@@ -329,7 +344,8 @@ static int tune_disk(const struct sp_spec *spec, const struct sp_profile *profil
 				 k->why, k->value.number * 2);
 		if (value.kind == SP_VALUE_AUTO && !md_stripe_cache_entries(spec, plan, &value))
 			continue;
-		lower_to_bound(plan, disk, k->knob, &value, why, sizeof(why), low);
+		if (!lower_to_bound(plan, disk, k->knob, &value, why, sizeof(why), low))
+			continue;
 		r = check_nr_requests(spec, plan, disk, k->knob, &value, err);
 		if (r == 0)
 			r = tuning_add(plan, SP_TUNING_SYSFS, disk, k->knob, &value, why);

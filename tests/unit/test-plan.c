@@ -45,6 +45,7 @@ struct req {
 	uint64_t chunk, size, optimal_io;
 	uint64_t min_io, max_hw_kib;
 	unsigned omitted; /* SP_FIELD_*: flags not given */
+	bool scsi;
 	enum sp_fs fs;
 	enum sp_table table;
 	enum sp_barriers barriers;
@@ -81,6 +82,7 @@ static int make(const struct req *q, struct sp_plan *plan, struct sp_error *err)
 	facts.optimal_io_bytes = q->optimal_io;
 	facts.min_io_bytes = q->min_io;
 	facts.max_hw_sectors_kib = q->max_hw_kib;
+	facts.is_scsi = q->scsi;
 	spec.omitted = q->omitted;
 	spec.kernel_is_running = q->running;
 	spec.tuning_recipe = q->tuning_recipe;
@@ -885,7 +887,7 @@ static size_t warnings_of(const struct sp_plan *p, const char *code)
 static void test_topology_geometry(void **state)
 {
 	struct req q = { .controller = "generic", .level = "5", .size = 10 * GiB, .fs = SP_FS_XFS,
-			 .min_io = 256 * KiB, .optimal_io = 1 * MiB,
+			 .min_io = 256 * KiB, .optimal_io = 1 * MiB, .scsi = true,
 			 .omitted = SP_FIELD_DISKS | SP_FIELD_CHUNK };
 	struct sp_plan *p = plan_ok(&q), *again = calloc(1, sizeof(*again));
 	struct sp_error err = { 0 };
@@ -940,6 +942,11 @@ static void test_topology_geometry(void **state)
 	q.level = "5";
 	q.min_io = 512;
 	assert_non_null(strstr(plan_error(&q), "disks: required"));
+	/* nor is an NVMe namespace's write granularity (io_min NPWG, io_opt NOWS) */
+	q.min_io = 256 * KiB;
+	q.scsi = false;
+	q.path = "/dev/nvme0n1";
+	assert_non_null(strstr(plan_error(&q), "disks: required"));
 }
 
 /* Each rule an exported geometry must pass, or it is ignored with a warning naming why. */
@@ -964,7 +971,8 @@ static void test_topology_implausible(void **state)
 		struct req q = { .controller = "generic", .level = "5", .disks = 4,
 				 .chunk = 64 * KiB, .size = 10 * GiB, .fs = SP_FS_XFS,
 				 .min_io = cases[i].min_io, .optimal_io = cases[i].opt_io,
-				 .max_hw_kib = cases[i].max_hw_kib, .physical = cases[i].physical };
+				 .max_hw_kib = cases[i].max_hw_kib, .physical = cases[i].physical,
+				 .scsi = true };
 		struct sp_plan *p = plan_ok(&q);
 		const char *w = NULL;
 
@@ -1420,6 +1428,16 @@ static void test_tag_depth_bounds_nr_requests(void **state)
 		json_object_put(o);
 		plan_free(back);
 	}
+	/* a tag depth below the 4 the kernel raises nr_requests to: not settable */
+	f.tag_depth = 2;
+	sp_plan_release(p);
+	memset(p, 0, sizeof(*p));
+	assert_int_equal(sp_plan_make(&spec, site, &f, p, &err), 0);
+	assert_null(tuning_value(p, "/sys/block/sdb/queue/nr_requests"));
+	w = warning_message(p, "knob-not-settable");
+	assert_non_null(w);
+	assert_non_null(strstr(w, "queue/nr_requests on sdb is not planned: its tag depth"));
+	assert_non_null(strstr(w, "is 2, and Linux takes no value below 4 there"));
 	/* bounds unknown (an older facts file, an offline plan): as asked */
 	f.max_hw_sectors_kib = 0;
 	f.tag_depth = 0;
