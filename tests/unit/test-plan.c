@@ -1424,8 +1424,12 @@ static void test_tag_depth_bounds_nr_requests(void **state)
 		assert_int_equal(json_object_get_int64(v), 128);
 		assert_int_equal(sp_plan_from_json(json_object_to_json_string(o), back, &err), 0);
 		assert_int_equal(back->device.tag_depth, 128);
-		assert_int_equal(sp_plan_replan(back, site, false, p, &err), 0);
+		struct sp_plan *made = calloc(1, sizeof(*made));
+
+		assert_int_equal(sp_plan_replan(back, site, false, made, &err), 0);
+		assert_string_equal(tuning_value(made, "/sys/block/sdb/queue/nr_requests"), "128");
 		json_object_put(o);
+		plan_free(made);
 		plan_free(back);
 	}
 	/* a tag depth below the 4 the kernel raises nr_requests to: not settable */
