@@ -1351,7 +1351,8 @@ static void test_max_hw_sectors_bounds_members(void **state)
 	assert_string_equal(tuning_value(p, "/sys/block/sdc/queue/max_sectors_kb"), "128");
 	assert_string_equal(tuning_value(p, "/sys/block/sdd/queue/max_sectors_kb"), "128");
 	t = tuning_of(p, "/sys/block/sdb/queue/max_sectors_kb");
-	assert_non_null(strstr(t->why, "lowered from 128 to sdb's queue/max_hw_sectors_kb, 64"));
+	assert_non_null(strstr(t ? t->why : "",
+			       "lowered from 128 to sdb's queue/max_hw_sectors_kb, 64"));
 	/* mq-deadline on members: nr_requests grows past the tag depth */
 	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/nr_requests"), "512");
 	w = warning_message(p, "knob-lowered");
