@@ -201,7 +201,7 @@ struct lowered {
 	enum sp_limit_id limit;
 	const char *bound; /* what the disk's bound is called */
 	uint64_t asked;
-	size_t n, used;
+	size_t n, listed, used;
 	char disks[SP_MSG_MAX / 2];
 };
 
@@ -292,22 +292,32 @@ static bool lower_to_bound(struct sp_plan *plan, const char *disk, const char *k
 	snprintf(why + n, why_len - n, "; lowered from %" PRIu64 " to %s's %s, %" PRIu64,
 		 value->number, disk, l->bound, bound);
 	l->asked = value->number;
-	l->used += (size_t)snprintf(l->disks + l->used,
-				    l->used < sizeof(l->disks) ? sizeof(l->disks) - l->used : 0,
-				    "%s%s (%" PRIu64 ")", l->n++ ? ", " : "", disk, bound);
+	/* the disks that fit, then how many more (1920 md members do not) */
+	if (l->used + SP_NAME_MAX + 32 < sizeof(l->disks)) {
+		l->used += (size_t)snprintf(l->disks + l->used, sizeof(l->disks) - l->used,
+					    "%s%s (%" PRIu64 ")", l->n ? ", " : "", disk, bound);
+		l->listed++;
+	}
+	l->n++;
 	value->number = bound;
 	return true;
 }
 
 static void lowered_warnings(struct sp_plan *plan, const struct lowered low[LOWER_COUNT])
 {
-	for (size_t i = 0; i < LOWER_COUNT; i++)
-		if (low[i].n)
-			sp_plan_add_warning(plan, "knob-lowered",
-					    "%s is planned lower than the %s profile's %" PRIu64
-					    " on %s: the %s, above which Linux refuses it (%s)",
-					    low[i].knob, plan->controller, low[i].asked, low[i].disks,
-					    low[i].bound, SP_LIMIT_CITED(low[i].limit));
+	for (size_t i = 0; i < LOWER_COUNT; i++) {
+		char more[48] = "";
+
+		if (!low[i].n)
+			continue;
+		if (low[i].n > low[i].listed)
+			snprintf(more, sizeof(more), " and %zu more", low[i].n - low[i].listed);
+		sp_plan_add_warning(plan, "knob-lowered",
+				    "%s is planned lower than the %s profile's %" PRIu64
+				    " on %s%s: the %s, above which Linux refuses it (%s)",
+				    low[i].knob, plan->controller, low[i].asked, low[i].disks, more,
+				    low[i].bound, SP_LIMIT_CITED(low[i].limit));
+	}
 }
 
 static int tune_disk(const struct sp_spec *spec, const struct sp_profile *profile,
