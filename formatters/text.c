@@ -59,6 +59,8 @@ static const char *from(enum sp_source s)
 		return " (from the kernel)";
 	case SP_SOURCE_DEFAULT:
 		return " (the profile's default)";
+	case SP_SOURCE_TOPOLOGY:
+		return " (from the device's exported topology)";
 	default:
 		return "";
 	}
@@ -72,6 +74,11 @@ static void print_array(FILE *f, const struct sp_plan *p)
 	if (p->level_source == SP_SOURCE_KERNEL)
 		fprintf(f, "  geometry       read from %s's md/ in sysfs: level, raid_disks, chunk_size%s\n",
 			p->device.kernel_name, p->layout.near_copies ? ", layout" : "");
+	if (p->chunk_source == SP_SOURCE_TOPOLOGY)
+		fprintf(f, "  geometry       read from %s's queue limits: minimum_io_size %" PRIu64
+			" is the strip (chunk), optimal_io_size %" PRIu64 " the full stripe%s\n",
+			p->device.kernel_name, p->device.min_io_bytes, p->device.optimal_io_bytes,
+			p->disks_source == SP_SOURCE_TOPOLOGY ? "; the disks follow from the level" : "");
 	if (p->layout.near_copies) {
 		sp_md_layout_name(&p->layout, a, sizeof(a));
 		fprintf(f, "  layout         %-14s %u near, %u %s cop%s of each chunk%s\n", a,

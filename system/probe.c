@@ -312,6 +312,47 @@ static int read_rotational(const char *sys_disk)
 	return (int)v;
 }
 
+/*
+ * The bounds of max_sectors_kb and nr_requests (facts.h says which kernel
+ * code holds them).  md devices and partitions have neither: md's queue
+ * is bio-based (no mq/).  A value that does
+ * not parse or is out of the kernel's range stays 0, unknown: the plan
+ * then bounds nothing, as before.
+ */
+static uint64_t read_max_hw_sectors_kib(const char *sys_disk)
+{
+	char path[SP_PATH_MAX];
+	uint64_t v;
+
+	if (sys_join(path, sizeof(path), "%s/queue/max_hw_sectors_kb", sys_disk) < 0 ||
+	    sp_sysfs_read_u64(path, &v) < 0 || v > SP_MAX_HW_SECTORS_KIB_MAX)
+		return 0;
+	return v;
+}
+
+/* Every hardware queue has the tag set's depth; the smallest is the bound. */
+static unsigned read_tag_depth(const char *sys_disk)
+{
+	char dir[SP_PATH_MAX], path[SP_PATH_MAX + SP_NAME_MAX];
+	unsigned depth = 0;
+	struct dirent *de;
+	uint64_t v;
+	DIR *d;
+
+	if (sys_join(dir, sizeof(dir), "%s/mq", sys_disk) < 0 || !(d = opendir(dir)))
+		return 0;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' ||
+		    sys_join(path, sizeof(path), "%s/%s/nr_tags", dir, de->d_name) < 0 ||
+		    sp_sysfs_read_u64(path, &v) < 0 || v == 0 || v > SP_TAG_DEPTH_MAX)
+			continue;
+		if (!depth || v < depth)
+			depth = (unsigned)v;
+	}
+	closedir(d);
+	return depth;
+}
+
 /* What queue/scheduler offers; md devices and partitions have none. */
 static void read_schedulers(const char *sys_disk, struct sp_facts *f)
 {
@@ -409,6 +450,8 @@ static void md_member(const struct sp_sysfs *sys, const char *sys_dev, const cha
 	read_first_attr(disk_dir, serial_attrs, m->serial, sizeof(m->serial));
 	m->has_queue_depth = sys_join(p, sizeof(p), "%s/device/queue_depth", disk_dir) == 0 &&
 			     path_exists(p);
+	m->max_hw_sectors_kib = read_max_hw_sectors_kib(disk_dir);
+	m->tag_depth = read_tag_depth(disk_dir);
 }
 
 static int compare_names(const void *a, const void *b)
@@ -558,6 +601,8 @@ static int read_sysfs_facts(const struct sp_sysfs *sys, int fd, const char *path
 	f->diskseq = read_diskseq(sys, fd, sys_dev);
 	f->rotational = read_rotational(sys_disk);
 	read_schedulers(sys_disk, f);
+	f->max_hw_sectors_kib = read_max_hw_sectors_kib(sys_disk); /* a partition's: its disk's */
+	f->tag_depth = read_tag_depth(sys_disk);
 	read_first_attr(sys_disk, wwn_attrs, f->wwn, sizeof(f->wwn));
 	read_first_attr(sys_disk, serial_attrs, f->serial, sizeof(f->serial));
 	read_driver(sys_disk, f->driver, sizeof(f->driver));

@@ -25,6 +25,25 @@ struct sp_controller_facts {
 };
 
 /*
+ * max_hw_sectors_kib and tag_depth (in sp_facts and each md member) are
+ * the bounds of two queue knobs that only the device knows (0: unknown --
+ * an offline plan, a facts file or plan made before they were read):
+ *  - max_hw_sectors_kib, queue/max_hw_sectors_kb: Linux 6.1 refuses a
+ *    max_sectors_kb above it (block/blk-sysfs.c queue_max_sectors_store());
+ *  - tag_depth, the smallest mq/<n>/nr_tags: the tags of the tag set the
+ *    driver made (set->queue_depth), which nr_requests may not exceed
+ *    without a scheduler (block/blk-mq.c blk_mq_update_nr_requests() ->
+ *    blk-mq-tag.c blk_mq_tag_update_depth(can_grow=false): tdepth >
+ *    tags->nr_tags is -EINVAL; mq/<n>/nr_tags shows that tags->nr_tags,
+ *    block/blk-mq-sysfs.c blk_mq_hw_sysfs_nr_tags_show()).  queue/
+ *    nr_requests itself is no bound: it is whatever was last written.
+ * Their ranges: max_sectors is an unsigned int of sectors (so KiB below
+ * 2^31); a tag set is at most BLK_MQ_MAX_DEPTH (10240) deep
+ * (include/linux/blk-mq.h, blk_mq_alloc_tag_set()).
+ */
+#define SP_MAX_HW_SECTORS_KIB_MAX 2147483647ULL
+#define SP_TAG_DEPTH_MAX 10240U
+/*
  * What a block device is, as read (read-only) from the kernel.  For an
  * offline plan the CLI fills path, size and sector sizes from flags and
  * sets `offline`.
@@ -39,6 +58,8 @@ struct sp_facts {
 	uint64_t min_io_bytes;
 	uint64_t optimal_io_bytes;
 	int64_t alignment_offset_bytes;
+	uint64_t max_hw_sectors_kib; /* the queue limits below: 0 unknown */
+	unsigned tag_depth;
 	int rotational;     /* -1 unknown */
 	int read_only;      /* -1 unknown */
 	unsigned major, minor;

@@ -22,6 +22,8 @@ struct sp_md_member {
 	char wwn[SP_NAME_MAX];    /* the disk's wwid attribute, "" unknown */
 	char serial[SP_NAME_MAX]; /* the disk's serial attribute, "" unknown */
 	bool has_queue_depth;     /* device/queue_depth exists (SCSI disks only) */
+	uint64_t max_hw_sectors_kib; /* the disk's queue/max_hw_sectors_kb, 0 unknown */
+	unsigned tag_depth;       /* the disk's smallest mq/<n>/nr_tags, 0 unknown (facts.h) */
 };
 
 #define SP_MD_UUID_MAX 40U

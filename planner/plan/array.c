@@ -49,7 +49,8 @@ static int required(const struct sp_facts *f, const char *flag, struct sp_error 
 				    "%s: required for an offline plan (--size): nothing is probed",
 				    flag);
 	return sp_error_set(err, EINVAL, SP_ERR_INVALID,
-			    "%s: required: %s is not an md array, which would tell its own "
+			    "%s: required: %s is not an md array and exports no strip and full "
+			    "stripe (queue/minimum_io_size, optimal_io_size), which would tell its "
 			    "geometry (see 'stripeplan plan --help')",
 			    flag, f->path);
 }
@@ -153,12 +154,163 @@ static int merge_md(const struct sp_spec *spec, const struct sp_facts *f, struct
 	return 0;
 }
 
+/* ------------------------------------------------- exported topology */
+
+/*
+ * A controller that fills the Block Limits VPD page tells its geometry:
+ * the optimal transfer length granularity is the strip, the optimal
+ * transfer length the full stripe; sd passes them on as the queue's
+ * minimum_io_size and optimal_io_size, for SCSI disks.  A minimum no larger than the
+ * physical block is the kernel's own default (blk_queue_physical_block_size()
+ * raises io_min to it), not a strip: nothing exported.
+ */
+#define SD_DEF_XFER_BLOCKS 0xffffU            /* drivers/scsi/sd.h */
+#define OPT_IO_BOGUS_BYTES (0xffffULL * 512U) /* 33553920 */
+
+bool sp_topology_exported(const struct sp_facts *f)
+{
+	/* SCSI only: an NVMe namespace's io_min/io_opt are its write
+	 * granularity and optimal write size (NPWG, NOWS), no array's */
+	return !f->offline && f->is_scsi && f->optimal_io_bytes &&
+	       f->min_io_bytes > f->physical_sector_bytes;
+}
+
+/*
+ * Why the exported geometry cannot be a stripe, or NULL.  The kernel's
+ * own rules for the optimal transfer length first (Linux 6.1
+ * drivers/scsi/sd.c sd_validate_opt_xfer_size(), which other drivers and
+ * older kernels need not apply, and a facts file may say anything), then
+ * the value util-linux ignores by name, then what a filesystem needs.
+ */
+const char *sp_topology_implausible(const struct sp_facts *f, char *buf, size_t len)
+{
+	uint64_t opt = f->optimal_io_bytes, min = f->min_io_bytes;
+
+	if (opt == OPT_IO_BOGUS_BYTES)
+		return "it is 0xffff 512-byte blocks, what USB bridges and some RAID firmware "
+		       "report for 'no limit' (util-linux ignores it since libfdisk commit "
+		       "'ignore 33553920 byte optimal I/O size', util-linux#1224)";
+	if (opt / f->logical_sector_bytes > SD_DEF_XFER_BLOCKS)
+		snprintf(buf, len, "it is more than the sd driver's limit of %u logical blocks "
+			 "(sd_validate_opt_xfer_size(), Linux 6.1 drivers/scsi/sd.c)",
+			 SD_DEF_XFER_BLOCKS);
+	else if (f->max_hw_sectors_kib && opt > f->max_hw_sectors_kib * 1024)
+		snprintf(buf, len, "it is larger than the device's largest transfer, %" PRIu64
+			 " KiB (queue/max_hw_sectors_kb; sd_validate_opt_xfer_size(), Linux 6.1 "
+			 "drivers/scsi/sd.c: '> dev_max')",
+			 f->max_hw_sectors_kib);
+	else if (opt < SP_PAGE_BYTES)
+		snprintf(buf, len, "it is smaller than a %u-byte page (sd_validate_opt_xfer_size(), "
+			 "Linux 6.1 drivers/scsi/sd.c: '< PAGE_SIZE')",
+			 SP_PAGE_BYTES);
+	else if (opt % f->physical_sector_bytes)
+		snprintf(buf, len, "it is not a multiple of the %u-byte physical block "
+			 "(sd_validate_opt_xfer_size(), Linux 6.1 drivers/scsi/sd.c, a83da8a4509d)",
+			 f->physical_sector_bytes);
+	else if (opt % min)
+		snprintf(buf, len, "it is not a multiple of minimum_io_size %" PRIu64
+			 " (sd_validate_opt_xfer_size(), Linux 6.1 drivers/scsi/sd.c: 'Optimal I/O "
+			 "size should be a multiple of reported granularity')",
+			 min);
+	else if (min % SP_FS_BLOCK_BYTES)
+		snprintf(buf, len, "its strip, minimum_io_size %" PRIu64 ", is not whole 4 KiB "
+			 "filesystem blocks: nothing can be aligned to it",
+			 min);
+	else
+		return NULL;
+	return buf;
+}
+
+/* The smallest disk count whose data disks the full stripe holds, or 0. */
+static unsigned disks_for(enum sp_level level, unsigned spans, unsigned data_disks)
+{
+	for (unsigned n = 1; n <= SP_MAX_DISKS; n++) {
+		struct sp_error ignored = { 0 };
+		unsigned data;
+
+		if (sp_raid_data_disks(level, n, spans, &data, &ignored) == 0 && data == data_disks)
+			return n;
+	}
+	return 0;
+}
+
+/*
+ * The strip and the full stripe from the device: --chunk and --disks may
+ * be left out, and each one given is checked against them -- a difference
+ * is a typo or a LUN that is not the one meant, never a plan.
+ */
+static int take_topology(const struct sp_spec *spec, const struct sp_facts *f,
+			 struct sp_plan *plan, struct diffs *d, struct sp_error *err)
+{
+	unsigned data_disks = (unsigned)(f->optimal_io_bytes / f->min_io_bytes), declared_data;
+	char a[32], b[32];
+
+	sp_format_size(f->min_io_bytes, SP_SIZE_HUMAN, b, sizeof(b));
+	if (declared(spec, SP_FIELD_CHUNK) && spec->chunk_bytes != f->min_io_bytes) {
+		sp_format_size(spec->chunk_bytes, SP_SIZE_SHORT, a, sizeof(a));
+		diff_add(d, "chunk: --chunk %s, but %s exports a %s strip (queue/minimum_io_size "
+			 "%" PRIu64 ", the controller's optimal transfer length granularity)",
+			 a, f->path, b, f->min_io_bytes);
+	}
+	plan->chunk_bytes = f->min_io_bytes;
+	plan->chunk_source = SP_SOURCE_TOPOLOGY;
+	if (declared(spec, SP_FIELD_DISKS)) {
+		plan->disks = spec->disks;
+		if (sp_raid_data_disks(plan->level, spec->disks, spec->spans, &declared_data, err) < 0)
+			return -EINVAL;
+		if (declared_data != data_disks)
+			diff_add(d, "disks: --disks %u makes %u data disks, but %s exports a full "
+				 "stripe of %u x %s (queue/optimal_io_size %" PRIu64
+				 " / minimum_io_size %" PRIu64 ")",
+				 spec->disks, declared_data, f->path, data_disks, b,
+				 f->optimal_io_bytes, f->min_io_bytes);
+		return 0;
+	}
+	plan->disks = disks_for(plan->level, spec->spans, data_disks);
+	if (!plan->disks)
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+				    "disks: required: %s exports a full stripe of %u strips "
+				    "(queue/optimal_io_size %" PRIu64 " / minimum_io_size %" PRIu64
+				    "), which no %s%s has",
+				    f->path, data_disks, f->optimal_io_bytes, f->min_io_bytes,
+				    sp_level_name(plan->level),
+				    sp_level_has_spans(plan->level) ? " of --spans spans" : "");
+	plan->disks_source = SP_SOURCE_TOPOLOGY;
+	return 0;
+}
+
+/* Whether the plan takes the device's topology; says why when it is not sane. */
+static bool topology_usable(const struct sp_facts *f, struct sp_plan *plan)
+{
+	char why[SP_MSG_MAX / 2];
+	const char *bad;
+
+	if (!sp_topology_exported(f) || sp_level_is_mirror(plan->level))
+		return false;
+	bad = sp_topology_implausible(f, why, sizeof(why));
+	if (bad)
+		sp_plan_add_warning(plan, "topology-ignored",
+				    "%s exports minimum_io_size %" PRIu64 " and optimal_io_size %" PRIu64
+				    ", which is no stripe: %s; they are ignored",
+				    f->path, f->min_io_bytes, f->optimal_io_bytes, bad);
+	return !bad;
+}
+
 static int take_declared(const struct sp_spec *spec, const struct sp_facts *f,
-			 struct sp_plan *plan, struct sp_error *err)
+			 struct sp_plan *plan, struct diffs *d, struct sp_error *err)
 {
 	if (!declared(spec, SP_FIELD_LEVEL))
 		return required(f, "level", err);
 	plan->level = spec->level;
+	if (topology_usable(f, plan)) {
+		int r = take_topology(spec, f, plan, d, err);
+
+		if (r < 0 || !spec->layout.near_copies)
+			return r;
+		plan->layout = spec->layout;
+		plan->layout_source = SP_SOURCE_DECLARED;
+		return 0;
+	}
 	if (!declared(spec, SP_FIELD_DISKS))
 		return required(f, "disks", err);
 	plan->disks = spec->disks;
@@ -311,7 +463,7 @@ int sp_plan_array(const struct sp_spec *spec, const struct sp_profile *profile,
 	int r;
 
 	snprintf(plan->controller, sizeof(plan->controller), "%s", profile->name);
-	r = f->md.present ? merge_md(spec, f, plan, &d, err) : take_declared(spec, f, plan, err);
+	r = f->md.present ? merge_md(spec, f, plan, &d, err) : take_declared(spec, f, plan, &d, err);
 	if (r < 0)
 		return r;
 	if (d.n)

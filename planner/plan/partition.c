@@ -30,6 +30,14 @@ static bool optimal_io_is_sane(const struct sp_facts *f)
 	       io <= OPTIMAL_IO_MAX_BYTES;
 }
 
+static bool topology_judged_bogus(const struct sp_facts *f, const struct sp_plan *plan)
+{
+	char why[SP_MSG_MAX / 2];
+
+	return !f->md.present && !sp_level_is_mirror(plan->level) && sp_topology_exported(f) &&
+	       sp_topology_implausible(f, why, sizeof(why));
+}
+
 static void topology_mismatch(const struct sp_facts *f, struct sp_plan *plan)
 {
 	char a[32];
@@ -64,7 +72,10 @@ static int plan_alignment(const struct sp_facts *f, struct sp_plan *plan, struct
 	    sp_lcm(align, f->physical_sector_bytes, &align) < 0)
 		return sp_error_set(err, EOVERFLOW, SP_ERR_INVALID,
 				    "chunk: the stripe width cannot be aligned to 1 MiB without overflow");
-	if (optimal_io_is_sane(f)) {
+	/* judged, and said, by the array stage already (array.c topology_usable()) */
+	if (topology_judged_bogus(f, plan)) {
+		/* ignored: aligned to the declared array alone */
+	} else if (optimal_io_is_sane(f)) {
 		if (f->optimal_io_bytes != plan->stripe_width_bytes)
 			topology_mismatch(f, plan);
 		if (plan->stripe_width_bytes && sp_lcm(align, f->optimal_io_bytes, &align) < 0)

@@ -21,6 +21,10 @@ void sp_plan_members(const struct sp_spec *spec, const struct sp_facts *facts,
 
 /* Whether the probe saw that member disk `disk` has no such knob
  * (device/queue_depth exists on SCSI disks only). */
+/* The device exports a strip and a full stripe (queue/minimum_io_size >
+ * the physical block, optimal_io_size); why they cannot be one, or NULL. */
+bool sp_topology_exported(const struct sp_facts *f);
+const char *sp_topology_implausible(const struct sp_facts *f, char *buf, size_t len);
 bool sp_plan_member_lacks(const struct sp_facts *facts, const char *disk, const char *knob);
 
 /*

@@ -94,6 +94,7 @@ enum sp_source {
 	SP_SOURCE_KERNEL,       /* the probed md array */
 	SP_SOURCE_DEFAULT,      /* the profile's default */
 	SP_SOURCE_NONE,         /* does not apply (a mirror's chunk) */
+	SP_SOURCE_TOPOLOGY,     /* the device's queue/minimum_io_size and optimal_io_size */
 };
 
 SP_STRING_TABLE_DECLARE(sp_source, enum sp_source); /* "declared", "kernel", ... */

@@ -190,9 +190,139 @@ static int check_nr_requests(const struct sp_spec *spec, const struct sp_plan *p
 	return sp_limit_check(SP_LIMIT_NR_REQUESTS_SCHED, value->number, field, detail, err);
 }
 
+/*
+ * The knobs whose bound only the disk knows (array/facts.h): a profile's
+ * value above it is lowered to it -- the profile is right for its
+ * controller, the disk is smaller -- and said, once per knob for all the
+ * disks it was lowered on.  Unknown bounds (0) bound nothing.
+ */
+struct lowered {
+	const char *knob;
+	enum sp_limit_id limit;
+	const char *bound; /* what the disk's bound is called */
+	uint64_t asked;
+	size_t n, listed, used;
+	char disks[SP_MSG_MAX / 2];
+};
+
+enum { LOWER_MAX_SECTORS, LOWER_NR_REQUESTS, LOWER_COUNT };
+
+static void lowered_init(struct lowered low[LOWER_COUNT])
+{
+	memset(low, 0, LOWER_COUNT * sizeof(*low));
+	low[LOWER_MAX_SECTORS] = (struct lowered){ .knob = "queue/max_sectors_kb",
+						   .limit = SP_LIMIT_MAX_SECTORS_KB,
+						   .bound = "queue/max_hw_sectors_kb" };
+	low[LOWER_NR_REQUESTS] = (struct lowered){ .knob = "queue/nr_requests",
+						   .limit = SP_LIMIT_NR_REQUESTS,
+						   .bound = "tag depth (mq/*/nr_tags) with scheduler none" };
+}
+
+/* The bounds of disk: the device's own, or an md member's. */
+static void disk_bounds(const struct sp_facts *f, const char *disk, uint64_t *max_hw_kib,
+			unsigned *tag_depth)
+{
+	*max_hw_kib = 0;
+	*tag_depth = 0;
+	if (!strcmp(disk, f->kernel_name)) {
+		*max_hw_kib = f->max_hw_sectors_kib;
+		*tag_depth = f->tag_depth;
+		return;
+	}
+	for (size_t i = 0; f->md.present && i < f->md.n_members; i++)
+		if (!strcmp(f->md.members[i].disk, disk)) {
+			*max_hw_kib = f->md.members[i].max_hw_sectors_kib;
+			*tag_depth = f->md.members[i].tag_depth;
+			return;
+		}
+}
+
+/*
+ * The bound of this knob on disk, or 0: max_sectors_kb always has one
+ * (6.1 refuses more, 6.12 lowers it itself); nr_requests only without a
+ * scheduler -- with one it grows up to MAX_SCHED_RQ, which
+ * check_nr_requests() holds.
+ */
+static struct lowered *bound_of(const struct sp_plan *plan, const char *disk, const char *knob,
+				struct lowered low[LOWER_COUNT], uint64_t *ret)
+{
+	const struct sp_value *sched = planned_scheduler(plan, disk);
+	uint64_t max_hw_kib;
+	unsigned tag_depth;
+
+	disk_bounds(&plan->device, disk, &max_hw_kib, &tag_depth);
+	*ret = 0;
+	if (!strcmp(knob, low[LOWER_MAX_SECTORS].knob)) {
+		*ret = max_hw_kib;
+		return &low[LOWER_MAX_SECTORS];
+	}
+	if (!strcmp(knob, low[LOWER_NR_REQUESTS].knob) && sched &&
+	    sched->scheduler == SP_SCHED_NONE) {
+		*ret = tag_depth;
+		return &low[LOWER_NR_REQUESTS];
+	}
+	return NULL;
+}
+
+/*
+ * false when the knob cannot be set on disk at all: a bound below the
+ * least the kernel takes (nr_requests below 4 is raised to 4 before the
+ * tag depth is checked, queue_requests_store(); a facts file may claim a
+ * max_hw_sectors_kb below a page, which no queue has) -- left out, said.
+ */
+static bool lower_to_bound(struct sp_plan *plan, const char *disk, const char *knob,
+			   struct sp_value *value, char *why, size_t why_len,
+			   struct lowered low[LOWER_COUNT])
+{
+	uint64_t bound;
+	struct lowered *l = bound_of(plan, disk, knob, low, &bound);
+	size_t n;
+
+	if (!l || !bound || value->kind != SP_VALUE_NUMBER || value->number <= bound)
+		return true;
+	if (bound < sp_limit(l->limit)->min) {
+		sp_plan_add_warning(plan, "knob-not-settable",
+				    "%s on %s is not planned: its %s is %" PRIu64 ", and Linux takes "
+				    "no value below %" PRIu64 " there (%s)",
+				    knob, disk, l->bound, bound, sp_limit(l->limit)->min,
+				    SP_LIMIT_CITED(l->limit));
+		return false;
+	}
+	n = strlen(why);
+	snprintf(why + n, why_len - n, "; lowered from %" PRIu64 " to %s's %s, %" PRIu64,
+		 value->number, disk, l->bound, bound);
+	l->asked = value->number;
+	/* the disks that fit, then how many more (1920 md members do not) */
+	if (l->used + SP_NAME_MAX + 32 < sizeof(l->disks)) {
+		l->used += (size_t)snprintf(l->disks + l->used, sizeof(l->disks) - l->used,
+					    "%s%s (%" PRIu64 ")", l->n ? ", " : "", disk, bound);
+		l->listed++;
+	}
+	l->n++;
+	value->number = bound;
+	return true;
+}
+
+static void lowered_warnings(struct sp_plan *plan, const struct lowered low[LOWER_COUNT])
+{
+	for (size_t i = 0; i < LOWER_COUNT; i++) {
+		char more[48] = "";
+
+		if (!low[i].n)
+			continue;
+		if (low[i].n > low[i].listed)
+			snprintf(more, sizeof(more), " and %zu more", low[i].n - low[i].listed);
+		sp_plan_add_warning(plan, "knob-lowered",
+				    "%s is planned lower than the %s profile's %" PRIu64
+				    " on %s%s: the %s, above which Linux refuses it (%s)",
+				    low[i].knob, plan->controller, low[i].asked, low[i].disks, more,
+				    low[i].bound, SP_LIMIT_CITED(low[i].limit));
+	}
+}
+
 static int tune_disk(const struct sp_spec *spec, const struct sp_profile *profile,
 		     struct sp_plan *plan, const char *disk, enum sp_knob_target target,
-		     struct sp_error *err)
+		     struct lowered low[LOWER_COUNT], struct sp_error *err)
 {
 	const char *wanted = target == SP_TARGET_DEVICE ? profile->scheduler : profile->member_scheduler;
 	char why[SP_MSG_MAX + 96];
@@ -223,6 +353,8 @@ static int tune_disk(const struct sp_spec *spec, const struct sp_profile *profil
 				 ", in 512-byte sectors)",
 				 k->why, k->value.number * 2);
 		if (value.kind == SP_VALUE_AUTO && !md_stripe_cache_entries(spec, plan, &value))
+			continue;
+		if (!lower_to_bound(plan, disk, k->knob, &value, why, sizeof(why), low))
 			continue;
 		r = check_nr_requests(spec, plan, disk, k->knob, &value, err);
 		if (r == 0)
@@ -328,8 +460,10 @@ int sp_plan_tuning(const struct sp_spec *spec, const struct sp_profile *profile,
 		   struct sp_plan *plan, struct sp_error *err)
 {
 	const char *disk = plan->device.kernel_name;
+	struct lowered low[LOWER_COUNT];
 	int r = 0;
 
+	lowered_init(low);
 	plan->tuning_recipe = spec->tuning_recipe;
 	plan->memory_budget_bytes = spec->memory_budget_bytes ? spec->memory_budget_bytes :
 				    SP_MEMORY_BUDGET_DEFAULT;
@@ -346,7 +480,7 @@ int sp_plan_tuning(const struct sp_spec *spec, const struct sp_profile *profile,
 					    "members: '%s' is not a block device name",
 					    spec->members[m]);
 	if (disk[0])
-		r = tune_disk(spec, profile, plan, disk, SP_TARGET_DEVICE, err);
+		r = tune_disk(spec, profile, plan, disk, SP_TARGET_DEVICE, low, err);
 	else
 		/* offline by a stable link: the knobs are /sys/block/NAME's */
 		sp_plan_add_warning(plan, "kernel-name-unknown",
@@ -365,7 +499,7 @@ int sp_plan_tuning(const struct sp_spec *spec, const struct sp_profile *profile,
 					    "members: '%s' is not a block device name",
 					    plan->members[m]);
 	for (size_t m = 0; r == 0 && m < plan->n_members; m++)
-		r = tune_disk(spec, profile, plan, plan->members[m], SP_TARGET_MEMBERS, err);
+		r = tune_disk(spec, profile, plan, plan->members[m], SP_TARGET_MEMBERS, low, err);
 	note_missing_knobs(spec, profile, plan);
 	if (profile->is_md && !plan->n_members)
 		sp_plan_add_warning(plan, "md-members-unknown",
@@ -388,6 +522,7 @@ int sp_plan_tuning(const struct sp_spec *spec, const struct sp_profile *profile,
 				    "members: the plan would set more than the %u knobs a plan holds "
 				    "(%zu member disks)",
 				    SP_MAX_TUNING, plan->n_members);
+	lowered_warnings(plan, low);
 	plan_md_memory(plan);
 	plan_left_out(spec, profile, plan);
 	return 0;

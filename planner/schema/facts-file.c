@@ -145,6 +145,11 @@ static const struct sp_field facts_fields[] = {
 	       .required_views = SP_VIEW_PLAN),
 	/* -1: misaligned (queue/alignment_offset) */
 	SP_I64(sp_facts, alignment_offset_bytes, "alignment_offset_bytes", -1, UINT32_MAX),
+	/* what the knobs are bounded by (facts.h); files from before have none */
+	SP_U64(sp_facts, max_hw_sectors_kib, "max_hw_sectors_kib", 0, SP_MAX_HW_SECTORS_KIB_MAX,
+	       .flags = SP_FF_OMIT_EMPTY, .empty = sp_u64_zero),
+	SP_UINT(sp_facts, tag_depth, "tag_depth", 0, SP_TAG_DEPTH_MAX, .flags = SP_FF_OMIT_EMPTY,
+		.empty = sp_uint_zero),
 	SP_TRISTATE(sp_facts, rotational, "rotational", .views = SP_VIEW_FACTS),
 	SP_TRISTATE(sp_facts, read_only, "read_only", .views = SP_VIEW_FACTS),
 	SP_UINT(sp_facts, major, "major", 0, UINT32_MAX, .views = SP_VIEW_FACTS),

@@ -8,6 +8,7 @@
 
 #include <json-c/json.h>
 
+#include "array/facts.h"
 #include "array/md.h"
 #include "objects.h"
 #include "schema.h"
@@ -31,6 +32,11 @@ static const struct sp_field member_fields[] = {
 	SP_STRING(sp_md_member, wwn, "wwn", .flags = SP_FF_NAME | SP_FF_NULL_EMPTY),
 	SP_STRING(sp_md_member, serial, "serial", .flags = SP_FF_NAME | SP_FF_NULL_EMPTY),
 	SP_BOOL(sp_md_member, has_queue_depth, "has_queue_depth"),
+	/* the disk's queue limits (array/facts.h); 0 and left out when unknown */
+	SP_U64(sp_md_member, max_hw_sectors_kib, "max_hw_sectors_kib", 0, SP_MAX_HW_SECTORS_KIB_MAX,
+	       .flags = SP_FF_OMIT_EMPTY, .empty = sp_u64_zero),
+	SP_UINT(sp_md_member, tag_depth, "tag_depth", 0, SP_TAG_DEPTH_MAX, .flags = SP_FF_OMIT_EMPTY,
+		.empty = sp_uint_zero),
 };
 static const struct sp_schema member_schema =
 	SP_SCHEMA(sp_md_member, member_fields, .check = member_check);

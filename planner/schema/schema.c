@@ -401,6 +401,16 @@ static int read_object(const struct sp_schema *sch, json_object *json, void *obj
 	return sch->check ? sch->check(obj, w, err) : 0;
 }
 
+bool sp_u64_zero(const void *member)
+{
+	return *(const uint64_t *)member == 0;
+}
+
+bool sp_uint_zero(const void *member)
+{
+	return *(const unsigned *)member == 0;
+}
+
 int sp_schema_read(const struct sp_schema *sch, json_object *json, void *obj,
 		   const struct sp_where *w, struct sp_error *err)
 {

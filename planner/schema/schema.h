@@ -186,6 +186,11 @@ int sp_where_error_from(struct sp_error *err, const struct sp_where *w, const st
 int sp_json_parse_object(const char *text, const char *prefix, const char *noun,
 			 struct json_object **ret, struct sp_error *err);
 
+/* .empty of a number that is 0 when unknown (with SP_FF_OMIT_EMPTY: left
+ * out of the JSON, and a file without it reads as unknown) */
+bool sp_u64_zero(const void *member);
+bool sp_uint_zero(const void *member);
+
 /* Fills obj (sch->size bytes, zeroed by the caller) from a JSON object;
  * on failure obj may be half-filled: callers read into a scratch copy,
  * and release what its grown lists hold whether the read worked or not. */

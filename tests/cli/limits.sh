@@ -49,6 +49,32 @@ checks_ok sp plan --controller site-deep "${P[@]}" --kernel 4.14.0 -o "$WORK/leg
 expect_exit 2 'the site-deep profile asks for 4096 with mq-deadline on Linux 4.19.0' \
 	sp plan --controller site-deep "${P[@]}" --kernel 4.19.0
 
+# the disk's own bounds (facts: queue/max_hw_sectors_kb, the tag depth): a
+# profile's larger max_sectors_kb, or nr_requests without a scheduler, is
+# lowered to them and said; a facts file without them plans as asked
+cat >"$WORK/profiles/site-big.json" <<JSON
+{ "name": "site-big", "description": "a site's controller", "levels": [5], "chunk_min": "64K",
+  "chunk_max": "64K", "scheduler": { "name": "noop", "why": "site" },
+  "tuning": [ { "target": "device", "knob": "queue/nr_requests", "value": "4096", "why": "site" },
+              { "target": "device", "knob": "queue/max_sectors_kb", "value": "4096", "why": "site" } ] }
+JSON
+sed 's|"alignment_offset_bytes": 0,|"alignment_offset_bytes": 0, "max_hw_sectors_kib": 512, "tag_depth": 256,|' \
+	"$SRCDIR/fixtures/facts/p400-lun.json" >"$WORK/bounded.json"
+B=(--controller site-big --level 5 --disks 4 --chunk 64K --fs xfs --mountpoint /data --kernel 6.1.0 --profiles "$WORK/profiles")
+checks_ok sp plan "${B[@]}" --facts "$WORK/bounded.json" -o "$WORK/bounded.txt"
+checks_ok grep -q "queue/max_sectors_kb is planned lower than the site-big profile's 4096 on sdb (512): the queue/max_hw_sectors_kb, above which Linux refuses it (Linux 6.1, block/blk-sysfs.c queue_max_sectors_store()" "$WORK/bounded.txt"
+checks_ok grep -q "queue/nr_requests is planned lower than the site-big profile's 4096 on sdb (256): the tag depth (mq/\*/nr_tags) with scheduler none" "$WORK/bounded.txt"
+checks_ok sp plan "${B[@]}" --facts "$WORK/bounded.json" --format script -o "$WORK/bounded.sh"
+checks_ok grep -q "tune 'queue/max_sectors_kb' '512'" "$WORK/bounded.sh"
+checks_ok grep -q "tune 'queue/nr_requests' '256'" "$WORK/bounded.sh"
+# the plan file carries the bounds, and apply's replan check accepts it
+checks_ok sp plan "${B[@]}" --facts "$WORK/bounded.json" --format json -o "$WORK/bounded.plan"
+checks_ok grep -q '"max_hw_sectors_kib": 512' "$WORK/bounded.plan"
+checks_ok sp plan "${B[@]}" --facts "$SRCDIR/fixtures/facts/p400-lun.json" --format script -o "$WORK/unbounded.sh"
+checks_ok grep -q "tune 'queue/max_sectors_kb' '4096'" "$WORK/unbounded.sh"
+sed 's|"tag_depth": 256|"tag_depth": 10241|' "$WORK/bounded.json" >"$WORK/deep.json"
+expect_exit 2 'tag_depth: 10241 is above 10240' sp plan "${B[@]}" --facts "$WORK/deep.json"
+
 # scheduler names by release and driver family
 sched() { sp plan "$@" --format script 2>/dev/null | sed -n "s|.*tune 'queue/scheduler' '\([a-z-]*\)'.*|\1|p" | head -1; }
 P400=(--controller hp-p400 --level 10 --disks 8 --chunk 256K --fs xfs --size 2T)

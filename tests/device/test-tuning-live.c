@@ -29,6 +29,7 @@
 #include "loopdev.h"
 #include "probe.h"
 #include "steps.h"
+#include "sysfs.h"
 
 #define IMAGE_BYTES (512U * 1024U * 1024U) /* sparse; XFS wants 300 MiB */
 
@@ -48,9 +49,12 @@ static void attach(void)
 
 /* ------------------------------------------------------------- plan */
 
-static void plan_for_loop(struct sp_plan *plan)
+/* A P400 plan for our loop device; site, when given, adds its knobs to the profile's. */
+static void plan_for_loop_with(struct sp_plan *plan, const struct sp_profile_knob *site,
+			       size_t n_site)
 {
 	struct sp_profile_set *profiles = NULL;
+	struct sp_profile *profile = malloc(sizeof(*profile));
 	struct sp_spec spec = { 0 };
 	struct sp_facts facts;
 	struct sp_error err = { 0 };
@@ -66,10 +70,21 @@ static void plan_for_loop(struct sp_plan *plan)
 	spec.chunk_bytes = 256 * 1024;
 	assert_int_equal(sp_parse_kernel(u.release, &spec.kernel, &err), 0);
 	sp_plan_release(plan); /* the one the test before made: its knobs and warnings */
-	if (sp_plan_make(&spec, sp_profiles_find(profiles, "hp-p400"), &facts, plan, &err) < 0)
+	assert_non_null(profile);
+	*profile = *sp_profiles_find(profiles, "hp-p400");
+	assert_true(profile->n_knobs + n_site <= SP_PROFILE_MAX_KNOBS);
+	for (size_t i = 0; i < n_site; i++)
+		profile->knobs[profile->n_knobs++] = site[i];
+	if (sp_plan_make(&spec, profile, &facts, plan, &err) < 0)
 		fail_msg("plan: %s", err.message);
 	sp_facts_release(&facts);
 	sp_profiles_free(profiles);
+	free(profile);
+}
+
+static void plan_for_loop(struct sp_plan *plan)
+{
+	plan_for_loop_with(plan, NULL, 0);
 }
 
 static void add_knob(struct sp_plan *plan, const char *attr, const char *value)
@@ -237,6 +252,65 @@ static void test_kernel_clamp(void **state)
 	assert_true(has_line(want));
 }
 
+static const char *planned(const char *attribute)
+{
+	static char text[SP_VALUE_WORD_MAX];
+
+	for (size_t i = 0; i < plan.n_tuning; i++)
+		if (!strcmp(plan.tuning[i].attribute, attribute))
+			return sp_value_format(&plan.tuning[i].value, text, sizeof(text));
+	return NULL;
+}
+
+/*
+ * The probe reads the bounds the kernel holds max_sectors_kb and
+ * nr_requests to (queue/max_hw_sectors_kb, mq/<n>/nr_tags); a site
+ * profile asking more than this disk takes is planned at the disk's
+ * bounds, and applying that plan works where the profile's own values
+ * fail (nr_requests 4096 with scheduler none: EINVAL on every kernel,
+ * test_kernel_refusal).
+ */
+static void test_bounds_from_probe(void **state)
+{
+	const struct sp_profile_knob site[] = {
+		{ .target = SP_TARGET_DEVICE, .knob = "queue/nr_requests",
+		  .value = { .kind = SP_VALUE_NUMBER, .number = 4096 }, .why = "site",
+		  .on_by_default = true },
+		{ .target = SP_TARGET_DEVICE, .knob = "queue/max_sectors_kb",
+		  .value = { .kind = SP_VALUE_NUMBER, .number = 99999999 }, .why = "site",
+		  .on_by_default = true },
+	};
+	char hw[64], tags[64], path[SP_PATH_MAX];
+	struct sp_facts facts;
+	struct sp_error err = { 0 };
+
+	(void)state;
+	attach();
+	loop_queue_read(dev, "max_hw_sectors_kb", hw, sizeof(hw));
+	snprintf(path, sizeof(path), "/sys/block/%s/mq/0/nr_tags", kernel_name());
+	assert_int_equal(sp_sysfs_read(path, tags, sizeof(tags)), 0);
+	if (sp_probe_facts(NULL, dev, &facts, &err) < 0)
+		fail_msg("probe: %s", err.message);
+	assert_int_equal(facts.max_hw_sectors_kib, strtoull(hw, NULL, 10));
+	assert_int_equal(facts.tag_depth, strtoull(tags, NULL, 10));
+	sp_facts_release(&facts);
+
+	plan_for_loop_with(&plan, site, ARRAY_SIZE(site));
+	assert_string_equal(planned("queue/scheduler"), "none");
+	assert_string_equal(planned("queue/nr_requests"), tags);
+	assert_string_equal(planned("queue/max_sectors_kb"), hw);
+	snprintf(root, sizeof(root), "%s/root-bounds", loop_dir());
+	assert_int_equal(mkdir(root, 0755), 0);
+	if (run_step(true) < 0) {
+		dump();
+		fail_msg("apply failed: %s", res.error.message);
+	}
+	expect_knob("nr_requests", tags);
+	expect_knob("max_sectors_kb", hw);
+	assert_int_equal(run_step(false), 0);
+	assert_int_equal(res.status, SP_STEP_UNCHANGED);
+}
+
 /* What the kernel refuses is an error naming knob, device and value. */
 static void test_kernel_refusal(void **state)
 {
@@ -290,6 +364,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_live_tuning, teardown_test),
 		cmocka_unit_test_teardown(test_kernel_clamp, teardown_test),
 		cmocka_unit_test_teardown(test_kernel_refusal, teardown_test),
+		cmocka_unit_test_teardown(test_bounds_from_probe, teardown_test),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

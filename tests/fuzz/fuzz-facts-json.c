@@ -55,6 +55,8 @@ static void check_facts(const struct sp_facts *f)
 	FUZZ_CHECK(f->rotational >= -1 && f->rotational <= 1 && f->read_only >= -1 &&
 			   f->read_only <= 1,
 		   "tristates %d %d", f->rotational, f->read_only);
+	FUZZ_CHECK(f->max_hw_sectors_kib <= SP_MAX_HW_SECTORS_KIB_MAX && f->tag_depth <= SP_TAG_DEPTH_MAX,
+		   "queue limits %" PRIu64 "/%u", f->max_hw_sectors_kib, f->tag_depth);
 	FUZZ_CHECK(f->n_schedulers <= ARRAY_SIZE(f->schedulers), "schedulers %zu", f->n_schedulers);
 	for (size_t i = 0; i < f->n_schedulers; i++)
 		check_name("scheduler", f->schedulers[i], sizeof(f->schedulers[i]));
@@ -77,6 +79,10 @@ static void check_facts(const struct sp_facts *f)
 		check_name("member wwn", m->wwn, sizeof(m->wwn));
 		check_name("member serial", m->serial, sizeof(m->serial));
 		FUZZ_CHECK(m->name[0] && m->disk[0], "member %zu unnamed", i);
+		FUZZ_CHECK(m->max_hw_sectors_kib <= SP_MAX_HW_SECTORS_KIB_MAX &&
+				   m->tag_depth <= SP_TAG_DEPTH_MAX,
+			   "member %zu queue limits %" PRIu64 "/%u", i, m->max_hw_sectors_kib,
+			   m->tag_depth);
 	}
 }
 

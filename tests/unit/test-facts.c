@@ -263,6 +263,46 @@ static void test_rejects_derived_name(void **state)
 			"kernel_name", "kernel_name holds a character that is not allowed (0x20)");
 }
 
+/* The queue limits: read when there, unknown (0) when not, bounded by
+ * what the kernel can hold, and written back only when known. */
+static void test_queue_limits(void **state)
+{
+	struct sp_facts f = { 0 };
+	struct sp_error err = { 0 };
+	char file[64];
+
+	(void)state;
+	assert_int_equal(load_text("{\"path\": \"/dev/sdb\", \"size_bytes\": 1048576,"
+				   " \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512,"
+				   " \"max_hw_sectors_kib\": 256, \"tag_depth\": 64,"
+				   " \"md\": {\"level\": \"raid1\", \"members\": [{\"name\": \"sdc\","
+				   " \"max_hw_sectors_kib\": 512, \"tag_depth\": 31}]}}",
+				   file, sizeof(file), &f, &err),
+			 0);
+	assert_int_equal(f.max_hw_sectors_kib, 256);
+	assert_int_equal(f.tag_depth, 64);
+	assert_int_equal(f.md.members[0].max_hw_sectors_kib, 512);
+	assert_int_equal(f.md.members[0].tag_depth, 31);
+	sp_facts_release(&f);
+	memset(&f, 0, sizeof(f));
+	/* a file from before: unknown */
+	assert_int_equal(load_text("{\"path\": \"/dev/sdb\", \"size_bytes\": 1048576,"
+				   " \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512}",
+				   file, sizeof(file), &f, &err),
+			 0);
+	assert_int_equal(f.max_hw_sectors_kib, 0);
+	assert_int_equal(f.tag_depth, 0);
+	sp_facts_release(&f);
+	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": 1048576,"
+			" \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512,"
+			" \"tag_depth\": 10241}",
+			"tag_depth", "10241 is above 10240");
+	expect_rejected("{\"path\": \"/dev/sdb\", \"size_bytes\": 1048576,"
+			" \"logical_sector_bytes\": 512, \"physical_sector_bytes\": 512,"
+			" \"max_hw_sectors_kib\": 2147483648}",
+			"max_hw_sectors_kib", "is above 2147483647");
+}
+
 static void test_rejects_unknown_field(void **state)
 {
 	(void)state;
@@ -356,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_derives_cciss_name),
 		cmocka_unit_test(test_plan_device_object),
 		cmocka_unit_test(test_rejects_derived_name),
+		cmocka_unit_test(test_queue_limits),
 		cmocka_unit_test(test_rejects_unknown_field),
 		cmocka_unit_test(test_rejects_missing_size),
 		cmocka_unit_test(test_rejects_wrong_types),

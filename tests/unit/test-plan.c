@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <json-c/json.h>
 
 #include "inputs.h"
 #include "stripeplan.h"
@@ -42,6 +43,9 @@ struct req {
 	const char *controller, *level, *kernel, *path, *mountpoint;
 	unsigned disks, spans, sector, physical;
 	uint64_t chunk, size, optimal_io;
+	uint64_t min_io, max_hw_kib;
+	unsigned omitted; /* SP_FIELD_*: flags not given */
+	bool scsi;
 	enum sp_fs fs;
 	enum sp_table table;
 	enum sp_barriers barriers;
@@ -76,6 +80,10 @@ static int make(const struct req *q, struct sp_plan *plan, struct sp_error *err)
 	facts.logical_sector_bytes = q->sector ? q->sector : 512;
 	facts.physical_sector_bytes = q->physical ? q->physical : facts.logical_sector_bytes;
 	facts.optimal_io_bytes = q->optimal_io;
+	facts.min_io_bytes = q->min_io;
+	facts.max_hw_sectors_kib = q->max_hw_kib;
+	facts.is_scsi = q->scsi;
+	spec.omitted = q->omitted;
 	spec.kernel_is_running = q->running;
 	spec.tuning_recipe = q->tuning_recipe;
 	spec.workload = q->workload;
@@ -862,6 +870,128 @@ static void test_topology(void **state)
 	assert_false(has_warning(p, "topology-mismatch"));
 }
 
+static size_t warnings_of(const struct sp_plan *p, const char *code)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->n_warnings; i++)
+		n += !strcmp(p->warnings[i].code, code);
+	return n;
+}
+
+/*
+ * A LUN whose controller exports its geometry (Block Limits VPD: the
+ * granularity is the strip, the optimal transfer length the full stripe)
+ * needs no --chunk or --disks; given, they are checked against it.
+ */
+static void test_topology_geometry(void **state)
+{
+	struct req q = { .controller = "generic", .level = "5", .size = 10 * GiB, .fs = SP_FS_XFS,
+			 .min_io = 256 * KiB, .optimal_io = 1 * MiB, .scsi = true,
+			 .omitted = SP_FIELD_DISKS | SP_FIELD_CHUNK };
+	struct sp_plan *p = plan_ok(&q), *again = calloc(1, sizeof(*again));
+	struct sp_error err = { 0 };
+	const char *e;
+
+	(void)state;
+	assert_int_equal(p->disks, 5);
+	assert_int_equal(p->data_disks, 4);
+	assert_int_equal(p->chunk_bytes, 256 * KiB);
+	assert_int_equal(p->chunk_source, SP_SOURCE_TOPOLOGY);
+	assert_int_equal(p->disks_source, SP_SOURCE_TOPOLOGY);
+	assert_false(has_warning(p, "topology-mismatch"));
+	assert_false(has_warning(p, "topology-ignored"));
+	/* the plan file declares them; made again, the device agrees */
+	assert_int_equal(sp_plan_replan(p, sp_profiles_find(profiles, "generic"), false, again,
+					&err),
+			 0);
+	assert_int_equal(again->disks, 5);
+	plan_free(again);
+	q.level = "6";
+	assert_int_equal(plan_ok(&q)->disks, 6);
+	q.level = "10";
+	assert_int_equal(plan_ok(&q)->disks, 8);
+	q.level = "0";
+	assert_int_equal(plan_ok(&q)->disks, 4);
+	q.level = "50";
+	q.spans = 2;
+	assert_int_equal(plan_ok(&q)->disks, 6);
+	q.spans = 3; /* 4 data disks in 3 spans: no such RAID50 */
+	assert_non_null(strstr(plan_error(&q), "disks: required: /dev/sdb exports a full stripe of "
+					       "4 strips (queue/optimal_io_size 1048576 / "
+					       "minimum_io_size 262144), which no raid50 of --spans spans has"));
+	q.spans = 0;
+	/* given and the same: planned; given and different: both named, refused */
+	q.level = "5";
+	q.omitted = 0;
+	q.disks = 5;
+	q.chunk = 256 * KiB;
+	assert_int_equal(plan_ok(&q)->chunk_source, SP_SOURCE_TOPOLOGY);
+	q.chunk = 128 * KiB;
+	q.disks = 6;
+	e = plan_error(&q);
+	assert_non_null(strstr(e, "chunk: --chunk 128K, but /dev/sdb exports a 256 KiB strip "
+				  "(queue/minimum_io_size 262144"));
+	assert_non_null(strstr(e, "disks: --disks 6 makes 5 data disks, but /dev/sdb exports a "
+				  "full stripe of 4 x 256 KiB (queue/optimal_io_size 1048576"));
+	/* a mirror has no stripe: the topology is not its geometry */
+	q.level = "1";
+	q.omitted = SP_FIELD_DISKS | SP_FIELD_CHUNK;
+	assert_non_null(strstr(plan_error(&q), "disks: required"));
+	/* a minimum no larger than the physical block is no strip */
+	q.level = "5";
+	q.min_io = 512;
+	assert_non_null(strstr(plan_error(&q), "disks: required"));
+	/* nor is an NVMe namespace's write granularity (io_min NPWG, io_opt NOWS) */
+	q.min_io = 256 * KiB;
+	q.scsi = false;
+	q.path = "/dev/nvme0n1";
+	assert_non_null(strstr(plan_error(&q), "disks: required"));
+}
+
+/* Each rule an exported geometry must pass, or it is ignored with a warning naming why. */
+static void test_topology_implausible(void **state)
+{
+	const struct {
+		uint64_t min_io, opt_io, max_hw_kib;
+		unsigned physical;
+		const char *why;
+	} cases[] = {
+		{ 256 * KiB, 33553920, 0, 512, "0xffff 512-byte blocks" },
+		{ 1 * MiB, 64 * MiB, 0, 512, "more than the sd driver's limit of 65535 logical blocks" },
+		{ 256 * KiB, 1 * MiB, 512, 512, "larger than the device's largest transfer, 512 KiB" },
+		{ 1024, 2048, 0, 512, "smaller than a 4096-byte page" },
+		{ 6144, 18432, 0, 4096, "not a multiple of the 4096-byte physical block" },
+		{ 256 * KiB, 1 * MiB + 4 * KiB, 0, 512, "not a multiple of minimum_io_size 262144" },
+		{ 2048, 8192, 0, 512, "is not whole 4 KiB filesystem blocks" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct req q = { .controller = "generic", .level = "5", .disks = 4,
+				 .chunk = 64 * KiB, .size = 10 * GiB, .fs = SP_FS_XFS,
+				 .min_io = cases[i].min_io, .optimal_io = cases[i].opt_io,
+				 .max_hw_kib = cases[i].max_hw_kib, .physical = cases[i].physical,
+				 .scsi = true };
+		struct sp_plan *p = plan_ok(&q);
+		const char *w = NULL;
+
+		for (size_t j = 0; j < p->n_warnings && !w; j++)
+			if (!strcmp(p->warnings[j].code, "topology-ignored"))
+				w = p->warnings[j].message;
+		if (!w || !strstr(w, cases[i].why))
+			fail_msg("case %zu: warning '%s' should say '%s'", i, w ? w : "(none)",
+				 cases[i].why);
+		/* said once, and the declared array alone is aligned to */
+		assert_int_equal(warnings_of(p, "topology-ignored"), 1);
+		assert_false(has_warning(p, "topology-mismatch"));
+		assert_int_equal(p->chunk_bytes, 64 * KiB);
+		assert_int_equal(p->chunk_source, SP_SOURCE_DECLARED);
+		q.omitted = SP_FIELD_DISKS | SP_FIELD_CHUNK;
+		assert_non_null(strstr(plan_error(&q), "disks: required"));
+	}
+}
+
 static void test_filesystem_limits(void **state)
 {
 	struct req q = { .controller = "generic", .level = "0", .disks = 4, .chunk = 64 * KiB,
@@ -1170,6 +1300,162 @@ static int make_md(const struct sp_facts *f, const struct sp_spec *declared, str
 	return sp_plan_make(&spec, sp_profiles_find(profiles, "md"), f, p, err);
 }
 
+static const char *warning_message(const struct sp_plan *p, const char *code)
+{
+	for (size_t i = 0; i < p->n_warnings; i++)
+		if (!strcmp(p->warnings[i].code, code))
+			return p->warnings[i].message;
+	return NULL;
+}
+
+static const struct sp_tuning *tuning_of(const struct sp_plan *p, const char *path)
+{
+	char have[SP_PATH_MAX];
+
+	for (size_t i = 0; i < p->n_tuning; i++)
+		if (sp_tuning_path(&p->tuning[i], have, sizeof(have)) == 0 && !strcmp(have, path))
+			return &p->tuning[i];
+	return NULL;
+}
+
+/*
+ * A member disk's queue/max_hw_sectors_kb bounds the max_sectors_kb the
+ * plan sets on it (6.1 refuses more): lowered there, said in its why and
+ * in one warning for every disk lowered; a member whose bound is unknown
+ * keeps the profile's value.  The plan file carries the bounds, so the
+ * replan check makes the same plan from it.
+ */
+static void test_max_hw_sectors_bounds_members(void **state)
+{
+	struct sp_plan *p = calloc(1, sizeof(*p)), *again = calloc(1, sizeof(*again));
+	struct sp_facts *f = calloc(1, sizeof(*f));
+	const char *names[] = { "sdb", "sdc", "sdd" };
+	const uint64_t max_hw_kib[] = { 64, 0, 1280 };
+	const struct sp_tuning *t;
+	struct sp_error err = { 0 };
+	const char *w;
+
+	(void)state;
+	md_facts(f, "raid5", 0, 512 * KiB, 2);
+	f->md.raid_disks = 3;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		struct sp_md_member m = { .max_hw_sectors_kib = max_hw_kib[i], .tag_depth = 32 };
+
+		snprintf(m.name, sizeof(m.name), "%s", names[i]);
+		snprintf(m.disk, sizeof(m.disk), "%s", names[i]);
+		assert_int_equal(sp_md_member_add(&f->md, &m), 0);
+	}
+	if (make_md(f, NULL, p, &err) < 0)
+		fail_msg("plan: %s", err.message);
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/max_sectors_kb"), "64");
+	assert_string_equal(tuning_value(p, "/sys/block/sdc/queue/max_sectors_kb"), "128");
+	assert_string_equal(tuning_value(p, "/sys/block/sdd/queue/max_sectors_kb"), "128");
+	t = tuning_of(p, "/sys/block/sdb/queue/max_sectors_kb");
+	assert_non_null(strstr(t ? t->why : "",
+			       "lowered from 128 to sdb's queue/max_hw_sectors_kb, 64"));
+	/* mq-deadline on members: nr_requests grows past the tag depth */
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/nr_requests"), "512");
+	w = warning_message(p, "knob-lowered");
+	assert_non_null(w);
+	assert_non_null(strstr(w, "queue/max_sectors_kb is planned lower than the md profile's 128 "
+				  "on sdb (64): the queue/max_hw_sectors_kb"));
+	assert_non_null(strstr(w, "queue_max_sectors_store()"));
+	assert_null(strstr(w, "sdc"));
+	assert_int_equal(sp_plan_replan(p, sp_profiles_find(profiles, "md"), false, again, &err), 0);
+	assert_string_equal(tuning_value(again, "/sys/block/sdb/queue/max_sectors_kb"), "64");
+	plan_free(again);
+	plan_free(p);
+	facts_free(f);
+}
+
+/*
+ * Without a scheduler nr_requests is bounded by the tag depth, and a
+ * device's max_sectors_kb by its max_hw_sectors_kb: a site profile's
+ * larger values are lowered to the device's; unknown bounds bound nothing.
+ */
+static void test_tag_depth_bounds_nr_requests(void **state)
+{
+	struct sp_profile *site = malloc(sizeof(*site));
+	struct sp_plan *p = calloc(1, sizeof(*p));
+	struct sp_spec spec = { .controller = "hp-p400", .fs = SP_FS_XFS, .level = SP_LEVEL_10,
+				.disks = 4, .chunk_bytes = 256 * KiB, .omitted = SP_FIELD_TABLE };
+	struct sp_facts f = { .path = "/dev/sdb", .kernel_name = "sdb", .size_bytes = 100 * GiB,
+			      .logical_sector_bytes = 512, .physical_sector_bytes = 512,
+			      .max_hw_sectors_kib = 1280, .tag_depth = 128 };
+	struct sp_error err = { 0 };
+	const char *w;
+
+	(void)state;
+	*site = *sp_profiles_find(profiles, "hp-p400");
+	site->knobs[site->n_knobs++] = (struct sp_profile_knob){
+		.target = SP_TARGET_DEVICE, .knob = "queue/nr_requests",
+		.value = sp_value_number(512), .why = "site", .on_by_default = true };
+	site->knobs[site->n_knobs++] = (struct sp_profile_knob){
+		.target = SP_TARGET_DEVICE, .knob = "queue/max_sectors_kb",
+		.value = sp_value_number(4096), .why = "site", .on_by_default = true };
+	assert_int_equal(sp_parse_kernel("6.1.0", &spec.kernel, &err), 0);
+	if (sp_plan_make(&spec, site, &f, p, &err) < 0)
+		fail_msg("plan: %s", err.message);
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/scheduler"), "none");
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/nr_requests"), "128");
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/max_sectors_kb"), "1280");
+	w = warning_message(p, "knob-lowered");
+	assert_non_null(w);
+	assert_non_null(strstr(w, "queue/max_sectors_kb is planned lower than the hp-p400 "
+				  "profile's 4096 on sdb (1280)"));
+	/* the second warning of the same code: nr_requests */
+	{
+		bool found = false;
+
+		for (size_t i = 0; i < p->n_warnings; i++)
+			found |= strstr(p->warnings[i].message,
+					"queue/nr_requests is planned lower than the hp-p400 "
+					"profile's 512 on sdb (128): the tag depth") != NULL;
+		assert_true(found);
+	}
+	/* the plan file carries the bounds; the replan check makes the same plan */
+	{
+		struct json_object *o = sp_plan_to_json(p), *dev, *v;
+		struct sp_plan *back = calloc(1, sizeof(*back));
+
+		assert_true(json_object_object_get_ex(o, "device", &dev));
+		assert_true(json_object_object_get_ex(dev, "max_hw_sectors_kib", &v));
+		assert_int_equal(json_object_get_int64(v), 1280);
+		assert_true(json_object_object_get_ex(dev, "tag_depth", &v));
+		assert_int_equal(json_object_get_int64(v), 128);
+		assert_int_equal(sp_plan_from_json(json_object_to_json_string(o), back, &err), 0);
+		assert_int_equal(back->device.tag_depth, 128);
+		struct sp_plan *made = calloc(1, sizeof(*made));
+
+		assert_int_equal(sp_plan_replan(back, site, false, made, &err), 0);
+		assert_string_equal(tuning_value(made, "/sys/block/sdb/queue/nr_requests"), "128");
+		json_object_put(o);
+		plan_free(made);
+		plan_free(back);
+	}
+	/* a tag depth below the 4 the kernel raises nr_requests to: not settable */
+	f.tag_depth = 2;
+	sp_plan_release(p);
+	memset(p, 0, sizeof(*p));
+	assert_int_equal(sp_plan_make(&spec, site, &f, p, &err), 0);
+	assert_null(tuning_value(p, "/sys/block/sdb/queue/nr_requests"));
+	w = warning_message(p, "knob-not-settable");
+	assert_non_null(w);
+	assert_non_null(strstr(w, "queue/nr_requests on sdb is not planned: its tag depth"));
+	assert_non_null(strstr(w, "is 2, and Linux takes no value below 4 there"));
+	/* bounds unknown (an older facts file, an offline plan): as asked */
+	f.max_hw_sectors_kib = 0;
+	f.tag_depth = 0;
+	sp_plan_release(p);
+	memset(p, 0, sizeof(*p));
+	assert_int_equal(sp_plan_make(&spec, site, &f, p, &err), 0);
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/nr_requests"), "512");
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/max_sectors_kb"), "4096");
+	assert_false(has_warning(p, "knob-lowered"));
+	plan_free(p);
+	free(site);
+}
+
 /*
  * apply --plan replans from the file's own fields: every field that made
  * the plan must come back, or a plan stripeplan wrote is refused as edited.
@@ -1350,6 +1636,8 @@ int main(void)
 		cmocka_unit_test(test_xfs_agsize),
 		cmocka_unit_test(test_xfs_ag_rotation_grid),
 		cmocka_unit_test(test_md_members_and_raid10_without_stripe_cache),
+		cmocka_unit_test(test_max_hw_sectors_bounds_members),
+		cmocka_unit_test(test_tag_depth_bounds_nr_requests),
 		cmocka_unit_test(test_full_lists),
 		cmocka_unit_test(test_argv_first_error),
 		cmocka_unit_test(test_md_geometry_from_kernel),
@@ -1363,6 +1651,8 @@ int main(void)
 		cmocka_unit_test(test_physical_sector_in_lcm),
 		cmocka_unit_test(test_labels),
 		cmocka_unit_test(test_topology),
+		cmocka_unit_test(test_topology_geometry),
+		cmocka_unit_test(test_topology_implausible),
 		cmocka_unit_test(test_filesystem_limits),
 		cmocka_unit_test(test_stripe_width_limits),
 		cmocka_unit_test(test_controller_limits),

@@ -3,9 +3,10 @@
 #  - ctl: a hardware RAID LUN with no exported topology, a WWN and a serial:
 #    apply with tuning; the generated udev rule, run by this guest's udevd
 #    on "udevadm trigger", sets the same values as the live step
-#  - topo: 4 KiB physical sectors and an exported optimal I/O size that
-#    contradicts the declared array: the planner warns; a mirror on it gets
-#    no stripe unit from it (-d noalign)
+#  - topo: 4 KiB physical sectors and the geometry of a RAID5 of 4 x 128 KiB
+#    exported (Block Limits VPD: granularity 128 KiB, optimal transfer
+#    384 KiB): planned from --level alone, flags that contradict it
+#    refused; a mirror on it gets no stripe unit from it (-d noalign)
 #  - 4kn: 4096-byte logical sectors
 #  - scsi_debug with an alignment offset
 # shellcheck source=lib.bash
@@ -52,25 +53,40 @@ echo 128 >"/sys/block/$ctl/queue/read_ahead_kb"
 udev_event add "/dev/$ctl"
 expect_tuning "ctl tuning set by udevd on add" /tmp/plan-ctl
 
-# ---- topo: 4 KiB physical sectors, optimal I/O 1 MiB vs a 384K stripe ----
+# ---- topo: 4 KiB physical sectors, a RAID5 4 x 128K exported by the LUN ----
 expect_eq "topo physical_block_size" "$(cat "/sys/block/$topo/queue/physical_block_size")" 4096
-expect_eq "topo optimal_io_size" "$(cat "/sys/block/$topo/queue/optimal_io_size")" 1048576
+expect_eq "topo minimum_io_size" "$(cat "/sys/block/$topo/queue/minimum_io_size")" 131072
+expect_eq "topo optimal_io_size" "$(cat "/sys/block/$topo/queue/optimal_io_size")" 393216
+# the kernel's geometry: no --chunk, no --disks
+expect_rc 0 "plan topo from --level alone" stripeplan plan --controller dell-perc5e --level 5 \
+	--fs xfs --device "/dev/$topo" --format json
+expect_out "topo: the chunk and disks come from the exported topology" \
+	'"disks": 4,'
+expect_out "topo: chunk 128 KiB" '"chunk_bytes": 131072,'
+expect_out "topo: the plan names the source" '"chunk": "topology"'
+expect_rc 0 "plan topo, text" stripeplan plan --controller dell-perc5e --level 5 --fs xfs \
+	--device "/dev/$topo"
+expect_out "topo: the text says where the geometry came from" \
+	"geometry +read from $topo's queue limits: minimum_io_size 131072 is the strip"
+# flags that contradict the LUN: refused, both named
+expect_rc 2 "plan topo with --chunk 64K --disks 5" stripeplan plan --controller dell-perc5e \
+	--level 5 --disks 5 --chunk 64K --fs xfs --device "/dev/$topo"
+expect_out "topo: a contradicting chunk is named with the source" \
+	"chunk: --chunk 64K, but /dev/$topo exports a 128 KiB strip \\(queue/minimum_io_size 131072"
 TOPO=(--controller dell-perc5e --level 5 --disks 4 --chunk 128K --fs xfs)
 expect_rc 0 "plan topo" stripeplan plan "${TOPO[@]}" --device "/dev/$topo"
-expect_out "the planner warns that the exported optimal I/O contradicts the array" \
-	"topology-mismatch.*optimal I/O size of 1 MiB but the declared array's full stripe is 384 KiB"
 expect_rc 0 "apply topo" stripeplan apply "${TOPO[@]}" --device "/dev/$topo" --root "$ROOT"
 start=$(sfdisk -d "/dev/$topo" | sed -n "s|^/dev/${topo}1 : start= *\([0-9]*\),.*|\1|p")
-expect_eq "topo partition start: lcm(384K, 1 MiB, 4 KiB, exported 1 MiB) = 3 MiB" "$start" 6144
+expect_eq "topo partition start: lcm(384K, 1 MiB, 4 KiB, exported 384K) = 3 MiB" "$start" 6144
 expect_eq "topo xfs sector size follows the 4 KiB physical sector" "$(xfs_sb "/dev/${topo}1" sectsize)" 4096
 expect_eq "topo xfs sunit swidth: su=128k sw=3" \
 	"$(xfs_sb "/dev/${topo}1" unit) $(xfs_sb "/dev/${topo}1" width)" "32 96"
 expect_rc 0 "check topo" stripeplan check "${TOPO[@]}" --device "/dev/$topo" --root "$ROOT"
 # a mirror on the same LUN: mkfs.xfs left to itself takes the exported
-# 64 KiB minimum and 1 MiB optimal I/O for a stripe; the plan has none and
-# tells mkfs.xfs so (-d noalign)
+# 128 KiB minimum and 384 KiB optimal I/O for a stripe; the plan has none
+# and tells mkfs.xfs so (-d noalign)
 expect_eq "topo: mkfs.xfs alone derives a stripe (sunit swidth blocks)" \
-	"$(mkfs_derived "/dev/${topo}1")" "16 256"
+	"$(mkfs_derived "/dev/${topo}1")" "32 96"
 MIRROR=(--controller dell-perc5e --level 1 --disks 2 --fs xfs)
 expect_rc 0 "plan mirror on topo" stripeplan plan "${MIRROR[@]}" --device "/dev/$topo"
 expect_out "the mirror's mkfs says -d noalign" "command +mkfs.xfs -b size=4096 -d noalign "
@@ -81,7 +97,7 @@ expect_eq "topo mirror xfs sunit swidth: none" \
 expect_rc 0 "check mirror on topo" stripeplan check "${MIRROR[@]}" --device "/dev/$topo" --root "$ROOT"
 EMIRROR=(--controller dell-perc5e --level 1 --disks 2 --fs ext4)
 expect_rc 0 "apply ext4 mirror on topo" stripeplan apply "${EMIRROR[@]}" --device "/dev/$topo" --root "$ROOT" --force
-expect_eq "topo mirror ext4 RAID stride and stripe width (dumpe2fs): none, not the LUN's 16 256" \
+expect_eq "topo mirror ext4 RAID stride and stripe width (dumpe2fs): none, not the LUN's 32 96" \
 	"$(dumpe2fs -h "/dev/${topo}1" 2>/dev/null | sed -n 's/^RAID str[a-z ]*: *//p' | tr '\n' ' ')" ""
 expect_rc 0 "check ext4 mirror on topo" stripeplan check "${EMIRROR[@]}" --device "/dev/$topo" --root "$ROOT"
 
