@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "format.h"
@@ -294,6 +295,7 @@ static int devices(const struct scan *s, const struct sp_scan_needed *needed,
 
 static int check_usage(const struct sp_cli_args *a, struct sp_error *err)
 {
+	struct stat st;
 	bool geometry = a->have_level || a->have_disks || a->have_chunk || a->spec.spans ||
 			a->spec.layout.near_copies || a->have_controller;
 
@@ -305,6 +307,9 @@ static int check_usage(const struct sp_cli_args *a, struct sp_error *err)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "scan: give --level and --disks (and --chunk unless a mirror) "
 				    "together");
+	if (a->root[0] && (stat(a->root, &st) < 0 || !S_ISDIR(st.st_mode)))
+		return sp_error_set(err, ENOTDIR, SP_ERR_INVALID, "root: '%s' is not a directory",
+				    a->root);
 	if (a->format != SP_FORMAT_TEXT && a->format != SP_FORMAT_JSON)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "format: scan writes text or json");
