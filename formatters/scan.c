@@ -91,6 +91,8 @@ static void verdict_short(const struct sp_scan_row *r, char *buf, size_t len)
 		snprintf(buf, len, "member of %s", r->member_of);
 	else if (r->candidate)
 		snprintf(buf, len, "candidate");
+	else if (r->in_use[0])
+		snprintf(buf, len, "in use");
 	else
 		snprintf(buf, len, "not checked");
 }
@@ -116,8 +118,8 @@ static void paragraph(struct text *t, const struct sp_scan_row *r)
 		add(t, "  member of %s: judged as part of it\n", r->member_of);
 	if (r->system)
 		add(t, "  system disk: holds %s; never a candidate for apply\n", r->system_use);
-	if (r->mounted[0])
-		add(t, "  mounted: %s\n", r->mounted);
+	if (r->in_use[0])
+		add(t, "  in use: %s\n", r->in_use);
 	if (r->candidate)
 		add(t, "  candidate: blank and used by nothing; 'stripeplan plan --device %s' "
 		       "plans its layout\n", r->device);

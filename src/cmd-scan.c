@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "format.h"
@@ -177,6 +178,31 @@ out:
 	return r;
 }
 
+/*
+ * A blank device is a candidate only when nothing uses it by apply's own
+ * rule (sp_probe_usage(): open in a process, locked, held, backing a
+ * loop device, its node bound): a database on the raw disk writes no
+ * signature.  Reading /proc and sysfs only.
+ */
+static bool in_use(const struct scan *s, const struct sp_facts *facts, struct sp_scan_row *row)
+{
+	struct sp_usage *u = calloc(1, sizeof(*u));
+	struct sp_error err = { 0 };
+	bool used = true;
+
+	if (!u)
+		return true;
+	if (sp_probe_usage(&s->args->sysfs, facts, getpid(), u, &err) < 0) {
+		snprintf(row->in_use, sizeof(row->in_use), "cannot be told: %s", err.message);
+	} else if (u->n) {
+		snprintf(row->in_use, sizeof(row->in_use), "%s %s", u->e[0].node, u->e[0].what);
+	} else {
+		used = false;
+	}
+	free(u);
+	return used;
+}
+
 /* A blank device's geometry, as the plan for it takes it. */
 static void plan_geometry(const struct scan *s, const struct sp_facts *facts,
 			  struct sp_scan_row *row)
@@ -211,7 +237,7 @@ static int scan_one(const struct scan *s, const struct sp_scan_device *dev, stru
 	snprintf(row->kind, sizeof(row->kind), "%s", kind_names[dev->kind]);
 	snprintf(row->member_of, sizeof(row->member_of), "%s", dev->held_by);
 	snprintf(row->system_use, sizeof(row->system_use), "%s", dev->system_use);
-	snprintf(row->mounted, sizeof(row->mounted), "%s", dev->mounted);
+	snprintf(row->in_use, sizeof(row->in_use), "%s", dev->mounted);
 	row->system = dev->system_use[0] != '\0';
 	if (sp_probe_facts(&s->args->sysfs, row->device, &facts, &err) < 0) {
 		snprintf(row->error, sizeof(row->error), "%s", err.message);
@@ -229,7 +255,8 @@ static int scan_one(const struct scan *s, const struct sp_scan_device *dev, stru
 	snprintf(row->signature, sizeof(row->signature), "%s", c.signature);
 	snprintf(row->contents, sizeof(row->contents), "%s", c.summary);
 	row->blank = c.blank;
-	row->candidate = c.blank && !row->system && !row->mounted[0] && !row->member_of[0];
+	row->candidate = c.blank && !row->system && !row->in_use[0] && !row->member_of[0] &&
+			 !in_use(s, &facts, row);
 	if (row->member_of[0]) {
 		snprintf(row->not_checked, sizeof(row->not_checked),
 			 "a member of %s: check judges the array", row->member_of);

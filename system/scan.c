@@ -210,6 +210,10 @@ int sp_scan_classify(const struct sp_sysfs *sys, const char *name, bool listed_a
 		return -errno;
 	if (!listed_anyway && skipped_name(name))
 		return 0;
+	/* an NVMe multipath controller path (nvme0c1n1): its namespace head
+	 * (nvme0n1) is the device */
+	if (attr(sys, name, "hidden", text, sizeof(text)) == 0 && !strcmp(text, "1"))
+		return 0;
 	if (attr(sys, name, "md/level", text, sizeof(text)) == 0) {
 		/* an IMSM or DDF container holds the metadata, its arrays the data */
 		if (!strcmp(text, "container"))

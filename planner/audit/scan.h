@@ -39,7 +39,9 @@ struct sp_scan_row {
 	char member_of[SP_NAME_MAX];   /* an md or multipath device above it */
 	bool system;                   /* the running system needs it */
 	char system_use[SP_MSG_MAX];   /* "/ (sda2), swap (sda3)" */
-	char mounted[SP_MSG_MAX];      /* other filesystems of it that are mounted */
+	/* what else uses it: a mounted filesystem ("/data (sdc1)"), or for a
+	 * blank device what apply's in-use rule finds (open in a process ...) */
+	char in_use[SP_MSG_MAX];
 	bool candidate;                /* blank and needed by nothing: apply may make an array's layout here */
 	/* the check verdict, when the geometry is known and something is on it */
 	bool checked;

@@ -32,7 +32,7 @@ static const struct sp_field scan_row_fields[] = {
 	NOTE(member_of, "member_of"),
 	SP_BOOL(sp_scan_row, system, "system"),
 	NOTE(system_use, "system_use"),
-	NOTE(mounted, "mounted"),
+	NOTE(in_use, "in_use"),
 	SP_BOOL(sp_scan_row, candidate, "candidate"),
 	SP_BOOL(sp_scan_row, checked, "checked"),
 	NOTE(not_checked, "not_checked"),

@@ -113,9 +113,38 @@ grep -q "openat(.*\"$d63\", O_RDONLY" "$WORK/strace" || fail "strace saw no read
 # --- a mounted filesystem: listed with it, no candidate ------------------------
 sp_loop_mount "${d63}p1" "$SP_LOOP_TMPDIR/mnt" ro
 expect_rc 1 "" sp scan --device "$d63" "${G5[@]}" --root "$SP_TEST_ROOT" --format json
-row "$d63" mounted "\"$SP_LOOP_TMPDIR/mnt (${d63#/dev/}p1)\""
+row "$d63" in_use "\"$SP_LOOP_TMPDIR/mnt (${d63#/dev/}p1)\""
 row "$d63" candidate false
 umount "$SP_LOOP_TMPDIR/mnt" || fail "umount"
+
+# --- a blank device a process holds open: in use, no candidate ----------------
+"$HOLD_EXCL" "$blank" >"$WORK/held" &
+holder=$!
+for _ in $(seq 50); do grep -q held "$WORK/held" && break; sleep 0.1; done
+expect_ok "held" sp scan --device "$blank" --root "$SP_TEST_ROOT" --format json
+row "$blank" candidate false
+row "$blank" in_use "\"$blank is open in process $holder (sp-hold-excl)\""
+expect_ok "held, text" sp scan --device "$blank" --root "$SP_TEST_ROOT"
+expect_out "^$blank +1 GiB disk +generic +unknown +in use\$"
+kill "$holder"
+wait "$holder" 2>/dev/null || true
+
+# --- the machine's own scan: no loop device; the disks under / are 'system' -------
+rc=0
+"$STRIPEPLAN" scan --format json --root "$SP_TEST_ROOT" >"$WORK/out" 2>"$WORK/err" || rc=$?
+checks=$((checks + 1))
+case $rc in 0 | 1 | 4) ;; *) fail "scan of the machine exited $rc: $(cat "$WORK/err")" ;; esac
+checks=$((checks + 1))
+! grep -q '"device": "/dev/loop' "$WORK/out" || fail "scan listed a loop device: $(grep loop "$WORK/out")"
+root_dev=$(findmnt -no MAJ:MIN / | tr -d ' ')
+if [ "${root_dev%%:*}" != 0 ]; then
+	# / on a block device: every disk below it (lsblk walks the same slaves/)
+	kname=$(basename "$(readlink -f "/sys/dev/block/$root_dev")")
+	for d in $(lsblk -nrso KNAME,TYPE "/dev/$kname" | awk '$2 == "disk" { print $1 }'); do
+		row "/dev/$d" system true
+		row "/dev/$d" candidate false
+	done
+fi
 
 # --- bad input: exit 2, nothing printed ------------------------------------------
 expect_rc 2 "device: '${d63}p1' is a partition of ${d63#/dev/}; give the whole disk" \
