@@ -148,11 +148,16 @@ static int judge(const struct scan *s, const struct sp_facts *facts, struct sp_s
 		r = -1;
 		goto out;
 	}
-	if (sp_cli_args_for_device(s->args, row->device, a, &err) < 0 ||
-	    (sp_cli_fs_from_device(a), sp_cli_make_plan(a, plan, &err)) < 0) {
+	r = sp_cli_args_for_device(s->args, row->device, a, &err);
+	if (r == 0) {
+		sp_cli_fs_from_device(a);
+		r = sp_cli_make_plan(a, plan, &err);
+	}
+	if (r < 0) {
 		/* the geometry given does not make a plan for this device (too
 		 * small for the filesystem, a level md does not plan): not judged */
 		snprintf(row->not_checked, sizeof(row->not_checked), "%s", err.message);
+		r = 0;
 		goto out;
 	}
 	take_geometry(plan, facts->md.present, row);

@@ -20,8 +20,9 @@
 #include "probe.h"
 #include "scan.h"
 
-/* a chain md on dm on md ... deeper than this is a loop in a fake tree */
-#define MAX_DEPTH 16U
+/* the devices below a mounted one that are looked at: md members, dm
+ * tables, their disks (a wider stack is cut short, never followed forever) */
+#define MAX_BELOW 256U
 
 static int attr(const struct sp_sysfs *sys, const char *name, const char *a, char *buf, size_t len)
 {
@@ -102,30 +103,40 @@ static int disk_of_name(const struct sp_sysfs *sys, const char *name, char *disk
 	return disk_of_devno(sys, ma, mi, disk, len, dev, sizeof(dev));
 }
 
-/* Whether `target` is disk or below it, following slaves/. */
-static bool reaches(const struct sp_sysfs *sys, const char *disk, const char *target,
-		    unsigned depth, char *via, size_t via_len)
+/* Whether `target` is disk or below it, following slaves/ breadth first;
+ * each device once, so a loop in a (fake) tree ends. */
+static bool reaches(const struct sp_sysfs *sys, const char *disk, const char *target)
 {
+	char (*seen)[SP_NAME_MAX] = calloc(MAX_BELOW, sizeof(*seen));
 	char dir[SP_PATH_MAX], below[SP_NAME_MAX];
-	struct dirent *e;
+	size_t head = 0, n = 0;
 	bool found = false;
+	struct dirent *e;
 	DIR *d;
 
-	if (!strcmp(disk, target))
-		return true;
-	if (depth >= MAX_DEPTH || sp_sysfs_path(sys, dir, sizeof(dir), "block/%s/slaves", disk) < 0)
+	if (!seen)
 		return false;
-	d = opendir(dir);
-	if (!d)
-		return false;
-	while (!found && (e = readdir(d))) {
-		if (e->d_name[0] == '.' || disk_of_name(sys, e->d_name, below, sizeof(below)) < 0)
+	snprintf(seen[n++], sizeof(seen[0]), "%s", disk);
+	while (!found && head < n) {
+		const char *cur = seen[head++];
+
+		found = !strcmp(cur, target);
+		if (found || sp_sysfs_path(sys, dir, sizeof(dir), "block/%s/slaves", cur) < 0 ||
+		    !(d = opendir(dir)))
 			continue;
-		found = reaches(sys, below, target, depth + 1, via, via_len);
-		if (found && !via[0])
-			snprintf(via, via_len, "%s", disk);
+		while ((e = readdir(d)) && n < MAX_BELOW) {
+			bool known = false;
+
+			if (e->d_name[0] == '.' || disk_of_name(sys, e->d_name, below, sizeof(below)) < 0)
+				continue;
+			for (size_t i = 0; i < n && !known; i++)
+				known = !strcmp(seen[i], below);
+			if (!known)
+				snprintf(seen[n++], sizeof(seen[0]), "%s", below);
+		}
+		closedir(d);
 	}
-	closedir(d);
+	free(seen);
 	return found;
 }
 
@@ -148,12 +159,12 @@ static void mark_needed(const struct sp_sysfs *sys, const struct sp_scan_needed 
 			struct sp_scan_device *ret)
 {
 	for (size_t i = 0; i < needed->n; i++) {
-		char disk[SP_NAME_MAX], dev[SP_NAME_MAX], via[SP_NAME_MAX] = "";
+		char disk[SP_NAME_MAX], dev[SP_NAME_MAX];
 		char *to;
 
 		if (disk_of_devno(sys, needed->e[i].major, needed->e[i].minor, disk, sizeof(disk), dev,
 				  sizeof(dev)) < 0 ||
-		    !reaches(sys, disk, ret->name, 0, via, sizeof(via)))
+		    !reaches(sys, disk, ret->name))
 			continue;
 		to = needed->e[i].system ? ret->system_use : ret->mounted;
 		append(to, SP_MSG_MAX, "%s (%s%s)", needed->e[i].what, dev,
@@ -291,10 +302,6 @@ int sp_scan_name_of(const struct sp_sysfs *sys, const char *path, char *name, si
 
 /* ------------------------------------------------------------- needed */
 
-struct needed_ctx {
-	struct sp_scan_needed *n;
-};
-
 static void add_needed(struct sp_scan_needed *n, unsigned major, unsigned minor, bool system,
 		       const char *what)
 {
@@ -312,13 +319,13 @@ static void add_needed(struct sp_scan_needed *n, unsigned major, unsigned minor,
 
 static void each_mount(const struct sp_mount *m, void *userdata)
 {
-	struct needed_ctx *c = userdata;
+	struct sp_scan_needed *n = userdata;
 	char norm[SP_PATH_MAX];
 	bool system = !strcmp(m->target, "/") ||
 		      (sp_path_normalize(m->target, norm, sizeof(norm)) == 0 &&
 		       sp_mountpoint_system_use(norm) != NULL);
 
-	add_needed(c->n, m->major, m->minor, system, m->target);
+	add_needed(n, m->major, m->minor, system, m->target);
 }
 
 static void read_swaps(struct sp_scan_needed *n)
@@ -345,11 +352,10 @@ static void read_swaps(struct sp_scan_needed *n)
 
 int sp_scan_needed_read(struct sp_scan_needed *ret)
 {
-	struct needed_ctx c = { ret };
 	int r;
 
 	ret->n = 0;
-	r = sp_mountinfo_each(each_mount, &c);
+	r = sp_mountinfo_each(each_mount, ret);
 	if (r < 0)
 		return r;
 	read_swaps(ret);
