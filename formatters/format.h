@@ -7,6 +7,7 @@
 #define STRIPEPLAN_FORMAT_H
 
 #include "audit/result.h"
+#include "audit/scan.h"
 #include "stripeplan.h"
 #include "render/tuning-files.h"
 
@@ -24,6 +25,11 @@ char *sp_format_report_json(const struct sp_report *report, const struct sp_plan
  * '/dev/sdb': done: the device now matches the plan", with the error and
  * what was left behind when it failed. */
 char *sp_format_report_summary(const struct sp_report *report, const struct sp_plan *plan);
+
+/* scan: a table and a paragraph per device, or {"format_version",
+ * "exit_code", "devices": [rows]} (planner/schema/scan-file.c). */
+char *sp_format_scan_text(const struct sp_scan_row *rows, size_t n);
+char *sp_format_scan_json(const struct sp_scan_row *rows, size_t n, int exit_code);
 
 /* Installer snippets around an apply command line (already shell-quoted,
  * without --root): kickstart %post --nochroot, preseed late_command.

@@ -28,18 +28,19 @@ struct opt_info {
 };
 
 static const struct opt_info opt_table[] = {
-	{ { "controller", required_argument, NULL, OPT_CONTROLLER }, SP_OPT_PLAN_FLAGS },
-	{ { "level", required_argument, NULL, OPT_LEVEL }, SP_OPT_PLAN_FLAGS },
-	{ { "disks", required_argument, NULL, OPT_DISKS }, SP_OPT_PLAN_FLAGS },
-	{ { "chunk", required_argument, NULL, OPT_CHUNK }, SP_OPT_PLAN_FLAGS },
-	{ { "spans", required_argument, NULL, OPT_SPANS }, SP_OPT_PLAN_FLAGS },
-	{ { "layout", required_argument, NULL, OPT_LAYOUT }, SP_OPT_PLAN_FLAGS },
+	{ { "controller", required_argument, NULL, OPT_CONTROLLER }, SP_OPT_PLAN_FLAGS | SP_OPT_SCAN },
+	{ { "level", required_argument, NULL, OPT_LEVEL }, SP_OPT_PLAN_FLAGS | SP_OPT_SCAN },
+	{ { "disks", required_argument, NULL, OPT_DISKS }, SP_OPT_PLAN_FLAGS | SP_OPT_SCAN },
+	{ { "chunk", required_argument, NULL, OPT_CHUNK }, SP_OPT_PLAN_FLAGS | SP_OPT_SCAN },
+	{ { "spans", required_argument, NULL, OPT_SPANS }, SP_OPT_PLAN_FLAGS | SP_OPT_SCAN },
+	{ { "layout", required_argument, NULL, OPT_LAYOUT }, SP_OPT_PLAN_FLAGS | SP_OPT_SCAN },
 	{ { "fs", required_argument, NULL, OPT_FS }, SP_OPT_PLAN_FLAGS },
-	{ { "device", required_argument, NULL, OPT_DEVICE }, SP_OPT_PLAN_FLAGS | SP_OPT_PLAN_FILE },
+	{ { "device", required_argument, NULL, OPT_DEVICE },
+	  SP_OPT_PLAN_FLAGS | SP_OPT_PLAN_FILE | SP_OPT_SCAN },
 	{ { "size", required_argument, NULL, OPT_SIZE }, SP_OPT_PLAN_FLAGS },
 	{ { "sector-size", required_argument, NULL, OPT_SECTOR_SIZE }, SP_OPT_PLAN_FLAGS },
 	{ { "mountpoint", required_argument, NULL, OPT_MOUNTPOINT }, SP_OPT_PLAN_FLAGS },
-	{ { "kernel", required_argument, NULL, OPT_KERNEL }, SP_OPT_PLAN_FLAGS },
+	{ { "kernel", required_argument, NULL, OPT_KERNEL }, SP_OPT_PLAN_FLAGS | SP_OPT_SCAN },
 	{ { "table", required_argument, NULL, OPT_TABLE }, SP_OPT_PLAN_FLAGS },
 	{ { "members", required_argument, NULL, OPT_MEMBERS }, SP_OPT_PLAN_FLAGS },
 	{ { "profiles", required_argument, NULL, OPT_PROFILES }, 0 },
@@ -218,6 +219,12 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 		a->have_fs = true;
 		return sp_parse_fs(arg, &s->fs, err);
 	case OPT_DEVICE:
+		if (a->n_devices == SP_CLI_MAX_DEVICES)
+			return sp_error_set(err, E2BIG, SP_ERR_INVALID,
+					    "device: more than %u --device options", SP_CLI_MAX_DEVICES);
+		if (copy_arg(a->devices[a->n_devices], sizeof(a->devices[0]), arg, "device", err) < 0)
+			return -EINVAL;
+		a->n_devices++;
 		return copy_arg(a->device, sizeof(a->device), arg, "device", err);
 	case OPT_SIZE:
 		r = parse_size_unit(arg, "size", SP_MIB, 'G', &a->size_bytes, err);
@@ -508,6 +515,8 @@ int sp_cli_parse(int argc, char **argv, unsigned allowed, const char *help,
 		/* a bad value first: it is what is wrong with it, repeated or not */
 		if (parse_one(c, optarg, args, &err) < 0)
 			return sp_cli_fail(&err);
+		if (c == OPT_DEVICE && (allowed & SP_OPT_SCAN))
+			continue; /* scan: each --device one more device to look at */
 		if (opt_table[i].opt.has_arg == required_argument) {
 			if (given[i])
 				return usage_error("option '--%s' is given twice ('%s', then '%s'); "
@@ -641,6 +650,17 @@ static void note_recognition(const struct sp_cli_args *a, const struct sp_recogn
 			    "give --controller NAME",
 			    plan->device.path, rec->seen, rec->candidates[0] ? "; it could be " : "",
 			    rec->candidates, rec->candidates[0] ? ", which the kernel's facts do not tell apart" : "");
+}
+
+int sp_cli_args_for_device(const struct sp_cli_args *scan, const char *device,
+			   struct sp_cli_args *ret, struct sp_error *err)
+{
+	*ret = *scan;
+	ret->n_devices = 0;
+	if (copy_arg(ret->device, sizeof(ret->device), device, "device", err) < 0)
+		return -EINVAL;
+	ret->spec.omitted = omitted_fields(ret);
+	return plan_for_running_kernel(ret, err);
 }
 
 int sp_cli_make_plan(const struct sp_cli_args *a, struct sp_plan *ret, struct sp_error *err)

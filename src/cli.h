@@ -22,6 +22,10 @@ struct sp_cli_args {
 	struct sp_spec spec;
 	bool have_controller, have_level, have_disks, have_chunk, have_fs, have_kernel, have_table;
 	char device[SP_PATH_MAX];
+	/* scan: every --device given, in order (device holds the last) */
+#define SP_CLI_MAX_DEVICES 64U
+	size_t n_devices;
+	char devices[SP_CLI_MAX_DEVICES][SP_PATH_MAX];
 	uint64_t size_bytes;        /* 0 = probe the device */
 	unsigned sector_bytes;      /* 0 = not given */
 	char facts_file[SP_PATH_MAX];
@@ -55,6 +59,7 @@ enum {
 	SP_OPT_ROOT = 1 << 4,       /* --root DIR */
 	SP_OPT_CHECK = 1 << 5,      /* --strict; --fs may be left to the device */
 	SP_OPT_FORCE = 1 << 6,      /* --force */
+	SP_OPT_SCAN = 1 << 7,       /* --device repeated; the array's flags, no --fs */
 };
 
 /* Parses argv into args; prints help and returns 0 with *done set for
@@ -64,6 +69,12 @@ int sp_cli_parse(int argc, char **argv, unsigned allowed, const char *help,
 /* The apply command that re-creates this plan on the machine being
  * installed (shell-quoted; no --size: the device is probed there). */
 int sp_cli_apply_command(const struct sp_cli_args *args, char *buf, size_t len);
+/* scan: the arguments check would have for one device (its --level,
+ * --disks, --chunk as given, the running kernel unless --kernel). */
+int sp_cli_args_for_device(const struct sp_cli_args *scan, const char *device,
+			   struct sp_cli_args *ret, struct sp_error *err);
+/* check without --fs: the filesystem found on the device (cmd-apply.c). */
+void sp_cli_fs_from_device(struct sp_cli_args *args);
 /* Loads profiles, facts (probe, file or offline) and makes the plan. */
 int sp_cli_make_plan(const struct sp_cli_args *args, struct sp_plan *ret, struct sp_error *err);
 /* A plan read from a file, replaced by the same plan made here from its
@@ -102,6 +113,7 @@ int sp_cmd_plan(int argc, char **argv);
 int sp_cmd_controllers(int argc, char **argv);
 int sp_cmd_apply(int argc, char **argv);
 int sp_cmd_check(int argc, char **argv);
+int sp_cmd_scan(int argc, char **argv);
 
 /*
  * The running step's line with its elapsed time, rewritten each second

@@ -197,7 +197,7 @@ static int load_plan(const struct sp_cli_args *args, struct sp_plan *plan, struc
  * check without --fs judges the filesystem that is there: the one on
  * partition 1, else on the whole disk; xfs when there is none.
  */
-static int fs_from_device(struct sp_cli_args *args, struct sp_error *err)
+void sp_cli_fs_from_device(struct sp_cli_args *args)
 {
 	char part[SP_PATH_MAX], type[SP_NAME_MAX] = "";
 	enum sp_fs fs;
@@ -206,11 +206,9 @@ static int fs_from_device(struct sp_cli_args *args, struct sp_error *err)
 	if (sp_sysfs_partition_node_of(&args->sysfs, args->device, 1, part, sizeof(part)) < 0 ||
 	    sp_probe_fs_type(part, type, sizeof(type)) <= 0)
 		if (sp_probe_fs_type(args->device, type, sizeof(type)) <= 0)
-			return 0;
+			return;
 	if (sp_parse_fs(type, &fs, NULL) == 0)
 		args->spec.fs = fs;
-	(void)err;
-	return 0;
 }
 
 /*
@@ -303,7 +301,7 @@ static int run(int argc, char **argv, bool apply)
 		goto out;
 	}
 	if (!apply && !args->plan_file[0] && !args->have_fs && args->device[0])
-		fs_from_device(args, &err);
+		sp_cli_fs_from_device(args);
 	if (load_plan(args, plan, &err) < 0) {
 		rc = sp_cli_fail(&err);
 		goto out;

@@ -28,6 +28,7 @@ static const char usage_main[] =
 	"  controllers   list the controller profiles\n"
 	"  apply         apply a plan: partition, filesystem, fstab, tuning; verified\n"
 	"  check         compare with a plan; exit 1 unless harmless (any with --strict)\n"
+	"  scan          list the machine's arrays and disks, each with check's verdict\n"
 	"\n"
 	"Options:\n"
 	"  -h, --help     show this help\n"
@@ -107,6 +108,7 @@ static const struct command commands[] = {
 	{ "controllers", sp_cmd_controllers },
 	{ "apply", sp_cmd_apply },
 	{ "check", sp_cmd_check },
+	{ "scan", sp_cmd_scan },
 };
 
 static int run(int argc, char **argv)

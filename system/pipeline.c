@@ -860,6 +860,7 @@ int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts
 	}
 	init_ctx(plan, opts, ctx);
 	ctx->auditing = true;
+	ctx->read_only = opts->read_only;
 	if (sp_probe_facts(opts->sysfs, plan->device.path, &facts, &r->error) < 0) {
 		free(ctx);
 		return finish(r, SP_OUTCOME_FAILED, started);
@@ -868,8 +869,10 @@ int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts
 	sp_step_partition_resolve(ctx);
 	n = identity_differences(&plan->device, &facts, r->notes, SP_STEP_MAX_LINES);
 	r->n_notes = n < SP_STEP_MAX_LINES ? n : SP_STEP_MAX_LINES;
-	/* check only reads: without the lock it still looks, and says so */
-	if (open_and_lock(plan->device.path, LOCK_SH,
+	/* check only reads: without the lock it still looks, and says so;
+	 * scan takes none, so it never delays a tool that wants it */
+	if (!opts->read_only &&
+	    open_and_lock(plan->device.path, LOCK_SH,
 		      opts->lock_wait_ms ? opts->lock_wait_ms : DEFAULT_LOCK_WAIT_MS, &lock_fd,
 		      &lock_err) < 0)
 		note(r, "%s; udev may re-read the partition table while check reads it",

@@ -37,6 +37,8 @@
 #include <linux/blkpg.h>
 #include <linux/fs.h>
 
+#include <blkid.h>
+
 #include "parted.h"
 #include "steps.h"
 #include "sysfs.h"
@@ -339,6 +341,58 @@ out:
 	return damaged;
 }
 
+/*
+ * The label as libblkid reads it, for scan (struct sp_ctx.read_only): the
+ * names libparted gives ("msdos", "loop" for a filesystem on the whole
+ * disk), the partitions in the same order; libblkid counts in 512-byte
+ * sectors whatever the disk's.
+ */
+static int read_label_blkid(const struct sp_ctx *ctx, struct sp_found_partition *f,
+			    struct sp_step_result *res)
+{
+	const char *path = sp_ctx_disk_path(ctx);
+	blkid_probe pr = blkid_new_probe_from_filename(path);
+	const char *pttype = NULL, *type = NULL;
+	blkid_partlist pl;
+	int r, n;
+
+	if (!pr)
+		return sp_step_fail(res, errno ? errno : EIO, "cannot open '%s': %s", path,
+				    strerror(errno ? errno : EIO));
+	f->sector_bytes = blkid_probe_get_sectorsize(pr);
+	f->disk_bytes = (uint64_t)blkid_probe_get_size(pr);
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
+	r = blkid_do_safeprobe(pr);
+	if (r == -1) {
+		blkid_free_probe(pr);
+		return sp_step_fail(res, EIO, "cannot read '%s': libblkid failed", path);
+	}
+	if (r == 0 && blkid_probe_lookup_value(pr, "PTTYPE", &pttype, NULL) == 0 && pttype)
+		snprintf(f->label, sizeof(f->label), "%s", strcmp(pttype, "dos") ? pttype : "msdos");
+	else if (r == 0 && blkid_probe_lookup_value(pr, "TYPE", &type, NULL) == 0 && type)
+		snprintf(f->label, sizeof(f->label), "loop");
+	pl = f->label[0] && strcmp(f->label, "loop") ? blkid_probe_get_partitions(pr) : NULL;
+	n = pl ? blkid_partlist_numof_partitions(pl) : 0;
+	for (int i = 0; i < n; i++) {
+		blkid_partition p = blkid_partlist_get_partition(pl, i);
+
+		if (!p)
+			continue;
+		f->n_partitions++;
+		if (blkid_partition_get_partno(p) != PARTITION_NUMBER || f->has_first)
+			continue;
+		f->has_first = true;
+		f->first_is_extended = blkid_partition_is_extended(p) != 0;
+		f->first_is_primary = !f->first_is_extended && !blkid_partition_is_logical(p);
+		f->start_bytes = (uint64_t)blkid_partition_get_start(p) * 512;
+		f->size_bytes = (uint64_t)blkid_partition_get_size(p) * 512;
+	}
+	blkid_free_probe(pr);
+	return 0;
+}
+
 /* Reads the label into f; returns <0 (res failed) only when it cannot look. */
 static int read_label(const struct sp_ctx *ctx, struct sp_found_partition *f,
 		      struct sp_step_result *res)
@@ -352,6 +406,8 @@ static int read_label(const struct sp_ctx *ctx, struct sp_found_partition *f,
 
 	if (read_gpt_copies(ctx, f))
 		return 0;
+	if (ctx->read_only)
+		return read_label_blkid(ctx, f, res);
 	r = parted_open(path, &dev, &said, res);
 
 	if (r < 0)

@@ -127,4 +127,13 @@ printf '{"name": "x", "description": "d", "levels": [5], "chunk_min": "4K", "chu
 	>"$WORK/profiles/x.json"
 expect_exit 2 "profile '$WORK/profiles/x.json': tuning\\[0\\]\\.value: '0004096' has a leading zero: write 4096" \
 	with --profiles "$WORK/profiles"
+# scan: the array options describe the devices --device names; its formats
+expect_exit 2 'scan: --controller, --level, --disks and --chunk describe the devices given with --device; give them' \
+	sp scan --level 5 --disks 4 --chunk 64K
+expect_exit 2 "option '--fs' does not apply to this command" sp scan --fs xfs
+expect_exit 2 'format: scan writes text or json' sp scan --format udev
+expect_exit 2 "device: '/etc/passwd': Block device required" sp scan --device /etc/passwd
+expect_exit 2 "device: '/nonexistent': No such file or directory" sp scan --device /nonexistent
+expect_exit 2 "option '--plan' does not apply to this command" sp scan --plan x.json
+expect_exit 2 "root: '/etc/passwd' is not a directory" sp scan --root /etc/passwd
 finish

@@ -18,6 +18,7 @@
 
 #include "record-layouts.h"
 #include "schema/objects.h"
+#include "schema/scan-file.h"
 #include "schema/schema.h"
 
 /* ---------------------------------------------------------- coverage */
@@ -124,6 +125,7 @@ static void test_every_member_in_a_table(void **state)
 	walk(c, &sp_plan_schema, 0);
 	walk(c, &sp_facts_schema, 0);
 	walk(c, &sp_profile_schema, 0);
+	walk(c, &sp_scan_row_schema, 0);
 	for (size_t i = 0; i < ARRAY_SIZE(record_members); i++) {
 		const struct record_member *m = &record_members[i];
 

@@ -1,0 +1,157 @@
+#!/bin/bash
+# scan on loop devices (scan --device: a loop device is never listed on
+# its own): an array stripeplan laid out (nothing costly), one with an
+# msdos partition at sector 63 (costly, the same verdict check gives) and
+# a blank one (a candidate, no verdict); exit 1; a mounted one is in use;
+# every image unchanged, and strace sees no open for writing, no lock, no
+# program run.  Bad --device values are exit 2.
+. "$SRCDIR/tests/device/lib.bash"
+
+G5=(--controller generic --level 5 --disks 4 --chunk 64K --kernel 6.1)
+
+aligned=$(sp_loop_create 1G) || exit 1
+d63=$(sp_loop_create 1G) || exit 1
+blank=$(sp_loop_create 1G) || exit 1
+
+expect_ok "apply" sp apply "${G5[@]}" --fs xfs --device "$aligned"
+parted -s "$d63" mklabel msdos mkpart primary 63s 100% 2>/dev/null || fail "parted"
+for _ in $(seq 50); do [ -e "${d63}p1" ] && break; sleep 0.1; done
+mkfs.xfs -q -f -d su=64k,sw=3 -l su=64k "${d63}p1" || fail "mkfs.xfs"
+
+before_aligned=$(digest "$aligned")
+before_d63=$(digest "$d63")
+before_blank=$(digest "$blank")
+
+SCAN=(scan --device "$aligned" --device "$d63" --device "$blank" "${G5[@]}" --root "$SP_TEST_ROOT")
+
+# row DEV FIELD VALUE: the last JSON scan's row of DEV has FIELD == VALUE (JSON)
+row() {
+	checks=$((checks + 1))
+	python3 - "$WORK/out" "$1" "$2" "$3" <<'EOF' || fail "row $1: $2 is not $3: $(cat "$WORK/out")"
+import json, sys
+scan = json.load(open(sys.argv[1]))
+rows = [r for r in scan["devices"] if r["device"] == sys.argv[2]]
+sys.exit(0 if len(rows) == 1 and rows[0][sys.argv[3]] == json.loads(sys.argv[4]) else 1)
+EOF
+}
+
+# same_verdict DEV: the scan row's counts and worst code are check's own
+same_verdict() {
+	local rc=0
+	sp check "${G5[@]}" --device "$1" --format json >"$WORK/check" 2>/dev/null || rc=$?
+	checks=$((checks + 1))
+	python3 - "$WORK/out" "$WORK/check" "$1" <<'EOF' || fail "scan and check differ on $1: $(cat "$WORK/check")"
+import json, sys
+scan = json.load(open(sys.argv[1]))
+check = json.load(open(sys.argv[2]))
+row = [r for r in scan["devices"] if r["device"] == sys.argv[3]][0]
+count = {s: sum(1 for f in check["findings"] if f["severity"] == s)
+         for s in ("costly", "suboptimal", "differs")}
+worst = check["findings"][0]["code"] if check["findings"] else None
+ok = all(row[s] == count[s] for s in count) and (row["worst_code"] == worst or
+     any(f["code"] == row["worst_code"] and f["severity"] == row["worst_severity"]
+         for f in check["findings"]))
+sys.exit(0 if ok else 1)
+EOF
+}
+
+# --- the three devices: exit 1 (one costly) -----------------------------------
+expect_rc 1 "" sp "${SCAN[@]}" --format json
+row "$aligned" checked true
+row "$aligned" costly 0
+row "$aligned" suboptimal 0
+row "$aligned" level '"raid5"'
+row "$aligned" stripe_width_bytes 196608
+row "$aligned" geometry_from '"declared: --level, --disks, --chunk"'
+row "$aligned" table '"gpt"'
+row "$aligned" candidate false
+row "$d63" checked true
+row "$d63" costly 1
+row "$d63" worst_code '"start-misaligned"'
+row "$d63" table '"dos"'
+row "$d63" system false
+row "$blank" blank true
+row "$blank" candidate true
+row "$blank" checked false
+row "$blank" not_checked '"nothing on it to judge"'
+checks=$((checks + 1))
+grep -q '"exit_code": 1,' "$WORK/out" || fail "the JSON's exit code is not 1"
+same_verdict "$aligned"
+same_verdict "$d63"
+
+expect_rc 1 "" sp "${SCAN[@]}"
+expect_out "^$d63 +1 GiB disk +generic +raid5 4 x 64K +1 costly, [0-9]+ suboptimal, [0-9]+ differs\$"
+expect_out "^$blank +1 GiB disk +generic +raid5 4 x 64K +candidate\$"
+expect_out "worst: costly: partition 1 of $d63 starts at sector 63"
+
+# without the geometry: unknown, and nothing is judged (exit 0)
+expect_ok "no geometry" sp scan --device "$aligned" --device "$blank" --root "$SP_TEST_ROOT"
+expect_out "^$aligned +1 GiB disk +generic +unknown +not checked\$"
+expect_out "geometry: unknown: the kernel does not tell it; give --device $aligned with --level"
+
+# an aligned array alone: exit 0
+expect_ok "aligned alone" sp scan --device "$aligned" "${G5[@]}" --root "$SP_TEST_ROOT"
+
+# --- it only reads -------------------------------------------------------------
+unchanged "$aligned" "$before_aligned" "scan"
+unchanged "$d63" "$before_d63" "scan"
+unchanged "$blank" "$before_blank" "scan"
+rc=0
+strace -f -qq -e trace=open,openat,openat2,creat,flock,execve,rename,unlink,unlinkat,mkdir \
+	-o "$WORK/strace" "$STRIPEPLAN" "${SCAN[@]}" >/dev/null 2>&1 || rc=$?
+checks=$((checks + 1))
+[ "$rc" = 1 ] || fail "scan under strace exited $rc"
+checks=$((checks + 1))
+if grep -E 'O_WRONLY|O_RDWR|O_CREAT|flock\(|creat\(|rename|unlink|mkdir' "$WORK/strace" >"$WORK/bad"; then
+	fail "scan opened for writing, locked or changed a file: $(head -5 "$WORK/bad")"
+fi
+checks=$((checks + 1))
+[ "$(grep -c 'execve(' "$WORK/strace")" = 1 ] || fail "scan ran a program: $(grep execve "$WORK/strace")"
+checks=$((checks + 1))
+grep -q "openat(.*\"$d63\", O_RDONLY" "$WORK/strace" || fail "strace saw no read of $d63"
+
+# --- a mounted filesystem: listed with it, no candidate ------------------------
+sp_loop_mount "${d63}p1" "$SP_LOOP_TMPDIR/mnt" ro
+expect_rc 1 "" sp scan --device "$d63" "${G5[@]}" --root "$SP_TEST_ROOT" --format json
+row "$d63" in_use "\"$SP_LOOP_TMPDIR/mnt (${d63#/dev/}p1)\""
+row "$d63" candidate false
+umount "$SP_LOOP_TMPDIR/mnt" || fail "umount"
+
+# --- a blank device a process holds open: in use, no candidate ----------------
+"$HOLD_EXCL" "$blank" >"$WORK/held" &
+holder=$!
+for _ in $(seq 50); do grep -q held "$WORK/held" && break; sleep 0.1; done
+expect_ok "held" sp scan --device "$blank" --root "$SP_TEST_ROOT" --format json
+row "$blank" candidate false
+row "$blank" in_use "\"$blank is open in process $holder (sp-hold-excl)\""
+expect_ok "held, text" sp scan --device "$blank" --root "$SP_TEST_ROOT"
+expect_out "^$blank +1 GiB disk +generic +unknown +in use\$"
+kill "$holder"
+wait "$holder" 2>/dev/null || true
+
+# --- the machine's own scan: no loop device; the disks under / are 'system' -------
+rc=0
+"$STRIPEPLAN" scan --format json --root "$SP_TEST_ROOT" >"$WORK/out" 2>"$WORK/err" || rc=$?
+checks=$((checks + 1))
+case $rc in 0 | 1 | 4) ;; *) fail "scan of the machine exited $rc: $(cat "$WORK/err")" ;; esac
+checks=$((checks + 1))
+! grep -q '"device": "/dev/loop' "$WORK/out" || fail "scan listed a loop device: $(grep loop "$WORK/out")"
+root_dev=$(findmnt -no MAJ:MIN / | tr -d ' ')
+if [ "${root_dev%%:*}" != 0 ]; then
+	# / on a block device: every disk below it (lsblk walks the same slaves/)
+	kname=$(basename "$(readlink -f "/sys/dev/block/$root_dev")")
+	for d in $(lsblk -nrso KNAME,TYPE "/dev/$kname" | awk '$2 == "disk" { print $1 }'); do
+		row "/dev/$d" system true
+		row "/dev/$d" candidate false
+	done
+fi
+
+# --- bad input: exit 2, nothing printed ------------------------------------------
+expect_rc 2 "device: '${d63}p1' is a partition of ${d63#/dev/}; give the whole disk" \
+	sp scan --device "${d63}p1"
+expect_rc 2 "device: '$blank' is ${blank#/dev/}, given twice" sp scan --device "$blank" --device "$blank"
+expect_rc 2 "device: '$WORK/err': Block device required" sp scan --device "$WORK/err"
+expect_rc 2 "device: '/dev/nonexistent': No such file or directory" sp scan --device /dev/nonexistent
+expect_rc 2 "scan: give --level and --disks" sp scan --device "$blank" --chunk 64K
+
+device_finish

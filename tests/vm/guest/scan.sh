@@ -1,0 +1,79 @@
+#!/bin/bash
+# stripeplan scan on the guest's kernel: the machine scanned whole lists the
+# md RAID5 apply laid out (its geometry the kernel's, nothing costly), its
+# four members as members, a LUN whose geometry the kernel does not tell
+# (unknown, not checked), a blank LUN (a candidate) and the virtio disk
+# holding /boot and swap (system, found through mountinfo and /proc/swaps);
+# the LUN described as RAID10 4 x 64K is costly (sector 63), as check says;
+# no disk's bytes change.
+# shellcheck source=lib.bash
+. /share/lib.bash
+ROOT=/tmp/root
+mkdir -p "$ROOT/etc"
+
+members=()
+for i in 0 1 2 3; do members+=("$(disk_by_serial "m$i")"); done
+lun=$(disk_by_serial LUN0001)
+blank=$(disk_by_serial BLANK01)
+sysd=$(basename "$(readlink -f /dev/disk/by-id/virtio-SYS0001)")
+echo "members: ${members[*]}, lun: $lun, blank: $blank, system: $sysd"
+
+# ---- the arrays ---------------------------------------------------------------
+create_md /dev/md5 5 64 "${members[@]}"
+expect_rc 0 "apply md5 (recognised, geometry from the kernel)" \
+	stripeplan apply --fs xfs --device /dev/md5 --root "$ROOT"
+expect_rc 0 "an msdos label with a partition at sector 63 on $lun" \
+	parted -s "/dev/$lun" mklabel msdos mkpart primary 63s 100%
+udevadm settle
+expect_rc 0 "xfs su=64k,sw=2 on ${lun}1" mkfs.xfs -q -f -d su=64k,sw=2 "/dev/${lun}1"
+
+# ---- the system disk: /boot and swap -------------------------------------------
+printf 'label: gpt\nsize=256MiB\nsize=128MiB\n' | sfdisk -q "/dev/$sysd" >/dev/null
+udevadm settle
+mkfs.ext4 -q "/dev/${sysd}1"
+mkdir -p /boot
+expect_rc 0 "/boot on ${sysd}1" mount "/dev/${sysd}1" /boot
+mkswap "/dev/${sysd}2" >/dev/null
+expect_rc 0 "swap on ${sysd}2" swapon "/dev/${sysd}2"
+udevadm settle
+
+sums() {
+	local d
+	for d in "${members[@]}" "$lun" "$blank"; do sha256sum "/dev/$d"; done
+}
+before=$(sums)
+
+# ---- the machine, scanned whole -------------------------------------------------
+expect_rc 0 "scan (nothing costly: the LUN's geometry is unknown)" stripeplan scan --root "$ROOT"
+cp "$OUT" /tmp/scan.txt
+expect_out "md5: md, raid5 4 x 64K from the kernel, nothing costly" \
+	"^/dev/md5 +[0-9.]+ [KMG]iB md +md +raid5 4 x 64K +0 costly, [0-9]+ suboptimal, [0-9]+ differs\$"
+expect_out "md5's geometry from its md attributes" \
+	"geometry: raid5, 4 disks, 64 KiB chunk, full stripe 192 KiB \\(the kernel's md attributes"
+for m in "${members[@]}"; do
+	expect_out "$m: a member of md5" "^/dev/$m +[0-9.]+ MiB disk .* member of md5\$"
+done
+expect_out "$lun: geometry unknown, not checked" "^/dev/$lun +[0-9.]+ [MG]iB disk +[a-z0-9-]+ +unknown +not checked\$"
+expect_out "$lun: what is on it" "on it: dos, 1 partition: 1 at sector 63 xfs"
+expect_out "$blank: a candidate" "^/dev/$blank +[0-9.]+ MiB disk +[a-z0-9-]+ +unknown +candidate\$"
+expect_out "$sysd: the system disk" "^/dev/$sysd +[0-9.]+ MiB disk +[a-z0-9-]+ +unknown +system disk\$"
+expect_out "$sysd: /boot and swap" \
+	"system disk: holds /boot \\(${sysd}1\\), swap \\(${sysd}2\\); never a candidate for apply"
+expect_rc 1 "no loop, ram or partition listed" grep -E "^/dev/(loop|ram|zram|${sysd}1|${lun}1)" /tmp/scan.txt
+
+expect_rc 0 "scan --format json" stripeplan scan --root "$ROOT" --format json
+expect_eq "JSON: $sysd is system" "$(grep -A24 "\"device\": \"/dev/$sysd\"" "$OUT" | grep -c '"system": true')" 1
+expect_eq "JSON: $blank is a candidate" "$(grep -A24 "\"device\": \"/dev/$blank\"" "$OUT" | grep -c '"candidate": true')" 1
+
+# ---- the LUN described: costly, as check says --------------------------------------
+R10=(--level 10 --disks 4 --chunk 64K)
+expect_rc 1 "scan $lun as RAID10 4 x 64K" stripeplan scan --device "/dev/$lun" "${R10[@]}" --root "$ROOT"
+expect_out "$lun: costly" "^/dev/$lun +[0-9.]+ [MG]iB disk +[a-z0-9-]+ +raid10 4 x 64K +[1-9][0-9]* costly"
+expect_out "the worst finding" "worst: costly: partition 1 of /dev/$lun starts at sector 63"
+expect_rc 1 "check $lun agrees" sp_check "${R10[@]}" --device "/dev/$lun" --root "$ROOT"
+expect_out "check: the same finding" "costly: partition 1 of /dev/$lun starts at sector 63"
+
+expect_eq "no disk changed" "$(sums)" "$before"
+swapoff "/dev/${sysd}2"
+umount /boot
+vm_finish
