@@ -62,6 +62,7 @@ expect_rc 0 "mkfs as planned: ${mkfs[*]}" "${mkfs[@]}"
 crypt_table=$(dmsetup table "$luks_name")
 lv_table=$(dmsetup table "$vg-$lv")
 # the crypt line names the key by its kernel keyring description, not the key
+# shellcheck disable=SC2001 # a pattern, not a fixed string
 echo "dm: $luks_name: $(sed 's/:[0-9]*:logon:[^ ]*/:KEYRING-KEY/' <<<"$crypt_table")"
 echo "dm: $vg-$lv: $lv_table"
 crypt_off=$(awk '{ print $NF }' <<<"$crypt_table")
@@ -130,4 +131,59 @@ expect_eq "pvcreate's own pe_start on the LUKS2 volume is whole stripes" "$((def
 expect_rc 0 "pvremove" pvremove -q "/dev/mapper/$luks_name"
 expect_rc 0 "cryptsetup close" cryptsetup close "$luks_name"
 mdadm --stop /dev/md5 >/dev/null
+
+# ---- a controller's LUN: LVM on a GPT partition, LUKS2 on the LV ----------
+# RAID5 4 x 64 KiB declared (a LUN exports no topology): the partition the
+# plan starts at 3 MiB, pvcreate's --dataalignment, LUKS2 on the LV
+lun=$(disk_by_serial LUN0001)
+expect_eq "the LUN exports no optimal I/O size" "$(cat "/sys/block/$lun/queue/optimal_io_size")" 0
+P=(--controller dell-perc5e --level 5 --disks 4 --chunk 64K --fs xfs --mountpoint /lun)
+# the partition, as apply makes it without a stack; its xfs then wiped
+expect_rc 0 "apply without --stack: the partition at 3 MiB" \
+	stripeplan apply "${P[@]}" --device "/dev/$lun" --root "$ROOT"
+udevadm settle
+part_start=$(($(cat "/sys/block/$lun/${lun}1/start") * 512))
+expect_eq "partition 1 starts at 3 MiB (sysfs)" "$part_start" 3145728
+expect_rc 0 "wipefs the partition's xfs" wipefs -aq "/dev/${lun}1"
+S2=(--stack lvm,luks --vg vgl --lv lv)
+expect_rc 0 "plan --stack lvm,luks on the LUN" stripeplan plan "${P[@]}" "${S2[@]}" --device "/dev/$lun"
+cp "$OUT" /tmp/plan-lun
+align=$(sed -n 's/.*(pvcreate --dataalignment \([0-9]*k\) --dataalignmentoffset 0).*/\1/p' /tmp/plan-lun)
+extent=$(sed -n 's/.*(vgcreate -s \([0-9]*k\)).*/\1/p' /tmp/plan-lun)
+read -r extents lv vg < <(sed -n 's/.*(lvcreate -l \([0-9]*\) -n \([^ ]*\) \([^)]*\)).*/\1 \2 \3/p' /tmp/plan-lun)
+read -r offset sector < <(sed -n 's/.*luksFormat --type luks2 --offset \([0-9]*\) --sector-size \([0-9]*\) .*/\1 \2/p' /tmp/plan-lun)
+luks_name=$(sed -n 's|^  LUKS2 *\/dev\/mapper\/\([^ ]*\) on /dev/.*$|\1|p' /tmp/plan-lun)
+into=$(sed -n "s/.*; byte \\([0-9]*\\) of \\/dev\\/$lun\$/\\1/p" /tmp/plan-lun)
+echo "plan: align=$align extent=$extent extents=$extents lv=$lv vg=$vg offset=$offset sector=$sector luks=$luks_name into=$into"
+expect_rc 0 "the plan names every number" test -n "$align" -a -n "$extent" -a -n "$extents" \
+	-a -n "$offset" -a -n "$sector" -a -n "$luks_name" -a -n "$into"
+expect_rc 0 "pvcreate --dataalignment $align" \
+	pvcreate -q --dataalignment "$align" --dataalignmentoffset 0 "/dev/${lun}1"
+expect_rc 0 "vgcreate -s $extent $vg" vgcreate -q -s "$extent" "$vg" "/dev/${lun}1"
+expect_rc 0 "lvcreate -l $extents -n $lv $vg" lvcreate -q -y -Wy -Zy -l "$extents" -n "$lv" "$vg"
+expect_rc 0 "luksFormat --offset $offset on the LV" \
+	cryptsetup luksFormat -q --type luks2 --offset "$offset" --sector-size "$sector" "${FAST[@]}" \
+	--key-file /tmp/key "/dev/$vg/$lv"
+expect_rc 0 "cryptsetup open" cryptsetup open --key-file /tmp/key "/dev/$vg/$lv" "$luks_name"
+lv_off=$(dmsetup table "$vg-$lv" | awk '$3 == "linear" { print $5 }')
+crypt_off=$(dmsetup table "$luks_name" | awk '{ print $NF }')
+total=$((part_start + lv_off * 512 + crypt_off * 512))
+expect_eq "partition start + pe_start + LUKS2 offset (sysfs, dmsetup table) = the plan's" "$total" "$into"
+expect_eq "... a whole stripe of the LUN" "$((total % STRIPE))" 0
+expect_rc 1 "check on the LUN finds the PV where the plan's xfs would be" \
+	sp_check "${P[@]}" --device "/dev/$lun" --root "$ROOT"
+expect_out "check: the planned pe_start is on whole stripes" \
+	"holds an LVM physical volume whose first extent starts at 3 MiB, whole stripes: aligned"
+expect_rc 0 "cryptsetup close" cryptsetup close "$luks_name"
+expect_rc 0 "lvremove" lvremove -q -y "$vg/$lv"
+expect_rc 0 "vgremove" vgremove -q "$vg"
+expect_rc 0 "pvremove" pvremove -q "/dev/${lun}1"
+# pvcreate's own choice on a LUN that exports nothing: 1 MiB, 3 + 1 = 4 MiB
+expect_rc 0 "pvcreate with its defaults on the LUN's partition" pvcreate -q "/dev/${lun}1"
+expect_eq "pvcreate's own pe_start there" \
+	"$(pvs --noheadings --units b --nosuffix -o pe_start "/dev/${lun}1" | tr -d ' ')" 1048576
+expect_rc 1 "check on the LUN with pvcreate's default" sp_check "${P[@]}" --device "/dev/$lun" --root "$ROOT"
+expect_out "check: costly, 21.33 stripes, with the fix" \
+	"costly: the LVM physical volume on /dev/${lun}1 starts its extents \\(pe_start\\) 1 MiB in \\(byte 4194304 of the array, 21.33 stripes\\).*pvcreate --dataalignment 3072k --dataalignmentoffset 0"
+expect_rc 0 "pvremove" pvremove -q "/dev/${lun}1"
 vm_finish

@@ -9,4 +9,7 @@ for i in 0 1 2 3; do
 	vm_image "s$i" 1G
 	vm_scsi "s$i" "serial=s$i"
 done
+# a controller's LUN: no topology exported
+vm_image lun 2G
+vm_scsi lun "serial=LUN0001,wwn=0x5000c500a1b2c3f1"
 vm_boot stack "$VM_DIR/guest/stack.sh"
