@@ -379,6 +379,27 @@ static void test_deadline_kills_the_group(void **state)
 	assert_ended(read_pid("polite"));
 }
 
+/* A child that neither reads its stdin nor exits: the deadline still
+ * ends it (the write end never blocks the loop that keeps time). */
+static void test_stdin_unread_until_the_deadline(void **state)
+{
+	const char *const argv[] = { "sleep", "60", NULL };
+	size_t len = 4U * 1024 * 1024;
+	unsigned char *in = calloc(1, len);
+	struct sp_exec_opts opts = { .deadline_s = 1, .stdin_bytes = in, .stdin_len = len };
+	struct sp_exec_result res = { .exit_status = 42 };
+	struct sp_error err = { 0 };
+	double t0 = sp_now_seconds();
+
+	(void)state;
+	assert_non_null(in);
+	assert_int_equal(sp_exec(argv, &opts, &res, &err), -ETIME);
+	assert_true(sp_now_seconds() - t0 < 4.0);
+	assert_string_equal(err.message,
+			    "sleep did not finish within 1 s; killed it and its process group");
+	free(in);
+}
+
 /* mkfs's deadline: an hour, and 36 s per TiB beyond 100 TiB */
 static void test_deadline_grows_with_size(void **state)
 {
@@ -463,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_lookup),
 		cmocka_unit_test(test_waits_for_child_not_output),
 		cmocka_unit_test(test_deadline_kills_the_group),
+		cmocka_unit_test(test_stdin_unread_until_the_deadline),
 		cmocka_unit_test(test_deadline_grows_with_size),
 	};
 
