@@ -80,6 +80,16 @@ total=$((crypt_off * 512 + pe_start))
 expect_eq "the XFS starts where the plan says (LUKS2 offset + pe_start)" "$total" "$into"
 expect_eq "... on a whole stripe of md5" "$((total % STRIPE))" 0
 lvdm=$(basename "$(readlink -f "/dev/$vg/$lv")")
+cryptdm=$(basename "$(readlink -f "/dev/mapper/$luks_name")")
+# the chain as sysfs gives it: each layer's holder and slave, and dm's
+# own names (sysfs has no table: the offsets are dmsetup's, the DM ioctl's)
+echo "sysfs /sys/block/$lvdm/dm: $(cd "/sys/block/$lvdm/dm" && echo *)"
+expect_eq "the LV's slave (sysfs) is the LUKS2 mapping" "$(ls "/sys/block/$lvdm/slaves")" "$cryptdm"
+expect_eq "the LUKS2 mapping's slave is md5" "$(ls "/sys/block/$cryptdm/slaves")" md5
+expect_eq "md5's holder is the LUKS2 mapping" "$(ls /sys/block/md5/holders)" "$cryptdm"
+expect_eq "the LV's dm name" "$(cat "/sys/block/$lvdm/dm/name")" "$vg-$lv"
+expect_eq "the LUKS2 mapping's dm uuid says CRYPT-LUKS2" "$(cut -d- -f1-2 "/sys/block/$cryptdm/dm/uuid")" CRYPT-LUKS2
+expect_eq "the LV's dm uuid says LVM" "$(cut -d- -f1 "/sys/block/$lvdm/dm/uuid")" LVM
 expect_eq "the LV's alignment_offset as the kernel stacks it" "$(cat "/sys/block/$lvdm/alignment_offset")" 0
 expect_eq "the LV's optimal_io_size, the array's through both layers" \
 	"$(cat "/sys/block/$lvdm/queue/optimal_io_size")" "$STRIPE"
