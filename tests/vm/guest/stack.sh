@@ -108,6 +108,12 @@ expect_rc 2 "check --stack luks,lvm: not read by check yet" \
 	stripeplan check "${S[@]}" --device /dev/md5 --root "$ROOT"
 expect_eq "md5's first 20 MiB after both" "$(dd if=/dev/md5 bs=1M count=20 2>/dev/null | sha256sum)" "$sb"
 
+# ---- the layers held open: apply refuses md5 even with --force ------------
+expect_rc 3 "apply --force on md5 while the LUKS2 mapping holds it: refused" \
+	stripeplan apply --controller md --fs xfs --mountpoint /data --device /dev/md5 --root "$ROOT" --force
+expect_out "... naming the holder" "is held by $cryptdm; stripeplan never touches a disk in use, even with --force"
+expect_eq "md5's first 20 MiB after the refusal" "$(dd if=/dev/md5 bs=1M count=20 2>/dev/null | sha256sum)" "$sb"
+
 # ---- check on md5 (a plan without --stack): the LUKS2 layer is aligned ------
 # what check judges of a stack made by hand: the bottom layer's header
 LUKS_ALIGNED="holds a LUKS2 volume whose data starts at 16.12 MiB, whole stripes: aligned"
@@ -192,6 +198,11 @@ expect_rc 0 "pvremove" pvremove -q "/dev/${lun}1"
 expect_rc 0 "pvcreate with its defaults on the LUN's partition" pvcreate -q "/dev/${lun}1"
 expect_eq "pvcreate's own pe_start there" \
 	"$(pvs --noheadings --units b --nosuffix -o pe_start "/dev/${lun}1" | tr -d ' ')" 1048576
+lun_sb=$(dd if="/dev/$lun" bs=1M count=8 2>/dev/null | sha256sum)
+expect_rc 3 "apply without --force over the PV: refused" \
+	stripeplan apply "${P[@]}" --device "/dev/$lun" --root "$ROOT"
+expect_out "... naming the PV" "LVM2_member.*without --force"
+expect_eq "the LUN's first 8 MiB after the refusal" "$(dd if="/dev/$lun" bs=1M count=8 2>/dev/null | sha256sum)" "$lun_sb"
 expect_rc 1 "check on the LUN with pvcreate's default" sp_check "${P[@]}" --device "/dev/$lun" --root "$ROOT"
 expect_out "check: costly, 21.33 stripes, with the fix" \
 	"costly: the LVM physical volume on /dev/${lun}1 starts its extents \\(pe_start\\) 1 MiB in \\(byte 4194304 of the array, 21.33 stripes\\).*pvcreate --dataalignment 3072k --dataalignmentoffset 0"
