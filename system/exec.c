@@ -8,6 +8,11 @@
  * A second close-on-exec pipe tells the parent whether execve() worked:
  * it sees EOF on success, or the child's errno when the exec failed, so
  * the "cannot run" message is built here, not in the forked child.
+ * Input for the child (a key for cryptsetup's --key-file -) goes through
+ * a third pipe, written only as the child reads it, from the same loop
+ * that reads its output: a child that reads neither end to its close
+ * cannot block the run, and a child that never reads its stdin leaves
+ * only a short write behind.
  *
  * The parent waits for the child, not for the end of its output: a tool
  * that leaves a process behind holding the pipe (a daemon it started, a
@@ -122,11 +127,11 @@ static void environ_free(char **envp)
 
 /* Runs in the forked child: only async-signal-safe calls from here on. */
 static void __attribute__((noreturn))
-child_exec(const char *path, const char *const *argv, char **envp, pid_t parent, int out_fd,
-	   int status_fd)
+child_exec(const char *path, const char *const *argv, char **envp, pid_t parent, int in_fd,
+	   int out_fd, int status_fd)
 {
 	sigset_t all;
-	int null_fd, e;
+	int stdin_fd, e;
 
 	sigemptyset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
@@ -140,8 +145,8 @@ child_exec(const char *path, const char *const *argv, char **envp, pid_t parent,
 	if (getppid() != parent) /* gone before the line above: nobody to tell */
 		_exit(127);
 
-	null_fd = open("/dev/null", O_RDONLY);
-	if (null_fd < 0 || dup2(null_fd, STDIN_FILENO) < 0 ||
+	stdin_fd = in_fd >= 0 ? in_fd : open("/dev/null", O_RDONLY);
+	if (stdin_fd < 0 || dup2(stdin_fd, STDIN_FILENO) < 0 ||
 	    dup2(out_fd, STDOUT_FILENO) < 0 || dup2(out_fd, STDERR_FILENO) < 0)
 		goto fail;
 	/* Descriptors the caller forgot to mark close-on-exec stay with us. */
@@ -205,31 +210,102 @@ static int capture_read(struct sp_capture *c, int fd)
 }
 
 /* A child being run: its pid (= its process group), the read end of its
- * output (-1 once at EOF), what it wrote. */
+ * output (-1 once at EOF), what it wrote; the write end of its stdin
+ * (-1 once all is written, or none was asked for) and what is left to
+ * write there. */
 struct child {
 	pid_t pid;
 	int out_fd;
 	struct sp_capture cap;
+	int in_fd;
+	const unsigned char *in_next;
+	size_t in_left;
 	bool exited;
 	int status;
 };
 
-/* Reads what the output pipe has within timeout_ms; stops reading at EOF.
- * 0, or -errno when reading failed. */
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/*
+ * Writes what the pipe takes of the child's stdin, and closes it once
+ * all is written (the child's end of file) or the child closed its end
+ * (EPIPE: it did not read the rest; its exit status says whether that
+ * mattered).  SIGPIPE is held back over the write and the one it raised
+ * taken back: library code does not count on its caller ignoring it.
+ * 0, or -errno when the pipe failed otherwise: the child must not go on
+ * with part of its input (a key cut short formats a volume no one can
+ * open).
+ */
+static int write_stdin(struct child *c)
+{
+	const struct timespec now = { 0, 0 };
+	sigset_t pipe_set, old, pending;
+	bool was_pending;
+	ssize_t n;
+	int e = 0;
+
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	sigpending(&pending);
+	was_pending = sigismember(&pending, SIGPIPE);
+	n = write(c->in_fd, c->in_next, c->in_left);
+	if (n < 0)
+		e = errno;
+	if (e == EPIPE && !was_pending)
+		sigtimedwait(&pipe_set, NULL, &now);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (n >= 0) {
+		c->in_next += n;
+		c->in_left -= (size_t)n;
+		if (!c->in_left)
+			close_fd(&c->in_fd);
+		return 0;
+	}
+	if (e == EAGAIN || e == EINTR)
+		return 0;
+	close_fd(&c->in_fd);
+	return e == EPIPE ? 0 : -e;
+}
+
+/* Reads what the output pipe has and writes what the input pipe takes,
+ * within timeout_ms; stops reading at EOF.  0, or -errno when reading or
+ * writing failed. */
 static int read_some(struct child *c, int timeout_ms)
 {
-	struct pollfd pfd = { .fd = c->out_fd, .events = POLLIN };
-	int r;
+	struct pollfd pfd[2];
+	nfds_t n = 0;
+	int out_i = -1, in_i = -1, r;
 
-	if (c->out_fd < 0) {
+	if (c->out_fd >= 0) {
+		out_i = (int)n;
+		pfd[n++] = (struct pollfd){ .fd = c->out_fd, .events = POLLIN };
+	}
+	if (c->in_fd >= 0) {
+		in_i = (int)n;
+		pfd[n++] = (struct pollfd){ .fd = c->in_fd, .events = POLLOUT };
+	}
+	if (!n) {
 		if (timeout_ms > 0)
 			poll(NULL, 0, timeout_ms);
 		return 0;
 	}
-	r = poll(&pfd, 1, timeout_ms);
+	r = poll(pfd, n, timeout_ms);
 	if (r < 0)
 		return errno == EINTR ? 0 : -errno;
 	if (r == 0)
+		return 0;
+	if (in_i >= 0 && pfd[in_i].revents) {
+		r = write_stdin(c);
+		if (r < 0)
+			return r;
+	}
+	if (out_i < 0 || !pfd[out_i].revents)
 		return 0;
 	r = capture_read(&c->cap, c->out_fd);
 	if (r == 1) {
@@ -350,13 +426,6 @@ static int read_exec_errno(int fd)
 	return n == (ssize_t)sizeof(e) ? e : 0;
 }
 
-static void close_fd(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
-}
-
 /* A program that cannot be run reads like the shell's 127. */
 static void not_run(const char *name, int e, struct sp_capture *cap, int *ret_status)
 {
@@ -375,8 +444,9 @@ static int supervise(struct child *c, const char *name, unsigned deadline_s, str
 	if (r < 0) {
 		kill(-c->pid, SIGKILL);
 		reap(c);
-		return sp_error_set(err, -r, SP_ERR_FAILED, "cannot read output of '%s': %s", name,
-				    strerror(-r));
+		return sp_error_set(err, -r, SP_ERR_FAILED, "cannot %s '%s': %s",
+				    c->in_left ? "pass input to or read output of" : "read output of",
+				    name, strerror(-r));
 	}
 	if (!exited) {
 		r = kill_group(c);
@@ -401,8 +471,9 @@ static int supervise(struct child *c, const char *name, unsigned deadline_s, str
 int sp_exec(const char *const *argv, const struct sp_exec_opts *opts, struct sp_exec_result *result,
 	    struct sp_error *err)
 {
-	struct child c = { .pid = -1, .out_fd = -1 };
-	int out[2] = { -1, -1 }, st[2] = { -1, -1 };
+	struct child c = { .pid = -1, .out_fd = -1, .in_fd = -1 };
+	int out[2] = { -1, -1 }, st[2] = { -1, -1 }, in[2] = { -1, -1 };
+	bool feed = opts && opts->stdin_bytes;
 	unsigned deadline_s = opts && opts->deadline_s ? opts->deadline_s : SP_EXEC_DEADLINE_S;
 	int r, status = 0, exec_errno, found;
 	char **envp = NULL, path[SP_PATH_MAX];
@@ -429,7 +500,8 @@ int sp_exec(const char *const *argv, const struct sp_exec_opts *opts, struct sp_
 		not_run(argv[0], -found, &c.cap, &status);
 		goto done;
 	}
-	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(st, O_CLOEXEC) < 0) {
+	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(st, O_CLOEXEC) < 0 ||
+	    (feed && (pipe2(in, O_CLOEXEC) < 0 || fcntl(in[1], F_SETFL, O_NONBLOCK) < 0))) {
 		r = sp_error_set(err, errno, SP_ERR_FAILED,
 				 "cannot run '%s': cannot create pipe: %s", argv[0],
 				 strerror(errno));
@@ -442,14 +514,23 @@ int sp_exec(const char *const *argv, const struct sp_exec_opts *opts, struct sp_
 		goto out;
 	}
 	if (c.pid == 0)
-		child_exec(path, argv, envp, parent, out[1], st[1]);
+		child_exec(path, argv, envp, parent, in[0], out[1], st[1]);
 	/* both sides set the group, so it is set before either goes on */
 	setpgid(c.pid, c.pid);
 
 	close_fd(&out[1]);
 	close_fd(&st[1]);
+	close_fd(&in[0]);
 	c.out_fd = out[0];
 	out[0] = -1;
+	if (feed) {
+		c.in_fd = in[1];
+		in[1] = -1;
+		c.in_next = opts->stdin_bytes;
+		c.in_left = opts->stdin_len;
+		if (!c.in_left)
+			close_fd(&c.in_fd);
+	}
 	r = supervise(&c, argv[0], deadline_s, err);
 	if (r < 0)
 		goto out;
@@ -467,6 +548,9 @@ done:
 	r = 0;
 out:
 	close_fd(&c.out_fd);
+	close_fd(&c.in_fd);
+	close_fd(&in[0]);
+	close_fd(&in[1]);
 	close_fd(&out[0]);
 	close_fd(&out[1]);
 	close_fd(&st[0]);

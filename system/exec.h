@@ -42,6 +42,15 @@ struct sp_exec_opts {
 	/* seconds before the child is killed; 0 = SP_EXEC_DEADLINE_S (tests
 	 * shorten it: STRIPEPLAN_TEST_DEADLINE; mkfs: sp_exec_deadline_s) */
 	unsigned deadline_s;
+	/*
+	 * When not NULL, the child's stdin is a pipe that receives exactly
+	 * these stdin_len bytes and then end of file (cryptsetup's
+	 * --key-file -), written as the child reads them, so a child that
+	 * reads nothing cannot block the run.  The bytes are never copied:
+	 * the caller keeps and wipes them.  NULL: stdin is /dev/null.
+	 */
+	const void *stdin_bytes;
+	size_t stdin_len;
 };
 
 struct sp_exec_result {
@@ -64,7 +73,7 @@ int sp_exec_find(const char *name, const char *dirs, char *buf, size_t len);
 /*
  * Runs argv[0] with argv -- a path as it is, a name as sp_exec_find()
  * finds it in opts->program_dirs or the system's: no shell; stdin from
- * /dev/null; stdout and stderr captured together (at most 1 MiB kept); an
+ * /dev/null or opts->stdin_bytes; stdout and stderr captured together (at most 1 MiB kept); an
  * environment of exactly PATH (those directories) and LC_ALL=C, so
  * messages can be matched and nothing the caller's environment holds (MKE2FS_CONFIG,
  * LD_PRELOAD, ...) changes what the tool does; a process group of its

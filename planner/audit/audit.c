@@ -718,9 +718,9 @@ void sp_judge_layer(const struct sp_plan *plan, const struct sp_found_layer *f,
 	}
 	if (!sp_plan_has_layer(plan, f->kind))
 		sp_findings_add(out, SP_SEVERITY_DIFFERS, luks ? "luks-found" : "pv-found",
-				"%s holds a %s whose %s starts at %s, %s: aligned; the plan has no "
+				"%s holds %s whose %s starts at %s, %s: aligned; the plan has no "
 				"--stack %s, and check does not look inside it: nothing to fix",
-				f->device, luks ? "LUKS2 volume" : "LVM physical volume",
+				f->device, luks ? "a LUKS2 volume" : "an LVM physical volume",
 				luks ? "data" : "first extent", human(f->data_offset_bytes, a, sizeof(a)),
 				is_striped(plan) ? "whole stripes" : "a mirror has no stripe",
 				luks ? "luks" : "lvm");

@@ -93,6 +93,105 @@ static void test_locale_and_stdin(void **state)
 	sp_exec_result_free(&res);
 }
 
+static void run_with_stdin(const char *const *argv, const void *bytes, size_t len,
+			   struct sp_exec_result *res)
+{
+	struct sp_exec_opts opts = { .stdin_bytes = bytes, .stdin_len = len, .deadline_s = 20 };
+	struct sp_error err = { 0 };
+
+	if (sp_exec(argv, &opts, res, &err) < 0)
+		fail_msg("sp_exec(%s): %s", argv[0], err.message);
+	assert_non_null(res->output);
+}
+
+/* The bytes given arrive exactly, NUL and all, then end of file. */
+static void test_stdin_bytes_exactly(void **state)
+{
+	const char *const argv[] = { "od", "-An", "-tx1", "-v", NULL };
+	static const char key[] = { 'k', '\0', 'e', '\n', 'y' };
+	struct sp_exec_result res;
+
+	(void)state;
+	run_with_stdin(argv, key, sizeof(key), &res);
+	assert_int_equal(res.exit_status, 0);
+	assert_string_equal(res.output, " 6b 00 65 0a 79\n");
+	sp_exec_result_free(&res);
+}
+
+/* Empty input is end of file at once, not /dev/null's wait-free read
+ * by accident: cat returns and the run goes on. */
+static void test_stdin_empty(void **state)
+{
+	const char *const argv[] = { "sh", "-c", "cat; echo end", NULL };
+	struct sp_exec_result res;
+
+	(void)state;
+	run_with_stdin(argv, "", 0, &res);
+	assert_int_equal(res.exit_status, 0);
+	assert_string_equal(res.output, "end\n");
+	sp_exec_result_free(&res);
+}
+
+static unsigned char *pattern(size_t len)
+{
+	unsigned char *p = malloc(len);
+
+	assert_non_null(p);
+	for (size_t i = 0; i < len; i++)
+		p[i] = (unsigned char)('a' + (i * 7 + i / 4099) % 26);
+	return p;
+}
+
+/* Far more than a pipe holds (64 KiB): written as the child reads it,
+ * while its output is read, so neither side waits on the other. */
+static void test_stdin_larger_than_a_pipe(void **state)
+{
+	const char *const echo[] = { "cat", NULL };
+	const char *const count[] = { "wc", "-c", NULL };
+	size_t echo_len = 700 * 1024, count_len = 8U * 1024 * 1024;
+	unsigned char *in = pattern(count_len);
+	struct sp_exec_result res;
+
+	(void)state;
+	run_with_stdin(echo, in, echo_len, &res);
+	assert_int_equal(res.exit_status, 0);
+	assert_int_equal(res.output_len, echo_len);
+	assert_memory_equal(res.output, in, echo_len);
+	sp_exec_result_free(&res);
+	run_with_stdin(count, in, count_len, &res);
+	assert_int_equal(res.exit_status, 0);
+	assert_int_equal(strtoull(res.output, NULL, 10), count_len);
+	sp_exec_result_free(&res);
+	free(in);
+}
+
+/* A child that never reads its stdin, or closes it and goes on: the run
+ * waits for its exit, not for the input to be taken, and the write that
+ * finds no reader raises no SIGPIPE here (this test keeps SIGPIPE's
+ * default, which would end it). */
+static void test_stdin_not_read(void **state)
+{
+	const char *const closes[] = { "sh", "-c", "exec 0<&-; sleep 0.3; echo done", NULL };
+	const char *const exits[] = { "true", NULL };
+	size_t len = 4U * 1024 * 1024;
+	unsigned char *in = pattern(len);
+	struct sp_exec_result res;
+	sigset_t pending;
+
+	(void)state;
+	signal(SIGPIPE, SIG_DFL);
+	run_with_stdin(closes, in, len, &res);
+	assert_int_equal(res.exit_status, 0);
+	assert_string_equal(res.output, "done\n");
+	sp_exec_result_free(&res);
+	run_with_stdin(exits, in, len, &res);
+	assert_int_equal(res.exit_status, 0);
+	sp_exec_result_free(&res);
+	sigpending(&pending);
+	assert_false(sigismember(&pending, SIGPIPE));
+	free(in);
+}
+
 /* Exactly PATH and LC_ALL: nothing of ours (MKE2FS_CONFIG, LD_PRELOAD,
  * a PATH with a user's directory first) reaches the tool. */
 static void test_fixed_environment(void **state)
@@ -280,6 +379,27 @@ static void test_deadline_kills_the_group(void **state)
 	assert_ended(read_pid("polite"));
 }
 
+/* A child that neither reads its stdin nor exits: the deadline still
+ * ends it (the write end never blocks the loop that keeps time). */
+static void test_stdin_unread_until_the_deadline(void **state)
+{
+	const char *const argv[] = { "sleep", "60", NULL };
+	size_t len = 4U * 1024 * 1024;
+	unsigned char *in = calloc(1, len);
+	struct sp_exec_opts opts = { .deadline_s = 1, .stdin_bytes = in, .stdin_len = len };
+	struct sp_exec_result res = { .exit_status = 42 };
+	struct sp_error err = { 0 };
+	double t0 = sp_now_seconds();
+
+	(void)state;
+	assert_non_null(in);
+	assert_int_equal(sp_exec(argv, &opts, &res, &err), -ETIME);
+	assert_true(sp_now_seconds() - t0 < 4.0);
+	assert_string_equal(err.message,
+			    "sleep did not finish within 1 s; killed it and its process group");
+	free(in);
+}
+
 /* mkfs's deadline: an hour, and 36 s per TiB beyond 100 TiB */
 static void test_deadline_grows_with_size(void **state)
 {
@@ -353,6 +473,10 @@ int main(void)
 		cmocka_unit_test(test_missing_program),
 		cmocka_unit_test(test_huge_output_is_capped),
 		cmocka_unit_test(test_locale_and_stdin),
+		cmocka_unit_test(test_stdin_bytes_exactly),
+		cmocka_unit_test(test_stdin_empty),
+		cmocka_unit_test(test_stdin_larger_than_a_pipe),
+		cmocka_unit_test(test_stdin_not_read),
 		cmocka_unit_test(test_killed_by_signal),
 		cmocka_unit_test(test_arguments_are_not_shell),
 		cmocka_unit_test(test_empty_argv),
@@ -360,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_lookup),
 		cmocka_unit_test(test_waits_for_child_not_output),
 		cmocka_unit_test(test_deadline_kills_the_group),
+		cmocka_unit_test(test_stdin_unread_until_the_deadline),
 		cmocka_unit_test(test_deadline_grows_with_size),
 	};
 

@@ -27,11 +27,15 @@ HOST_PACKAGES="bash xfsprogs e2fsprogs parted util-linux fdisk udev kmod libc6 m
 DEB_PACKAGES="mdadm busybox-static"
 MODULES="virtio_pci virtio_blk virtio_scsi sd_mod scsi_debug virtio_rng md_mod raid0 raid1
 raid10 raid456 xfs ext4 9p 9pnet_virtio crc32c_generic crc32c-intel"
+# the initramfs alone: device-mapper, dm-crypt and the ciphers LUKS2 takes by
+# default (aes-xts-plain64, the keyslots through AF_ALG), for the stack
+# scenario; the scenario loads them (the kernel loads the ciphers itself)
+DM_MODULES="dm_mod dm_crypt aesni_intel aes_generic xts algif_skcipher algif_hash af_alg"
 ROOT_PACKAGES="systemd-sysv,udev,kmod,mdadm,xfsprogs,e2fsprogs,util-linux,libparted2,libjson-c5"
 # the tools a scenario may run in the guest, with the libraries ldd names
 TOOLS="bash mkfs.xfs xfs_db xfs_info xfs_spaceman xfs_admin mke2fs mkfs.ext4 mkfs.ext3 dumpe2fs
 tune2fs e2fsck parted sfdisk blkid lsblk findmnt mount umount losetup blockdev wipefs partx blkdiscard
-switch_root udevadm kmod sha256sum"
+switch_root udevadm kmod sha256sum cryptsetup lvm dmsetup"
 
 kernel_package() {
 	apt-cache depends linux-image-amd64 | awk '$1 == "Depends:" && $2 ~ /^linux-image-/ { print $2; exit }'
@@ -50,7 +54,7 @@ key() {
 initrd_key() {
 	local p
 	# shellcheck disable=SC2086 # one package name per word
-	key "$MODULES" "$TOOLS" "$(declare -f put put_with_libs module_closure build_initrd)" \
+	key "$MODULES" "$DM_MODULES" "$TOOLS" "$(declare -f put put_with_libs module_closure build_initrd)" \
 		"$(cat "$here/init")" "$(dpkg-query -W $HOST_PACKAGES)" \
 		"$(for p in $DEB_PACKAGES; do apt-cache policy "$p" | awk -v p="$p" '/Candidate:/ { print p, $2 }'; done)"
 }
@@ -114,6 +118,18 @@ build_initrd() {
 		cp "/usr/lib/udev/rules.d/$m.rules" "$tree/usr/lib/udev/rules.d/"
 	done
 	cp "$work"/deb/lib/udev/rules.d/63-md-raid-arrays.rules "$tree/usr/lib/udev/rules.d/"
+	# device-mapper's rules (nodes, /dev/mapper and /dev/VG/LV names, the
+	# cookie lvm and cryptsetup wait on), not 69-lvm's autoactivation
+	for m in 55-dm 56-lvm 60-persistent-storage-dm 95-dm-notify; do
+		cp "/usr/lib/udev/rules.d/$m.rules" "$tree/usr/lib/udev/rules.d/"
+	done
+	for tool in pvcreate pvs pvremove vgcreate vgs vgremove vgchange lvcreate lvs lvremove lvchange; do
+		ln -s lvm "$tree/usr/sbin/$tool"
+	done
+	# what lvm writes beside the disks stays off: no backup or archive of
+	# the VGs a scenario makes
+	mkdir -p "$tree/etc/lvm"
+	printf 'backup {\n\tbackup = 0\n\tarchive = 0\n}\n' >"$tree/etc/lvm/lvm.conf"
 	cp /etc/mke2fs.conf "$tree/etc/"
 	printf 'root:x:0:0:root:/root:/bin/bash\n' >"$tree/etc/passwd"
 	printf 'root:x:0:\ndisk:x:6:\ntape:x:26:\ncdrom:x:24:\ndialout:x:20:\nkvm:x:106:\n' >"$tree/etc/group"
@@ -125,7 +141,7 @@ build_initrd() {
 	for tool in $("$tree/usr/bin/busybox" --list); do
 		[ -e "$tree/usr/bin/$tool" ] || [ -e "$tree/usr/sbin/$tool" ] || ln -s busybox "$tree/usr/bin/$tool"
 	done
-	module_closure "$kdir" "$kver" "$tree"
+	MODULES="$MODULES $DM_MODULES" module_closure "$kdir" "$kver" "$tree"
 	install -m 0755 "$here/init" "$tree/init"
 	(cd "$tree" && find . | LC_ALL=C sort | cpio --quiet -o -H newc) >"$work/out/initrd.cpio"
 }

@@ -1,0 +1,210 @@
+#!/bin/bash
+# The stack the issue's "done when" names, on the issue's 192 KiB stripe:
+# md RAID5 4 x 64 KiB, LUKS2 on the array, LVM on the LUKS2 volume, XFS on
+# the LV, each made by hand with the numbers `stripeplan plan --stack
+# luks,lvm` prints (its text), then read back with other tools: the dm
+# tables (dmsetup table: the crypt target's data offset, the linear
+# target's start on the PV), pvs's pe_start, the topology the kernel
+# stacks through dm, xfs_db's sunit/swidth.  Then what cryptsetup and
+# pvcreate pick by themselves on the same array, and what check says of
+# each bottom layer.  One boot.
+# shellcheck source=lib.bash disable=SC2054 # commas are in --stack values
+. /share/lib.bash
+ROOT=/tmp/root
+mkdir -p "$ROOT/etc"
+STRIPE=196608
+# the tools wait on udev's cookie for every dm change (95-dm-notify.rules)
+for m in dm_mod dm_crypt; do
+	expect_rc 0 "modprobe $m" modprobe "$m"
+done
+
+members=()
+for i in 0 1 2 3; do members+=("$(disk_by_serial "s$i")"); done
+create_md /dev/md5 5 64 "${members[@]}"
+expect_eq "md5 optimal_io_size (3 data disks x 64 KiB)" "$(cat /sys/block/md5/queue/optimal_io_size)" "$STRIPE"
+
+S=(--controller md --fs xfs --mountpoint /data --stack luks,lvm --vg vgs --lv data)
+expect_rc 0 "plan --stack luks,lvm on md5" stripeplan plan "${S[@]}" --device /dev/md5
+cp "$OUT" /tmp/plan
+cat /tmp/plan
+# the numbers, as the text gives them to a person
+read -r offset sector < <(sed -n 's/.*luksFormat --type luks2 --offset \([0-9]*\) --sector-size \([0-9]*\) .*/\1 \2/p' /tmp/plan)
+align=$(sed -n 's/.*(pvcreate --dataalignment \([0-9]*k\) --dataalignmentoffset 0).*/\1/p' /tmp/plan)
+extent=$(sed -n 's/.*(vgcreate -s \([0-9]*k\)).*/\1/p' /tmp/plan)
+read -r extents lv vg < <(sed -n 's/.*(lvcreate -l \([0-9]*\) -n \([^ ]*\) \([^)]*\)).*/\1 \2 \3/p' /tmp/plan)
+read -r -a mkfs < <(sed -n 's/^ *command *\(mkfs\.xfs .*\)$/\1/p' /tmp/plan)
+into=$(sed -n 's/.*; byte \([0-9]*\) of \/dev\/md5$/\1/p' /tmp/plan)
+luks_name=$(sed -n 's|^  LUKS2 *\/dev\/mapper\/\([^ ]*\) on /dev/md5$|\1|p' /tmp/plan)
+echo "plan: offset=$offset sector=$sector align=$align extent=$extent extents=$extents lv=$lv vg=$vg into=$into luks=$luks_name mkfs=${mkfs[*]}"
+expect_rc 0 "the plan names every number" test -n "$offset" -a -n "$sector" -a -n "$align" \
+	-a -n "$extent" -a -n "$extents" -a -n "$into" -a -n "$luks_name" -a "${#mkfs[@]}" -gt 2
+expect_eq "the plan's filesystem starts on a whole stripe" "$((into % STRIPE))" 0
+
+# ---- made by hand with the plan's numbers ---------------------------------
+head -c 64 /dev/urandom >/tmp/key
+chmod 0600 /tmp/key
+# a cheap PBKDF: argon2's default gigabyte and two seconds are no part of
+# what is tested, and the emulated CPU is slow
+FAST=(--pbkdf pbkdf2 --pbkdf-force-iterations 1000)
+expect_rc 0 "luksFormat --offset $offset --sector-size $sector" \
+	cryptsetup luksFormat -q --type luks2 --offset "$offset" --sector-size "$sector" "${FAST[@]}" \
+	--key-file /tmp/key /dev/md5
+expect_rc 0 "cryptsetup open" cryptsetup open --key-file /tmp/key /dev/md5 "$luks_name"
+expect_rc 0 "pvcreate --dataalignment $align" \
+	pvcreate -q --dataalignment "$align" --dataalignmentoffset 0 "/dev/mapper/$luks_name"
+expect_rc 0 "vgcreate -s $extent $vg" vgcreate -q -s "$extent" "$vg" "/dev/mapper/$luks_name"
+expect_rc 0 "lvcreate -l $extents -n $lv $vg" lvcreate -q -y -Wy -Zy -l "$extents" -n "$lv" "$vg"
+udevadm settle
+expect_rc 0 "/dev/$vg/$lv exists" test -b "/dev/$vg/$lv"
+expect_rc 0 "mkfs as planned: ${mkfs[*]}" "${mkfs[@]}"
+
+# ---- read back ------------------------------------------------------------
+crypt_table=$(dmsetup table "$luks_name")
+lv_table=$(dmsetup table "$vg-$lv")
+# the crypt line names the key by its kernel keyring description, not the key
+# shellcheck disable=SC2001 # a pattern, not a fixed string
+echo "dm: $luks_name: $(sed 's/:[0-9]*:logon:[^ ]*/:KEYRING-KEY/' <<<"$crypt_table")"
+echo "dm: $vg-$lv: $lv_table"
+crypt_off=$(awk '{ print $NF }' <<<"$crypt_table")
+lv_off=$(awk '$3 == "linear" { print $5 }' <<<"$lv_table")
+expect_eq "dm-crypt data offset (512-byte sectors, dmsetup table)" "$crypt_off" "$offset"
+expect_eq "the crypt target's sector size" "$(grep -o 'sector_size:[0-9]*' <<<"$crypt_table" | cut -d: -f2)" \
+	"$([ "$sector" = 512 ] || echo "$sector")"
+pe_start=$(pvs --noheadings --units b --nosuffix -o pe_start "/dev/mapper/$luks_name" | tr -d ' ')
+expect_eq "LV's linear start on the PV = pe_start (pvs)" "$((lv_off * 512))" "$pe_start"
+expect_eq "pe_start is a whole stripe" "$((pe_start % STRIPE))" 0
+expect_eq "extent size (vgs)" "$(vgs --noheadings --units b --nosuffix -o vg_extent_size "$vg" | tr -d ' ')" \
+	"$((${extent%k} * 1024))"
+expect_eq "LV extents (lvs)" "$(lvs --noheadings -o seg_size_pe "$vg/$lv" | tr -d ' ')" "$extents"
+total=$((crypt_off * 512 + pe_start))
+expect_eq "the XFS starts where the plan says (LUKS2 offset + pe_start)" "$total" "$into"
+expect_eq "... on a whole stripe of md5" "$((total % STRIPE))" 0
+lvdm=$(basename "$(readlink -f "/dev/$vg/$lv")")
+cryptdm=$(basename "$(readlink -f "/dev/mapper/$luks_name")")
+# the chain as sysfs gives it: each layer's holder and slave, and dm's
+# own names (sysfs has no table: the offsets are dmsetup's, the DM ioctl's)
+echo "sysfs /sys/block/$lvdm/dm: $(cd "/sys/block/$lvdm/dm" && echo *)"
+expect_eq "the LV's slave (sysfs) is the LUKS2 mapping" "$(ls "/sys/block/$lvdm/slaves")" "$cryptdm"
+expect_eq "the LUKS2 mapping's slave is md5" "$(ls "/sys/block/$cryptdm/slaves")" md5
+expect_eq "md5's holder is the LUKS2 mapping" "$(ls /sys/block/md5/holders)" "$cryptdm"
+expect_eq "the LV's dm name" "$(cat "/sys/block/$lvdm/dm/name")" "$vg-$lv"
+expect_eq "the LUKS2 mapping's dm uuid says CRYPT-LUKS2" "$(cut -d- -f1-2 "/sys/block/$cryptdm/dm/uuid")" CRYPT-LUKS2
+expect_eq "the LV's dm uuid says LVM" "$(cut -d- -f1 "/sys/block/$lvdm/dm/uuid")" LVM
+expect_eq "the LV's alignment_offset as the kernel stacks it" "$(cat "/sys/block/$lvdm/alignment_offset")" 0
+expect_eq "the LV's optimal_io_size, the array's through both layers" \
+	"$(cat "/sys/block/$lvdm/queue/optimal_io_size")" "$STRIPE"
+expect_eq "xfs sunit swidth (blocks) on the LV" \
+	"$(xfs_sb "/dev/$vg/$lv" unit) $(xfs_sb "/dev/$vg/$lv" width)" "16 48"
+mkfs_derived "/dev/$vg/$lv" >/tmp/derived
+expect_eq "what mkfs.xfs derives on the LV alone" "$(cat /tmp/derived)" "16 48"
+
+# ---- apply and check of a stack plan: refused, nothing written -------------
+# (until the LUKS2 and LVM steps exist: exit 2 before the device is opened)
+sb=$(dd if=/dev/md5 bs=1M count=20 2>/dev/null | sha256sum)
+expect_rc 2 "apply --stack luks,lvm: not made by apply yet" \
+	stripeplan apply "${S[@]}" --device /dev/md5 --root "$ROOT"
+expect_out "... and says so" "apply does not make or verify LUKS2 and LVM layers yet"
+expect_rc 2 "check --stack luks,lvm: not read by check yet" \
+	stripeplan check "${S[@]}" --device /dev/md5 --root "$ROOT"
+expect_eq "md5's first 20 MiB after both" "$(dd if=/dev/md5 bs=1M count=20 2>/dev/null | sha256sum)" "$sb"
+
+# ---- the layers held open: apply refuses md5 even with --force ------------
+expect_rc 3 "apply --force on md5 while the LUKS2 mapping holds it: refused" \
+	stripeplan apply --controller md --fs xfs --mountpoint /data --device /dev/md5 --root "$ROOT" --force
+expect_out "... naming the holder" "is held by $cryptdm; stripeplan never touches a disk in use, even with --force"
+expect_eq "md5's first 20 MiB after the refusal" "$(dd if=/dev/md5 bs=1M count=20 2>/dev/null | sha256sum)" "$sb"
+
+# ---- check on md5 (a plan without --stack): the LUKS2 layer is aligned ------
+# what check judges of a stack made by hand: the bottom layer's header
+LUKS_ALIGNED="holds a LUKS2 volume whose data starts at 16.12 MiB, whole stripes: aligned"
+expect_rc 1 "check on md5 finds LUKS2 where the plan's xfs would be" \
+	sp_check --controller md --fs xfs --mountpoint /data --device /dev/md5 --root "$ROOT"
+expect_out "check: the planned LUKS2 offset is on whole stripes" "$LUKS_ALIGNED"
+expect_rc 1 "no LUKS2 finding is costly" grep -q "costly: .*LUKS2" "$OUT"
+
+# ---- the tools' own choices on the same array ------------------------------
+expect_rc 0 "lvremove" lvremove -q -y "$vg/$lv"
+expect_rc 0 "vgremove" vgremove -q "$vg"
+expect_rc 0 "pvremove" pvremove -q "/dev/mapper/$luks_name"
+expect_rc 0 "cryptsetup close" cryptsetup close "$luks_name"
+expect_rc 0 "wipefs md5" wipefs -aq /dev/md5
+expect_rc 0 "luksFormat with cryptsetup's defaults" \
+	cryptsetup luksFormat -q --type luks2 "${FAST[@]}" --key-file /tmp/key /dev/md5
+def_off=$(cryptsetup luksDump /dev/md5 | awk '/^Data segments:/ { s = 1 } s && /offset:/ { print $2; exit }')
+echo "cryptsetup's own data offset on md5: $def_off bytes ($(awk -v o="$def_off" -v s="$STRIPE" 'BEGIN { printf "%.2f", o / s }') stripes)"
+# md exports its full stripe (optimal_io_size): cryptsetup aligns its 16 MiB
+# up to it by itself, and pvcreate its pe_start (data_alignment_detection);
+# a LUN that exports nothing gets 16 MiB and 1 MiB (tests/device/stack-check)
+expect_eq "cryptsetup's own offset on md5 is the plan's" "$def_off" "$((offset * 512))"
+expect_rc 1 "check on md5 with cryptsetup's default offset" \
+	sp_check --controller md --fs xfs --mountpoint /data --device /dev/md5 --root "$ROOT"
+expect_out "check: cryptsetup's own offset on md5 is aligned" "$LUKS_ALIGNED"
+expect_rc 0 "cryptsetup open (defaults)" cryptsetup open --key-file /tmp/key /dev/md5 "$luks_name"
+expect_rc 0 "pvcreate with its defaults" pvcreate -q "/dev/mapper/$luks_name"
+def_pe=$(pvs --noheadings --units b --nosuffix -o pe_start "/dev/mapper/$luks_name" | tr -d ' ')
+echo "pvcreate's own pe_start on the LUKS2 volume: $def_pe bytes; the layers' sum $((def_off + def_pe)) = $(awk -v o="$((def_off + def_pe))" -v s="$STRIPE" 'BEGIN { printf "%.2f", o / s }') stripes"
+expect_eq "pvcreate's own pe_start on the LUKS2 volume is whole stripes" "$((def_pe % STRIPE))" 0
+expect_rc 0 "pvremove" pvremove -q "/dev/mapper/$luks_name"
+expect_rc 0 "cryptsetup close" cryptsetup close "$luks_name"
+mdadm --stop /dev/md5 >/dev/null
+
+# ---- a controller's LUN: LVM on a GPT partition, LUKS2 on the LV ----------
+# RAID5 4 x 64 KiB declared (a LUN exports no topology): the partition the
+# plan starts at 3 MiB, pvcreate's --dataalignment, LUKS2 on the LV
+lun=$(disk_by_serial LUN0001)
+expect_eq "the LUN exports no optimal I/O size" "$(cat "/sys/block/$lun/queue/optimal_io_size")" 0
+P=(--controller dell-perc5e --level 5 --disks 4 --chunk 64K --fs xfs --mountpoint /lun)
+# the partition, as apply makes it without a stack; its xfs then wiped
+expect_rc 0 "apply without --stack: the partition at 3 MiB" \
+	stripeplan apply "${P[@]}" --device "/dev/$lun" --root "$ROOT"
+udevadm settle
+part_start=$(($(cat "/sys/block/$lun/${lun}1/start") * 512))
+expect_eq "partition 1 starts at 3 MiB (sysfs)" "$part_start" 3145728
+expect_rc 0 "wipefs the partition's xfs" wipefs -aq "/dev/${lun}1"
+S2=(--stack lvm,luks --vg vgl --lv lv)
+expect_rc 0 "plan --stack lvm,luks on the LUN" stripeplan plan "${P[@]}" "${S2[@]}" --device "/dev/$lun"
+cp "$OUT" /tmp/plan-lun
+align=$(sed -n 's/.*(pvcreate --dataalignment \([0-9]*k\) --dataalignmentoffset 0).*/\1/p' /tmp/plan-lun)
+extent=$(sed -n 's/.*(vgcreate -s \([0-9]*k\)).*/\1/p' /tmp/plan-lun)
+read -r extents lv vg < <(sed -n 's/.*(lvcreate -l \([0-9]*\) -n \([^ ]*\) \([^)]*\)).*/\1 \2 \3/p' /tmp/plan-lun)
+read -r offset sector < <(sed -n 's/.*luksFormat --type luks2 --offset \([0-9]*\) --sector-size \([0-9]*\) .*/\1 \2/p' /tmp/plan-lun)
+luks_name=$(sed -n 's|^  LUKS2 *\/dev\/mapper\/\([^ ]*\) on /dev/.*$|\1|p' /tmp/plan-lun)
+into=$(sed -n "s/.*; byte \\([0-9]*\\) of \\/dev\\/$lun\$/\\1/p" /tmp/plan-lun)
+echo "plan: align=$align extent=$extent extents=$extents lv=$lv vg=$vg offset=$offset sector=$sector luks=$luks_name into=$into"
+expect_rc 0 "the plan names every number" test -n "$align" -a -n "$extent" -a -n "$extents" \
+	-a -n "$offset" -a -n "$sector" -a -n "$luks_name" -a -n "$into"
+expect_rc 0 "pvcreate --dataalignment $align" \
+	pvcreate -q --dataalignment "$align" --dataalignmentoffset 0 "/dev/${lun}1"
+expect_rc 0 "vgcreate -s $extent $vg" vgcreate -q -s "$extent" "$vg" "/dev/${lun}1"
+expect_rc 0 "lvcreate -l $extents -n $lv $vg" lvcreate -q -y -Wy -Zy -l "$extents" -n "$lv" "$vg"
+expect_rc 0 "luksFormat --offset $offset on the LV" \
+	cryptsetup luksFormat -q --type luks2 --offset "$offset" --sector-size "$sector" "${FAST[@]}" \
+	--key-file /tmp/key "/dev/$vg/$lv"
+expect_rc 0 "cryptsetup open" cryptsetup open --key-file /tmp/key "/dev/$vg/$lv" "$luks_name"
+lv_off=$(dmsetup table "$vg-$lv" | awk '$3 == "linear" { print $5 }')
+crypt_off=$(dmsetup table "$luks_name" | awk '{ print $NF }')
+total=$((part_start + lv_off * 512 + crypt_off * 512))
+expect_eq "partition start + pe_start + LUKS2 offset (sysfs, dmsetup table) = the plan's" "$total" "$into"
+expect_eq "... a whole stripe of the LUN" "$((total % STRIPE))" 0
+expect_rc 1 "check on the LUN finds the PV where the plan's xfs would be" \
+	sp_check "${P[@]}" --device "/dev/$lun" --root "$ROOT"
+expect_out "check: the planned pe_start is on whole stripes" \
+	"holds an LVM physical volume whose first extent starts at 3 MiB, whole stripes: aligned"
+expect_rc 0 "cryptsetup close" cryptsetup close "$luks_name"
+expect_rc 0 "lvremove" lvremove -q -y "$vg/$lv"
+expect_rc 0 "vgremove" vgremove -q "$vg"
+expect_rc 0 "pvremove" pvremove -q "/dev/${lun}1"
+# pvcreate's own choice on a LUN that exports nothing: 1 MiB, 3 + 1 = 4 MiB
+expect_rc 0 "pvcreate with its defaults on the LUN's partition" pvcreate -q "/dev/${lun}1"
+expect_eq "pvcreate's own pe_start there" \
+	"$(pvs --noheadings --units b --nosuffix -o pe_start "/dev/${lun}1" | tr -d ' ')" 1048576
+lun_sb=$(dd if="/dev/$lun" bs=1M count=8 2>/dev/null | sha256sum)
+expect_rc 3 "apply without --force over the PV: refused" \
+	stripeplan apply "${P[@]}" --device "/dev/$lun" --root "$ROOT"
+expect_out "... naming the PV" "LVM2_member.*without --force"
+expect_eq "the LUN's first 8 MiB after the refusal" "$(dd if="/dev/$lun" bs=1M count=8 2>/dev/null | sha256sum)" "$lun_sb"
+expect_rc 1 "check on the LUN with pvcreate's default" sp_check "${P[@]}" --device "/dev/$lun" --root "$ROOT"
+expect_out "check: costly, 21.33 stripes, with the fix" \
+	"costly: the LVM physical volume on /dev/${lun}1 starts its extents \\(pe_start\\) 1 MiB in \\(byte 4194304 of the array, 21.33 stripes\\).*pvcreate --dataalignment 3072k --dataalignmentoffset 0"
+expect_rc 0 "pvremove" pvremove -q "/dev/${lun}1"
+vm_finish
