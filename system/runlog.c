@@ -125,7 +125,11 @@ static size_t count_pruned(const char *root)
 	dir_fd = sp_root_open_dir(root_fd, SP_RUNLOG_DIR, false, 0);
 	close(root_fd);
 	if (dir_fd >= 0) {
-		free_names(list_reports(dir_fd, &n), n);
+		/* two statements: an argument's order of evaluation is
+		 * unspecified, and n must be the listing's */
+		char **names = list_reports(dir_fd, &n);
+
+		free_names(names, n);
 		close(dir_fd);
 	}
 	return n + 1 > SP_RUNLOG_KEEP ? n + 1 - SP_RUNLOG_KEEP : 0;
