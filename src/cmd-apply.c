@@ -241,6 +241,16 @@ static bool list_kept_report(const struct sp_cli_args *args, const struct sp_pla
 	return true;
 }
 
+/* A real run keeps its report when it wrote; a dry run lists keeping it
+ * when its real run would write (it lists an action). */
+static bool keeps_report(const struct sp_cli_args *args, const struct progress *progress,
+			 const struct sp_report *report)
+{
+	if (args->dry_run)
+		return report->outcome == SP_OUTCOME_DRY_RUN && sp_report_n_actions(report) > 0;
+	return progress->writing && report->outcome != SP_OUTCOME_REFUSED;
+}
+
 static void keep_report(const struct sp_cli_args *args, const struct sp_plan *plan,
 			const struct sp_report *report, const struct sp_runlog *where, char *kept,
 			size_t len)
@@ -337,9 +347,7 @@ static int run(int argc, char **argv, bool apply)
 	opts.userdata = &progress;
 	rc = apply ? sp_pipeline_apply(plan, &opts, report) : sp_pipeline_check(plan, &opts, report);
 	sp_ticker_stop(&progress.ticker);
-	if (apply && (args->dry_run ? report->outcome == SP_OUTCOME_DRY_RUN &&
-					      sp_report_n_actions(report) :
-				      progress.writing && report->outcome != SP_OUTCOME_REFUSED) &&
+	if (apply && keeps_report(args, &progress, report) &&
 	    list_kept_report(args, plan, report, &where) && !args->dry_run)
 		keep_report(args, plan, report, &where, kept, sizeof(kept));
 	tell_outcome(report, plan, kept);
