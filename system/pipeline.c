@@ -343,22 +343,24 @@ out:
 /*
  * Opens the device once, for the whole run, and takes the whole-disk
  * advisory lock on that descriptor: udev and systemd tools skip a locked
- * disk.  apply takes it exclusively (LOCK_EX), read-write when it can (so
- * a read-only device still opens and is refused by name below); check
- * shares it (LOCK_SH) on a read-only descriptor, which waits out udev's
- * own lock and keeps udevd from re-reading the partition table while
- * check reads it: udevd re-reads it whenever a program that opened the
- * disk for writing closes it, and during that re-read the kernel has no
- * partitions to show.
+ * disk.  apply takes it exclusively (LOCK_EX), check shares it (LOCK_SH),
+ * which waits out udev's own lock and keeps udevd from re-reading the
+ * partition table while check reads it: udevd re-reads it whenever a
+ * program that opened the disk for writing closes it, and during that
+ * re-read the kernel has no partitions to show.  Read-only in both: the
+ * writes go through descriptors closed while the lock is held, so udevd
+ * finds the disk locked and only announces a change; a lock descriptor
+ * opened for writing is closed as the lock goes, and udevd re-read the
+ * table then, under the next command (vm/boot: check missed the
+ * partition an apply had just made).  A read-only device is refused by
+ * its BLKROGET below, not by this open.
  */
 static int open_and_lock(const char *path, int op, unsigned wait_ms, int *ret_fd,
 			 struct sp_error *err)
 {
-	int fd = open(path, (op == LOCK_EX ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 
-	if (fd < 0 && op == LOCK_EX && (errno == EROFS || errno == EACCES))
-		fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
 
@@ -861,7 +863,21 @@ int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts
 	init_ctx(plan, opts, ctx);
 	ctx->auditing = true;
 	ctx->read_only = opts->read_only;
+	/* check only reads: without the lock it still looks, and says so;
+	 * scan takes none, so it never delays a tool that wants it.  Taken
+	 * before the partition is looked up: udev re-reads a disk's table
+	 * (its partitions gone for a moment, their links made again later)
+	 * only while it holds the disk's lock, and vm/boot saw check look
+	 * in that moment and miss the partition a run had just made. */
+	if (!opts->read_only &&
+	    open_and_lock(plan->device.path, LOCK_SH,
+		      opts->lock_wait_ms ? opts->lock_wait_ms : DEFAULT_LOCK_WAIT_MS, &lock_fd,
+		      &lock_err) < 0)
+		note(r, "%s; udev may re-read the partition table while check reads it",
+		     lock_err.message);
 	if (sp_probe_facts(opts->sysfs, plan->device.path, &facts, &r->error) < 0) {
+		if (lock_fd >= 0)
+			close(lock_fd);
 		free(ctx);
 		return finish(r, SP_OUTCOME_FAILED, started);
 	}
@@ -869,14 +885,6 @@ int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts
 	sp_step_partition_resolve(ctx);
 	n = identity_differences(&plan->device, &facts, r->notes, SP_STEP_MAX_LINES);
 	r->n_notes = n < SP_STEP_MAX_LINES ? n : SP_STEP_MAX_LINES;
-	/* check only reads: without the lock it still looks, and says so;
-	 * scan takes none, so it never delays a tool that wants it */
-	if (!opts->read_only &&
-	    open_and_lock(plan->device.path, LOCK_SH,
-		      opts->lock_wait_ms ? opts->lock_wait_ms : DEFAULT_LOCK_WAIT_MS, &lock_fd,
-		      &lock_err) < 0)
-		note(r, "%s; udev may re-read the partition table while check reads it",
-		     lock_err.message);
 	for (size_t i = 0; i < N_STEPS; i++) {
 		if (run_verify(i, ctx, &r->steps[i]) < 0) {
 			failed = true;

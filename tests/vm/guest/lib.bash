@@ -138,6 +138,31 @@ expect_tuning() {
 	fi
 }
 
+# tuning_differs PLANTEXT: true while a knob the plan lists reads otherwise
+tuning_differs() {
+	local path want
+	while read -r path want; do
+		[ "$(knob "$path")" = "$want" ] || return 0
+	done < <(tuning_of "$1")
+	return 1
+}
+
+# expect_tuning_within SECS WHAT PLANTEXT: expect_tuning, once the knobs
+# read back or SECS have passed.  After a synthetic uevent: "trigger
+# --settle" in Debian 12's udevadm returns on the first event udevd
+# finishes for the device, and a CI run saw it return on an earlier one
+# (a change from the run before, queued behind the guest's slow udevd)
+# with the rule's event still queued: both knobs read their old values,
+# and the same rule set them on the next event.
+expect_tuning_within() {
+	local deadline=$((SECONDS + $1))
+	udevadm settle
+	while tuning_differs "$3" && [ "$SECONDS" -lt "$deadline" ]; do
+		sleep 0.2
+	done
+	expect_tuning "$2" "$3"
+}
+
 # xfs_sb DEV FIELD: a field of the XFS primary superblock, read by xfs_db
 xfs_sb() {
 	xfs_db -r -c 'sb 0' -c "p $2" "$1" | awk '{ print $3 }'

@@ -39,19 +39,21 @@ echo "--- $rule"
 cat "$rule"
 expect_rc 0 "the udev rule names the LUN's WWN" grep -q 5000c500a1b2c301 "$rule"
 
-# undo the live tuning, then let udevd run the generated rule
+# undo the live tuning, then let udevd run the generated rule (once the
+# events of the run before are done, so none of them runs it instead)
+udevadm settle
 echo mq-deadline >"/sys/block/$ctl/queue/scheduler"
 echo 128 >"/sys/block/$ctl/queue/read_ahead_kb"
 expect_eq "ctl read_ahead_kb reset" "$(knob "/sys/block/$ctl/queue/read_ahead_kb")" 128
 cp "$rule" /etc/udev/rules.d/
 udevadm control --reload
 udev_event change "/dev/$ctl"
-expect_tuning "ctl tuning set by udevd from the generated rule" /tmp/plan-ctl
+expect_tuning_within 30 "ctl tuning set by udevd from the generated rule" /tmp/plan-ctl
 expect_rc 0 "check ctl" stripeplan check "${P400[@]}" --device "/dev/$ctl" --root "$ROOT"
 # the same rule on an add event, as at boot
 echo 128 >"/sys/block/$ctl/queue/read_ahead_kb"
 udev_event add "/dev/$ctl"
-expect_tuning "ctl tuning set by udevd on add" /tmp/plan-ctl
+expect_tuning_within 30 "ctl tuning set by udevd on add" /tmp/plan-ctl
 
 # ---- topo: 4 KiB physical sectors, a RAID5 4 x 128K exported by the LUN ----
 expect_eq "topo physical_block_size" "$(cat "/sys/block/$topo/queue/physical_block_size")" 4096
