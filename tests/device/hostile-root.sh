@@ -23,7 +23,7 @@ tree() {
 snap() {
 	sync
 	{
-		sha256sum "$(image_of "$1")" | cut -d' ' -f1
+		"$IMAGE_DIGEST" "$(image_of "$1")"
 		sfdisk -d "$1" 2>&1 || true
 		echo "-- root"
 		tree "$2"

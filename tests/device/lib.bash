@@ -37,10 +37,11 @@ image_of() {
 	awk -v d="$1" '$1 == d { print $2 }' "$SP_LOOP_TMPDIR/.devices"
 }
 
-# digest DEV: what is on the device, byte for byte
+# digest DEV: what is on the device, byte for byte (its image's data
+# extents and their bytes: tests/device/image-digest.c)
 digest() {
 	sync
-	sha256sum "$(image_of "$1")" | cut -d' ' -f1
+	"$IMAGE_DIGEST" "$(image_of "$1")"
 }
 
 # unchanged DEV BEFORE WHAT: the device still holds exactly BEFORE
@@ -98,8 +99,7 @@ device_finish() {
 # sparse image's digest, the label as sfdisk reads it, and every path
 # under the scratch root with its type, mode and content digest.
 state() {
-	sync
-	sha256sum "$(image_of "$1")" | cut -d' ' -f1
+	digest "$1"
 	sfdisk -d "$1" 2>&1 | grep -v '^device:' || true
 	(cd "$SP_TEST_ROOT" && find . -printf '%p %y %m %s\n' | sort &&
 		find . -type f -exec sha256sum {} + | sort)

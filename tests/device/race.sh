@@ -28,7 +28,7 @@ img_a=$(image_of "$dev")
 img_b="$SP_LOOP_TMPDIR/other.img"
 truncate -s 1G "$img_b"
 printf 'the other disk\n' | dd of="$img_b" bs=1M seek=1 conv=notrunc status=none
-digest_b=$(sha256sum "$img_b" | cut -d' ' -f1)
+digest_b=$("$IMAGE_DIGEST" "$img_b")
 
 backing() {
 	losetup --noheadings --output BACK-FILE "$1" 2>/dev/null || true
@@ -59,7 +59,7 @@ attach_a() {
 }
 
 sha() {
-	sha256sum "$1" | cut -d' ' -f1
+	"$IMAGE_DIGEST" "$1"
 }
 
 # the images' first GiB: what a resize leaves as it was
@@ -194,7 +194,7 @@ for i in $(seq "$ITERATIONS"); do
 	rc=0
 	wait "$pid" || rc=$?
 	checks=$((checks + 1))
-	[ "$(sha256sum "$img_b" | cut -d' ' -f1)" = "$digest_b" ] ||
+	[ "$("$IMAGE_DIGEST" "$img_b")" = "$digest_b" ] ||
 		fail "iteration $i: apply wrote the other image (exit $rc): $(cat "$WORK/race.out")"
 	case $rc in
 	0)
