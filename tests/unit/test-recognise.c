@@ -238,6 +238,96 @@ static void test_megaraid_sas_unknown_board(void **state)
 	assert_non_null(strstr(rec.seen, "SCSI host proc_name 'megaraid_sas'"));
 }
 
+/* the seed controllers' chips (seeds 000 and 003): a PERC 6/i on its Dell
+ * board, the SAS1078, and a PERC 5/E, Dell's own 1028:0015 */
+static void test_megaraid_sas_perc6i(void **state)
+{
+	static const struct scsi_lun l = { "devices/pci0000:00/0000:03:00.0", "1000", "0060", "1028",
+					   "1f0c", "megaraid_sas", "DELL", "PERC 6/i", "1.11" };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	recognise_lun(&l, &f, &rec);
+	assert_string_equal(decided(&rec), "dell-perc6i");
+	assert_int_equal(rec.n_by, 3);
+	assert_string_equal(rec.by[0], "PCI 1000:0060 subsystem 1028:1f0c, PERC 6/i Integrated");
+	assert_string_equal(rec.by[1], "INQUIRY vendor 'DELL' model 'PERC 6/i'");
+	assert_string_equal(rec.by[2], "SCSI host proc_name 'megaraid_sas'");
+}
+
+static void test_megaraid_sas_perc5e(void **state)
+{
+	static const struct scsi_lun l = { "devices/pci0000:00/0000:05:00.0", "1028", "0015", "1028",
+					   "1f01", "megaraid_sas", NULL, NULL, NULL };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	recognise_lun(&l, &f, &rec);
+	assert_string_equal(decided(&rec), "dell-perc5e");
+	assert_string_equal(rec.by[0], "PCI 1028:0015 subsystem 1028:1f01, PERC 5/E Adapter");
+}
+
+/*
+ * QEMU's -device megasas as the guest's megaraid_sas shows it (vm/scsi):
+ * the SAS1078 (1000:0060) on subsystem 1000:1013, an LSI board (QEMU names
+ * it the 8708EM2) that pci.ids does not list.  A logical drive whose
+ * INQUIRY is a PERC 6/i's is decided by it and the driver; with QEMU's own
+ * INQUIRY the chip decides nothing (other boards than Dell's carry it) and
+ * the PERC 6/i is named as what it could be, beside the MR416i, whose
+ * profile lists no chip (its PCI ids were not found) and so is ruled out
+ * by none.
+ */
+static void test_qemu_megasas_perc6i_inquiry(void **state)
+{
+	static const struct scsi_lun l = { "devices/pci0000:00/0000:00:05.0", "1000", "0060", "1000",
+					   "1013", "megaraid_sas", "DELL", "PERC 6/i", "1.11" };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	recognise_lun(&l, &f, &rec);
+	assert_string_equal(decided(&rec), "dell-perc6i");
+	assert_int_equal(rec.n_by, 2);
+	assert_string_equal(rec.by[0], "INQUIRY vendor 'DELL' model 'PERC 6/i'");
+	assert_string_equal(rec.by[1], "SCSI host proc_name 'megaraid_sas'");
+}
+
+static void test_qemu_megasas(void **state)
+{
+	static const struct scsi_lun l = { "devices/pci0000:00/0000:00:05.0", "1000", "0060", "1000",
+					   "1013", "megaraid_sas", "QEMU", "QEMU HARDDISK", "2.5+" };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	recognise_lun(&l, &f, &rec);
+	assert_null(rec.profile);
+	assert_string_equal(rec.candidates, "dell-perc6i, hpe-mr416i");
+	assert_string_equal(rec.seen, "SCSI host proc_name 'megaraid_sas', INQUIRY vendor 'QEMU' "
+				      "model 'QEMU HARDDISK' revision '2.5+', PCI 1000:0060 subsystem "
+				      "1000:1013");
+}
+
+/* QEMU's -device megasas-gen2, the SAS2108 (1000:0079, the PERC H700/H800's
+ * chip) on the 9260-8i's subsystem 1000:9261: no profile has the chip, so
+ * every megaraid_sas profile that lists its chips is ruled out; the MR416i,
+ * which lists none, is all that is named */
+static void test_qemu_megasas_gen2(void **state)
+{
+	static const struct scsi_lun l = { "devices/pci0000:00/0000:00:06.0", "1000", "0079", "1000",
+					   "9261", "megaraid_sas", "QEMU", "QEMU HARDDISK", "2.5+" };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	recognise_lun(&l, &f, &rec);
+	assert_null(rec.profile);
+	assert_string_equal(rec.candidates, "hpe-mr416i");
+	assert_non_null(strstr(rec.seen, "PCI 1000:0079 subsystem 1000:9261"));
+}
+
 /* mpi3mr: one chip (SAS4116) under the H965i and the 9660 */
 static void test_mpi3mr(void **state)
 {
@@ -486,6 +576,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_megaraid_sas_h755, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_megaraid_sas_9560, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_megaraid_sas_unknown_board, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_megaraid_sas_perc6i, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_megaraid_sas_perc5e, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_qemu_megasas_perc6i_inquiry, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_qemu_megasas, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_qemu_megasas_gen2, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mpi3mr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mpi3mr_9660, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_smartpqi, setup, teardown),

@@ -31,6 +31,9 @@ raid10 raid456 xfs ext4 9p 9pnet_virtio crc32c_generic crc32c-intel"
 # default (aes-xts-plain64, the keyslots through AF_ALG), for the stack
 # scenario; the scenario loads them (the kernel loads the ciphers itself)
 DM_MODULES="dm_mod dm_crypt aesni_intel aes_generic xts algif_skcipher algif_hash af_alg"
+# the initramfs alone: the RAID HBAs QEMU emulates, loaded by the scenario
+# that attaches them (megaraid_sas drives -device megasas and megasas-gen2)
+HBA_MODULES="megaraid_sas"
 ROOT_PACKAGES="systemd-sysv,udev,kmod,mdadm,xfsprogs,e2fsprogs,util-linux,libparted2,libjson-c5"
 # the tools a scenario may run in the guest, with the libraries ldd names
 TOOLS="bash mkfs.xfs xfs_db xfs_info xfs_spaceman xfs_admin mke2fs mkfs.ext4 mkfs.ext3 dumpe2fs
@@ -54,7 +57,7 @@ key() {
 initrd_key() {
 	local p
 	# shellcheck disable=SC2086 # one package name per word
-	key "$MODULES" "$DM_MODULES" "$TOOLS" "$(declare -f put put_with_libs module_closure build_initrd)" \
+	key "$MODULES" "$DM_MODULES" "$HBA_MODULES" "$TOOLS" "$(declare -f put put_with_libs module_closure build_initrd)" \
 		"$(cat "$here/init")" "$(dpkg-query -W $HOST_PACKAGES)" \
 		"$(for p in $DEB_PACKAGES; do apt-cache policy "$p" | awk -v p="$p" '/Candidate:/ { print p, $2 }'; done)"
 }
@@ -141,7 +144,7 @@ build_initrd() {
 	for tool in $("$tree/usr/bin/busybox" --list); do
 		[ -e "$tree/usr/bin/$tool" ] || [ -e "$tree/usr/sbin/$tool" ] || ln -s busybox "$tree/usr/bin/$tool"
 	done
-	MODULES="$MODULES $DM_MODULES" module_closure "$kdir" "$kver" "$tree"
+	MODULES="$MODULES $DM_MODULES $HBA_MODULES" module_closure "$kdir" "$kver" "$tree"
 	install -m 0755 "$here/init" "$tree/init"
 	(cd "$tree" && find . | LC_ALL=C sort | cpio --quiet -o -H newc) >"$work/out/initrd.cpio"
 }

@@ -18,6 +18,7 @@ VM_QEMU_PID=""
 VM_ARGS=()
 vm_disk_count=0
 vm_have_scsi=0
+vm_hbas=()
 
 vm_cleanup() {
 	local pid
@@ -85,6 +86,23 @@ vm_scsi() {
 		-device "scsi-hd,drive=$id,bus=scsi0.0,channel=0,scsi-id=0,lun=$vm_disk_count${2:+,$2}")
 }
 
+# vm_hba MODEL NAME TARGET [PROPS]: attach image NAME as a scsi-hd on QEMU's
+# emulated RAID HBA MODEL (megasas: the LSI SAS1078; megasas-gen2: the SAS
+# 2108), one HBA per model, at scsi-id TARGET (its logical drive's number)
+vm_hba() {
+	local model=$1 id=d$vm_disk_count bus=hba-$1
+	vm_disk_count=$((vm_disk_count + 1))
+	case " ${vm_hbas[*]} " in
+	*" $model "*) ;;
+	*)
+		VM_ARGS+=(-device "$model,id=$bus")
+		vm_hbas+=("$model")
+		;;
+	esac
+	VM_ARGS+=(-drive "file=$VM_RUN/disks/$2,format=raw,if=none,id=$id,cache=unsafe"
+		-device "scsi-hd,drive=$id,bus=$bus.0,scsi-id=$3,lun=0${4:+,$4}")
+}
+
 # vm_virtio NAME [PROPS]: attach image NAME as a virtio-blk disk
 vm_virtio() {
 	local id=d$vm_disk_count
@@ -97,6 +115,7 @@ vm_reset_disks() {
 	VM_ARGS=()
 	vm_disk_count=0
 	vm_have_scsi=0
+	vm_hbas=()
 }
 
 # KVM where it really works; TCG on a host that is itself a PVM guest

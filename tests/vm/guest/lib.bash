@@ -72,6 +72,38 @@ disk_by_serial() {
 	return 1
 }
 
+# disk_on_pci DEVICE TARGET: the SCSI disk at target TARGET below the PCI
+# function whose device id is DEVICE ("0x0060"), read from sysfs's own
+# paths (.../0000:00:05.0/host2/target2:2:0/2:2:0:0/block/sda)
+disk_on_pci() {
+	local d dev hctl
+	for d in /sys/block/sd*; do
+		dev=$(readlink -f "$d/device")
+		hctl=$(basename "$dev") && hctl=${hctl#*:*:} && hctl=${hctl%:*}
+		if [ "$(cat "${dev%/host*}/device" 2>/dev/null)" = "$1" ] && [ "$hctl" = "$2" ]; then
+			echo "${d##*/}"
+			return 0
+		fi
+	done
+	echo "disk_on_pci: no disk at target $2 below PCI device $1" >&2
+	return 1
+}
+
+# pci_ids DISK: "vendor:device subvendor:subdevice" of the PCI function
+# its SCSI host hangs off, as sysfs prints them ("0x1000:0x0060 ...")
+pci_ids() {
+	local pci
+	pci=$(readlink -f "/sys/block/$1/device") && pci=${pci%/host*}
+	echo "$(cat "$pci/vendor"):$(cat "$pci/device") $(cat "$pci/subsystem_vendor"):$(cat "$pci/subsystem_device")"
+}
+
+# host_proc_name DISK: its SCSI host's proc_name (the driver's name)
+host_proc_name() {
+	local h
+	h=$(readlink -f "/sys/block/$1/device") && h=${h%/target*} && h=${h##*/}
+	cat "/sys/class/scsi_host/$h/proc_name"
+}
+
 # scsi_names_in_order LINK...: the SCSI disks LINK... (by-id links) named
 # sda, sdb ... in the order given.  sd names disks in the order its
 # asynchronous probes run, which varies from boot to boot (seen here with

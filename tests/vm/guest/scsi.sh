@@ -9,6 +9,11 @@
 #    refused; a mirror on it gets no stripe unit from it (-d noalign)
 #  - 4kn: 4096-byte logical sectors
 #  - scsi_debug with an alignment offset
+#  - logical drives on QEMU's MegaRAID SAS 1078 (-device megasas: PCI
+#    1000:0060, the PERC 6's chip, on an LSI 8708EM2's subsystem 1000:1013)
+#    and SAS 2108 (-device megasas-gen2: 1000:0079, subsystem 1000:9261, the
+#    9260-8i; the PERC H700/H800's chip) under the kernel's megaraid_sas:
+#    recognised from what it exports, without --controller, or not, and why
 # shellcheck source=lib.bash
 . /share/lib.bash
 ROOT=/tmp/root
@@ -136,4 +141,79 @@ expect_eq "scsi_debug partition start: 1 MiB from sector 0 (today's rule)" \
 expect_eq "scsi_debug ext4 RAID stripe width (dumpe2fs)" \
 	"$(dumpe2fs -h "/dev/${dbg}1" 2>/dev/null | sed -n 's/^RAID stripe width: *//p')" 32
 expect_rc 0 "check scsi_debug" stripeplan check "${DBG[@]}" --device "/dev/$dbg" --root "$ROOT"
+
+# ---- megaraid_sas: QEMU's SAS1078 and SAS2108 ------------------------------
+# The PCI ids are QEMU's (hw/scsi/megasas.c megasas_devices[]:
+# PCI_DEVICE_ID_LSI_SAS1078 0x0060 subsystem 0x1013, PCI_DEVICE_ID_LSI_SAS0079
+# 0x0079 subsystem 0x9261, vendor and subvendor 0x1000), the ones the
+# kernel's megasas_pci_table binds as SAS1078R and SAS0079GEN2.
+modprobe megaraid_sas
+for _ in $(seq 300); do
+	mr6=$(disk_on_pci 0x0060 0 2>/dev/null) && mrq=$(disk_on_pci 0x0060 1 2>/dev/null) &&
+		mr2=$(disk_on_pci 0x0079 0 2>/dev/null) && break
+	sleep 0.2
+done
+udevadm settle
+echo "megasas: mr6=$mr6 mrq=$mrq; megasas-gen2: mr2=$mr2"
+if [ -z "$mr6" ] || [ -z "$mrq" ] || [ -z "$mr2" ]; then
+	fail "megaraid_sas: its three logical drives within 60 s of modprobe"
+	dmesg | tail -30
+	vm_finish
+	exit
+fi
+dmesg | grep -i megaraid_sas | grep -iE 'controller type|fw now|init adapter' | head -8
+for d in "$mr6" "$mrq" "$mr2"; do
+	expect_eq "$d: its SCSI host's proc_name" "$(host_proc_name "$d")" megaraid_sas
+done
+expect_eq "$mr6: the 1078's PCI ids" "$(pci_ids "$mr6")" "0x1000:0x0060 0x1000:0x1013"
+expect_eq "$mr2: the 2108's PCI ids" "$(pci_ids "$mr2")" "0x1000:0x0079 0x1000:0x9261"
+expect_eq "$mr6: INQUIRY as a PERC 6/i's logical drive" \
+	"$(sed 's/ *$//' "/sys/block/$mr6/device/vendor")/$(sed 's/ *$//' "/sys/block/$mr6/device/model")" "DELL/PERC 6/i"
+expect_eq "$mr2: megaraid_sas passes the LD's Block Limits on (min/opt I/O)" \
+	"$(cat "/sys/block/$mr2/queue/minimum_io_size") $(cat "/sys/block/$mr2/queue/optimal_io_size")" "65536 196608"
+
+R5=(--fs xfs --level 5 --disks 4 --chunk 64K)
+# the 1078 with a PERC 6/i's INQUIRY: decided by the INQUIRY and the driver
+# (QEMU's subsystem 1000:1013 is no Dell board: the chip alone decides nothing)
+expect_rc 0 "plan $mr6 without --controller" stripeplan plan "${R5[@]}" --device "/dev/$mr6"
+expect_out "$mr6: the PERC 6/i profile is chosen" "^stripeplan: dell-perc6i raid5, 4 disks"
+expect_out "$mr6: the plan names the facts that decided" \
+	"recognised by  INQUIRY vendor 'DELL' model 'PERC 6/i'"
+expect_out "$mr6: ... and the driver" "^ +SCSI host proc_name 'megaraid_sas'"
+expect_out "$mr6: the plan cites the profile's source for its tuning" "read_ahead_kb = 4096"
+expect_out "$mr6: ... (seed 003)" "seed 003: blockdev --setra 8192"
+expect_rc 0 "apply $mr6 without --controller" stripeplan apply "${R5[@]}" --device "/dev/$mr6" --root "$ROOT"
+expect_eq "$mr6 partition start: lcm(192K, 1 MiB) = 3 MiB" \
+	"$(sfdisk -d "/dev/$mr6" | sed -n "s|^/dev/${mr6}1 : start= *\([0-9]*\),.*|\1|p")" 6144
+expect_eq "$mr6 xfs sunit swidth (blocks): su=64k sw=3" \
+	"$(xfs_sb "/dev/${mr6}1" unit) $(xfs_sb "/dev/${mr6}1" width)" "16 48"
+expect_eq "$mr6 read_ahead_kb as the profile plans" "$(knob "/sys/block/$mr6/queue/read_ahead_kb")" 4096
+expect_rc 0 "check $mr6 without --controller" sp_check "${R5[@]}" --device "/dev/$mr6" --root "$ROOT"
+expect_rc 2 "plan $mr6 declared as a PERC 5/E" stripeplan plan "${R5[@]}" --controller dell-perc5e \
+	--device "/dev/$mr6"
+expect_out "$mr6: the refusal names both profiles" \
+	"--controller dell-perc5e, but what the kernel says of /dev/$mr6 is the dell-perc6i profile's"
+
+# the same 1078 with QEMU's own INQUIRY: nothing decides; the warning names
+# what was seen and the one profile that shares the chip
+expect_rc 0 "plan $mrq without --controller" stripeplan plan "${R5[@]}" --device "/dev/$mrq"
+expect_out "$mrq: planned as generic" "^stripeplan: generic raid5"
+expect_out "$mrq: the warning names the driver, the INQUIRY and the PCI ids it saw" \
+	"controller-not-recognised.*proc_name 'megaraid_sas', INQUIRY vendor 'QEMU' model 'QEMU HARDDISK'.*PCI 1000:0060 subsystem 1000:1013"
+expect_out "$mrq: ... and the profiles it could be (the MR416i's lists no chip)" \
+	"it could be dell-perc6i, hpe-mr416i, which the kernel's facts do not tell apart"
+expect_rc 0 "plan $mrq declared as the PERC 6/i (not contradicted)" stripeplan plan "${R5[@]}" \
+	--controller dell-perc6i --device "/dev/$mrq"
+
+# the 2108: no profile has its chip (no PERC H700/H800 profile): generic,
+# the warning naming what was seen; only the MR416i, whose profile lists no
+# chip, is not ruled out
+expect_rc 0 "plan $mr2 without --controller" stripeplan plan "${R5[@]}" --device "/dev/$mr2"
+expect_out "$mr2: planned as generic" "^stripeplan: generic raid5"
+expect_out "$mr2: the warning names the driver and the 2108's PCI ids" \
+	"controller-not-recognised.*proc_name 'megaraid_sas'.*PCI 1000:0079 subsystem 1000:9261\); it could be hpe-mr416i, which"
+expect_rc 0 "apply $mr2 without --controller" stripeplan apply "${R5[@]}" --device "/dev/$mr2" --root "$ROOT"
+expect_eq "$mr2 xfs sunit swidth (blocks): su=64k sw=3" \
+	"$(xfs_sb "/dev/${mr2}1" unit) $(xfs_sb "/dev/${mr2}1" width)" "16 48"
+expect_rc 0 "check $mr2 without --controller" sp_check "${R5[@]}" --device "/dev/$mr2" --root "$ROOT"
 vm_finish
