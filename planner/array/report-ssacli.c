@@ -285,6 +285,11 @@ static int geometry(const struct ssacli *s, struct sp_controller_report *r, stru
 					    s->fault_tolerance, disks);
 	} else if (!disks) {
 		return missing("Full Stripe Size", err);
+	} else if (groups && disks % groups) {
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+				    "ssacli report: it lists %u physical drives, which do not split "
+				    "into %u parity groups",
+				    disks, groups);
 	}
 	/* ssacli calls a mirror of two disks either; more than two is 1+0 */
 	if (r->level == SP_LEVEL_1 && disks > 2)

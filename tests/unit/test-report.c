@@ -206,6 +206,17 @@ static void test_ssacli_refused(void **state)
 	v = edited(u, "Parity Group 1:", "Group 1:");
 	assert_int_equal(sp_report_parse(v, strlen(v), &r, &err), -EINVAL);
 	assert_non_null(strstr(err.message, "'Number of Parity Groups' is missing"));
+	/* without the full stripe, the drives listed must split into the groups */
+	{
+		char *a = edited(text, "Full Stripe Size: 768 KB\n", "");
+		char *b = edited(a, "Number of Parity Groups: 2", "Number of Parity Groups: 3");
+
+		assert_int_equal(parse_ok(a).disks, 8);
+		assert_int_equal(sp_report_parse(b, strlen(b), &r, &err), -EINVAL);
+		assert_non_null(strstr(err.message, "lists 8 physical drives, which do not split into 3 parity groups"));
+		free(b);
+		free(a);
+	}
 	/* a line longer than any ssacli writes */
 	line = calloc(1, 8192);
 	assert_non_null(line);
