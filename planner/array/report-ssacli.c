@@ -150,9 +150,7 @@ static int field(struct ssacli *s, const char *key, const char *value, struct sp
 static int line(struct ssacli *s, char *text, struct sp_error *err)
 {
 	char *p = text + strspn(text, " \t"), *colon;
-	size_t end = strlen(p);
-	unsigned group;
-	int n = 0;
+	size_t end = strlen(p), digits;
 
 	while (end && strchr(" \t\r", p[end - 1]))
 		p[--end] = '\0';
@@ -165,7 +163,9 @@ static int line(struct ssacli *s, char *text, struct sp_error *err)
 					    "ssacli report: more than %u physical drives", SP_MAX_DISKS) :
 			       0;
 	}
-	if (sscanf(p, "Parity Group %4u:%n", &group, &n) == 1 && n && p[n] == '\0') {
+	/* "Parity Group 0:", the heading of a RAID 50/60 group's drives */
+	digits = strncmp(p, "Parity Group ", 13) ? 0 : strspn(p + 13, "0123456789");
+	if (digits && digits <= 4 && !strcmp(p + 13 + digits, ":")) {
 		s->parity_group_lines++;
 		return 0;
 	}
@@ -257,6 +257,12 @@ static int disks_from_stripe(const struct ssacli *s, enum sp_level level, unsign
 		*ret = (unsigned)data;
 		break;
 	}
+	/* the mirrors and parity drives of 1920 data drives are more than any array has */
+	if (*ret > SP_MAX_DISKS)
+		return sp_error_set(err, ERANGE, SP_ERR_INVALID,
+				    "ssacli report: a full stripe of %llu strips at fault tolerance %s "
+				    "makes %u drives, more than %u",
+				    (unsigned long long)data, s->fault_tolerance, *ret, SP_MAX_DISKS);
 	return 0;
 }
 

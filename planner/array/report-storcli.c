@@ -20,6 +20,7 @@
  * refused, as the plan is for one.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -77,6 +78,35 @@ static int parse_text(const char *text, size_t len, json_object **ret, struct sp
 	return 0;
 }
 
+/* digits at *p, 1 to max of them, as a number */
+static bool number(const char **p, size_t max, unsigned *ret)
+{
+	size_t n = strspn(*p, "0123456789");
+	unsigned v = 0;
+
+	if (n == 0 || n > max)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		v = v * 10 + (unsigned)((*p)[i] - '0');
+	*p += n;
+	*ret = v;
+	return true;
+}
+
+/* "/c0/v1": controller 0, drive 1 */
+static bool drive_key(const char *key, unsigned *ret_vd)
+{
+	unsigned c;
+
+	if (strncmp(key, "/c", 2) != 0)
+		return false;
+	key += 2;
+	if (!number(&key, 3, &c) || strncmp(key, "/v", 2) != 0)
+		return false;
+	key += 2;
+	return number(&key, 4, ret_vd) && *key == '\0';
+}
+
 /* "/c0/v1" names the drive; exactly one such key */
 static int find_drive(json_object *data, unsigned *ret_vd, json_object **ret_row,
 		      struct sp_error *err)
@@ -85,12 +115,9 @@ static int find_drive(json_object *data, unsigned *ret_vd, json_object **ret_row
 
 	json_object_object_foreach(data, key, val)
 	{
-		unsigned c, vd;
-		int end = 0;
+		unsigned vd;
 
-		/* digits only: sscanf alone would take "/c +0/v 1" */
-		if (strspn(key, "/cv0123456789") != strlen(key) ||
-		    sscanf(key, "/c%3u/v%4u%n", &c, &vd, &end) != 2 || key[end] != '\0')
+		if (!drive_key(key, &vd))
 			continue;
 		if (++n > 1)
 			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
@@ -147,7 +174,7 @@ static int count(json_object *props, const char *key, unsigned *ret, struct sp_e
 /* disks, spans and level from the spans' shape: RAID10/50/60 are spans of RAID1/5/6 */
 static int geometry(json_object *props, struct sp_controller_report *r, struct sp_error *err)
 {
-	unsigned per_span, depth;
+	unsigned per_span = 0, depth = 0;
 	int rc = count(props, "Span Depth", &depth, err);
 
 	if (rc == 0)

@@ -175,6 +175,7 @@ static void test_ssacli_refused(void **state)
 		{ "Full Stripe Size: 512 KB", "Full Stripe Size: 768 KB", "it lists 4 physical drives, but a full stripe of 3 strips at fault tolerance 1+0 makes 6" },
 		{ "Full Stripe Size: 512 KB", "Full Stripe Size: 500 KB", "is not 1 to 1920 strips" },
 		{ "Full Stripe Size: 512 KB", "Full Stripe Size: 1024 MB", "is not 1 to 1920 strips" },
+		{ "Full Stripe Size: 512 KB", "Full Stripe Size: 256 MB", "a full stripe of 1024 strips at fault tolerance 1+0 makes 2048 drives, more than 1920" },
 		{ "Disk Name: /dev/sdb", "Disk Name: sdb", "'Disk Name': 'sdb' is not a block device" },
 		{ "Disk Name: /dev/sdb", "Disk Name: /dev/sdb\nDisk Name: /dev/sdc", "'Disk Name' is given twice" },
 		{ "Logical Drive: 1", "Logical Drive: 1\nLogical Drive: 2", "more than one logical drive" },
