@@ -2,10 +2,14 @@
 /*
  * HPE's Smart Storage Administrator CLI report of one logical drive:
  * 'ssacli ctrl slot=0 ld 1 show detail' (hpssacli and hpacucli print the
- * same).  The shape, as HPE's ssacli user guide shows it and as
- * monitoring and provisioning code keeps it in its test data (OpenStack
- * proliantutils' hpssa fixtures for a P420/P420i, Nagios/Monasca checks
- * for a P440ar, P410i and P420i):
+ * same).  The shape, from public captures kept in provisioning and
+ * monitoring code's test data and in admins' notes (P420, P420i, P440ar
+ * and P410i 'ld N show' / 'show config detail' output, the "Mirror
+ * Group" and "Disk Name ... Mount Points" forms included); found by code
+ * search, the repositories not recorded.  Not seen in any capture here,
+ * so to be checked against a real report: the "RAID 5" spelling, RAID
+ * 50/60's "Number of Parity Groups" and "Parity Group N:" headings, and
+ * that their Full Stripe Size counts the data drives of every group:
  *
  *   Smart Array P420i in Slot 0 (Embedded)
  *      Array A

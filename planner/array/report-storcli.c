@@ -2,11 +2,13 @@
 /*
  * Broadcom's StorCLI (and Dell's PERCCLI, the same tool rebranded) report
  * of one virtual drive: 'storcli64 /c0/v1 show all J'.  The shape, as
- * StorCLI 007.x prints it and as exporters and inventory tools keep it in
- * their test data (e.g. CLI Version 007.1907.0000.0000 on Linux 5.14, a
- * PERC and a MegaRAID 9460 "show all J" captured for storcli parsers, and
- * the 'VDn Properties' keys libstoragemgmt's megaraid plugin and the
- * Prometheus storcli collector read):
+ * StorCLI 007.x prints it, taken from public captures kept as test data
+ * by storcli parsers in Go and PHP (a 'show all J' of CLI Version
+ * 007.1907.0000.0000 on Linux 5.14 with seven VDs, RAID1 and RAID0), and
+ * from the 'VDn Properties' keys that inventory and monitoring code in
+ * Ruby, Go and SQL schemas reads ("Strip Size", "Span Depth", "Number of
+ * Drives Per Span", "OS Drive Name"); found by code search, the
+ * repositories not recorded:
  *
  *   { "Controllers": [ { "Command Status": { "Status": "Success", ... },
  *     "Response Data": {
