@@ -61,6 +61,8 @@ static const char *from(enum sp_source s)
 		return " (the profile's default)";
 	case SP_SOURCE_TOPOLOGY:
 		return " (from the device's exported topology)";
+	case SP_SOURCE_REPORT:
+		return " (from the controller's report)";
 	default:
 		return "";
 	}
@@ -79,6 +81,9 @@ static void print_array(FILE *f, const struct sp_plan *p)
 			" is the strip (chunk), optimal_io_size %" PRIu64 " the full stripe%s\n",
 			p->device.kernel_name, p->device.min_io_bytes, p->device.optimal_io_bytes,
 			p->disks_source == SP_SOURCE_TOPOLOGY ? "; the disks follow from the level" : "");
+	if (p->level_source == SP_SOURCE_REPORT)
+		fprintf(f, "  geometry       read from %s: level, disks%s%s\n", p->geometry_report,
+			p->spans > 1 ? ", spans" : "", p->chunk_source == SP_SOURCE_REPORT ? ", strip" : "");
 	if (p->layout.near_copies) {
 		sp_md_layout_name(&p->layout, a, sizeof(a));
 		fprintf(f, "  layout         %-14s %u near, %u %s cop%s of each chunk%s\n", a,

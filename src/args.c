@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Flags -> spec.  Every value is bounded here; reasoning is the planner's. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "format.h"
 #include "inputs.h"
 #include "probe.h"
+#include "textfile.h"
 #include "base/utf8.h"
 
 enum {
@@ -19,7 +21,7 @@ enum {
 	OPT_SIZE, OPT_SECTOR_SIZE, OPT_MOUNTPOINT, OPT_KERNEL, OPT_FORMAT, OPT_TABLE,
 	OPT_MEMBERS, OPT_PROFILES, OPT_LABEL, OPT_BARRIERS, OPT_FACTS, OPT_PLAN, OPT_ROOT,
 	OPT_FORCE, OPT_DRY_RUN, OPT_TUNING, OPT_WORKLOAD, OPT_MEMORY_BUDGET, OPT_STRICT, OPT_LAYOUT,
-	OPT_STACK, OPT_VG, OPT_LV, OPT_LUKS_NAME,
+	OPT_STACK, OPT_VG, OPT_LV, OPT_LUKS_NAME, OPT_CONTROLLER_REPORT,
 };
 
 struct opt_info {
@@ -50,6 +52,8 @@ static const struct opt_info opt_table[] = {
 	{ { "workload", required_argument, NULL, OPT_WORKLOAD }, SP_OPT_PLAN_FLAGS },
 	{ { "memory-budget", required_argument, NULL, OPT_MEMORY_BUDGET }, SP_OPT_PLAN_FLAGS },
 	{ { "facts", required_argument, NULL, OPT_FACTS }, SP_OPT_PLAN_FLAGS },
+	{ { "controller-report", required_argument, NULL, OPT_CONTROLLER_REPORT },
+	  SP_OPT_PLAN_FLAGS },
 	{ { "stack", required_argument, NULL, OPT_STACK }, SP_OPT_PLAN_FLAGS },
 	{ { "vg", required_argument, NULL, OPT_VG }, SP_OPT_PLAN_FLAGS },
 	{ { "lv", required_argument, NULL, OPT_LV }, SP_OPT_PLAN_FLAGS },
@@ -278,6 +282,8 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 		return r;
 	case OPT_FACTS:
 		return copy_arg(a->facts_file, sizeof(a->facts_file), arg, "facts", err);
+	case OPT_CONTROLLER_REPORT:
+		return copy_arg(a->report_file, sizeof(a->report_file), arg, "controller-report", err);
 	case OPT_STACK:
 		return sp_parse_stack(arg, s->layers, &s->n_layers, err);
 	case OPT_VG:
@@ -350,6 +356,35 @@ static int check_required(const struct sp_cli_args *a, unsigned allowed, struct 
 	if (a->size_bytes && a->facts_file[0])
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "size: --size and --facts both describe the device; give one");
+	return 0;
+}
+
+/*
+ * --controller-report FILE: the controller CLI's saved report, read here
+ * (a regular file, at most SP_INPUT_MAX_BYTES) and parsed by the planner,
+ * which takes level, disks, spans and strip from it.
+ */
+static int load_report(struct sp_cli_args *a, struct sp_error *err)
+{
+	struct sp_spec *s = &a->spec;
+	char *text = NULL;
+	int r = sp_read_input_at(AT_FDCWD, a->report_file, 0, "controller-report", a->report_file,
+				 &text, NULL, err);
+
+	if (r < 0)
+		return r;
+	r = sp_report_parse(text, strlen(text), &s->report, err);
+	free(text);
+	if (r < 0) {
+		char msg[SP_MSG_MAX];
+
+		snprintf(msg, sizeof(msg), "%s", err->message);
+		return sp_error_set(err, -r, err->kind, "controller-report: '%s': %s",
+				    a->report_file, msg);
+	}
+	s->have_report = true;
+	snprintf(s->report_name, sizeof(s->report_name), "%s report %.4000s (%s)",
+		 sp_report_kind_name(s->report.kind), a->report_file, s->report.drive);
 	return 0;
 }
 
@@ -532,6 +567,8 @@ int sp_cli_parse(int argc, char **argv, unsigned allowed, const char *help,
 			return sp_cli_fail(&err);
 		args->spec.omitted = omitted_fields(args);
 		if (plan_for_running_kernel(args, &err) < 0)
+			return sp_cli_fail(&err);
+		if (args->report_file[0] && load_report(args, &err) < 0)
 			return sp_cli_fail(&err);
 	}
 	return 0;
@@ -767,22 +804,26 @@ int sp_cli_apply_command(const struct sp_cli_args *a, char *buf, size_t len)
 	char num[32], members[SP_MAX_MEMBERS * SP_NAME_MAX] = "";
 	size_t used = 0;
 
+	const struct sp_controller_report *rep = s->have_report ? &s->report : NULL;
+
 	cmd_word(&c, "stripeplan");
 	cmd_word(&c, "apply");
-	/* what the user left to the kernel is read again on the target */
+	/* what the user left to the kernel is read again on the target; what
+	 * a controller's report said is written out, as the target has no
+	 * copy of the report */
 	if (a->have_controller)
 		cmd_flag(&c, "--controller", s->controller);
-	if (!(s->omitted & SP_FIELD_LEVEL))
-		cmd_flag(&c, "--level", sp_level_name(s->level) + 4);
-	snprintf(num, sizeof(num), "%u", s->disks);
-	if (!(s->omitted & SP_FIELD_DISKS))
+	if (!(s->omitted & SP_FIELD_LEVEL) || rep)
+		cmd_flag(&c, "--level", sp_level_name(rep ? rep->level : s->level) + 4);
+	snprintf(num, sizeof(num), "%u", rep ? rep->disks : s->disks);
+	if (!(s->omitted & SP_FIELD_DISKS) || rep)
 		cmd_flag(&c, "--disks", num);
-	if (s->spans) {
-		snprintf(num, sizeof(num), "%u", s->spans);
+	if (s->spans || (rep && rep->spans)) {
+		snprintf(num, sizeof(num), "%u", s->spans ? s->spans : rep->spans);
 		cmd_flag(&c, "--spans", num);
 	}
-	sp_format_size(s->chunk_bytes, SP_SIZE_SHORT, num, sizeof(num));
-	if (!(s->omitted & SP_FIELD_CHUNK))
+	sp_format_size(rep ? rep->chunk_bytes : s->chunk_bytes, SP_SIZE_SHORT, num, sizeof(num));
+	if ((!(s->omitted & SP_FIELD_CHUNK) || rep) && !(rep && sp_level_is_mirror(rep->level)))
 		cmd_flag(&c, "--chunk", num);
 	if (s->layout.near_copies) {
 		sp_md_layout_name(&s->layout, num, sizeof(num));

@@ -29,6 +29,7 @@ struct sp_cli_args {
 	uint64_t size_bytes;        /* 0 = probe the device */
 	unsigned sector_bytes;      /* 0 = not given */
 	char facts_file[SP_PATH_MAX];
+	char report_file[SP_PATH_MAX]; /* --controller-report */
 	char profiles_dir[SP_PATH_MAX];
 	char plan_file[SP_PATH_MAX];
 	char root[SP_PATH_MAX];

@@ -326,6 +326,83 @@ static int take_declared(const struct sp_spec *spec, const struct sp_facts *f,
 	return 0;
 }
 
+/* ----------------------------------------------- a controller's report */
+
+/* --spans, else the report's */
+static unsigned spec_spans(const struct sp_spec *spec)
+{
+	return spec->spans || !spec->have_report ? spec->spans : spec->report.spans;
+}
+
+/* What the device exports, when it does, must be the report's stripe too. */
+static void report_vs_topology(const struct sp_spec *spec, const struct sp_facts *f,
+			       struct sp_plan *plan, struct diffs *d)
+{
+	unsigned data = 0;
+	struct sp_error ignored = { 0 };
+
+	if (!topology_usable(f, plan))
+		return;
+	if (f->min_io_bytes != plan->chunk_bytes)
+		diff_add(d, "chunk: %s says a %s strip, but %s exports %s (queue/minimum_io_size "
+			 "%" PRIu64 ")",
+			 spec->report_name, SP_SIZE_TEXT(plan->chunk_bytes, SP_SIZE_HUMAN), f->path,
+			 SP_SIZE_TEXT(f->min_io_bytes, SP_SIZE_HUMAN), f->min_io_bytes);
+	else if (sp_raid_data_disks(plan->level, plan->disks, spec_spans(spec), &data, &ignored) ==
+			 0 &&
+		 (uint64_t)data * f->min_io_bytes != f->optimal_io_bytes)
+		diff_add(d, "disks: %s says %u disks, %u of data, but %s exports a full stripe of "
+			 "%" PRIu64 " strips (queue/optimal_io_size %" PRIu64 ")",
+			 spec->report_name, plan->disks, data, f->path,
+			 f->optimal_io_bytes / f->min_io_bytes, f->optimal_io_bytes);
+}
+
+/*
+ * Level, disks, spans and strip from the controller's own report of the
+ * drive: each flag given is checked against it -- a difference is a typo
+ * or the report of another drive, never a plan -- as is the device the
+ * report names, and what the device exports.
+ */
+static int take_report(const struct sp_spec *spec, const struct sp_facts *f,
+		       struct sp_plan *plan, struct diffs *d, struct sp_error *err)
+{
+	const struct sp_controller_report *rep = &spec->report;
+	const char *src = spec->report_name;
+
+	if (f->md.present)
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+				    "controller-report: %s is an md array, whose geometry the "
+				    "kernel tells; %s is a hardware controller's",
+				    f->kernel_name, src);
+	if (rep->device[0] && f->kernel_name[0] && strcmp(rep->device, f->kernel_name) != 0)
+		diff_add(d, "device: %s is of /dev/%s, not %s", src, rep->device, f->path);
+	if (declared(spec, SP_FIELD_LEVEL) && spec->level != rep->level)
+		diff_add(d, "level: --level %s, but %s says %s", sp_level_name(spec->level) + 4, src,
+			 sp_level_name(rep->level));
+	if (declared(spec, SP_FIELD_DISKS) && spec->disks != rep->disks)
+		diff_add(d, "disks: --disks %u, but %s says %u disks", spec->disks, src, rep->disks);
+	if (spec->spans && rep->spans && spec->spans != rep->spans)
+		diff_add(d, "spans: --spans %u, but %s says %u spans", spec->spans, src, rep->spans);
+	plan->level = rep->level;
+	plan->disks = rep->disks;
+	plan->level_source = plan->disks_source = SP_SOURCE_REPORT;
+	if (!sp_level_is_mirror(rep->level)) {
+		if (declared(spec, SP_FIELD_CHUNK) && spec->chunk_bytes != rep->chunk_bytes)
+			diff_add(d, "chunk: --chunk %s, but %s says a %s strip",
+				 SP_SIZE_TEXT(spec->chunk_bytes, SP_SIZE_SHORT), src,
+				 SP_SIZE_TEXT(rep->chunk_bytes, SP_SIZE_HUMAN));
+		plan->chunk_bytes = rep->chunk_bytes;
+		plan->chunk_source = SP_SOURCE_REPORT;
+		report_vs_topology(spec, f, plan, d);
+	}
+	if (spec->layout.near_copies) {
+		plan->layout = spec->layout;
+		plan->layout_source = SP_SOURCE_DECLARED;
+	}
+	snprintf(plan->geometry_report, sizeof(plan->geometry_report), "%s", src);
+	return 0;
+}
+
 static void md_state_warnings(const struct sp_facts *f, struct sp_plan *plan)
 {
 	const struct sp_md_facts *md = &f->md;
@@ -463,14 +540,16 @@ int sp_plan_array(const struct sp_spec *spec, const struct sp_profile *profile,
 	int r;
 
 	snprintf(plan->controller, sizeof(plan->controller), "%s", profile->name);
-	r = f->md.present ? merge_md(spec, f, plan, &d, err) : take_declared(spec, f, plan, &d, err);
+	r = spec->have_report ? take_report(spec, f, plan, &d, err) :
+	    f->md.present     ? merge_md(spec, f, plan, &d, err) :
+				take_declared(spec, f, plan, &d, err);
 	if (r < 0)
 		return r;
 	if (d.n)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID, "%s", d.text);
 	if (f->md.present)
 		md_state_warnings(f, plan);
-	plan->spans = sp_level_has_spans(plan->level) ? spec->spans : 1;
+	plan->spans = sp_level_has_spans(plan->level) ? spec_spans(spec) : 1;
 	if (!(profile->levels_mask & sp_level_bit(plan->level)))
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "level: %s is not supported by the %s profile",
@@ -483,7 +562,7 @@ int sp_plan_array(const struct sp_spec *spec, const struct sp_profile *profile,
 		plan->layout = rule->layouts[0];
 		plan->layout_source = SP_SOURCE_DEFAULT;
 	}
-	r = sp_raid_data_disks_rule(rule, plan->level, plan->disks, spec->spans,
+	r = sp_raid_data_disks_rule(rule, plan->level, plan->disks, spec_spans(spec),
 				    rule->n_layouts ? &plan->layout : NULL, &plan->data_disks, err);
 	if (r < 0)
 		return r;

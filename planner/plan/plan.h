@@ -95,6 +95,9 @@ struct sp_plan {
 	/* where level, disks, chunk, layout, members and table came from */
 	enum sp_source level_source, disks_source, chunk_source, layout_source,
 		members_source, table_source;
+	/* which report said what SP_SOURCE_REPORT marks: "storcli report
+	 * vd1.json (VD 1)"; "" for none */
+	char geometry_report[SP_PATH_MAX];
 	/* the member disks tuned (whole disks, each once) */
 	size_t n_members;
 	char members[SP_MAX_MEMBERS][SP_NAME_MAX];

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "array/md.h"
+#include "array/report.h"
 #include "base/base.h"
 #include "kernel/kernel.h"
 #include "raid/raid.h"
@@ -95,6 +96,7 @@ enum sp_source {
 	SP_SOURCE_DEFAULT,      /* the profile's default */
 	SP_SOURCE_NONE,         /* does not apply (a mirror's chunk) */
 	SP_SOURCE_TOPOLOGY,     /* the device's queue/minimum_io_size and optimal_io_size */
+	SP_SOURCE_REPORT,       /* the controller's own report (--controller-report) */
 };
 
 SP_STRING_TABLE_DECLARE(sp_source, enum sp_source); /* "declared", "kernel", ... */
@@ -126,6 +128,12 @@ struct sp_spec {
 	char lv_name[SP_DM_NAME_MAX];
 	char luks_name[SP_DM_NAME_MAX];
 	unsigned omitted;           /* SP_FIELD_*: not given, take them from the kernel */
+	/* --controller-report: the controller's word on level, disks, spans
+	 * and strip where the kernel exports none; report_name says which
+	 * report ("storcli report vd1.json") */
+	bool have_report;
+	struct sp_controller_report report;
+	char report_name[SP_PATH_MAX];
 };
 
 #endif

@@ -374,6 +374,12 @@ static const struct sp_field string_elem_name = SP_ELEM_STRING(SP_NAME_MAX);
 static const struct sp_field string_elem_msg = SP_ELEM_STRING(SP_MSG_MAX);
 static const struct sp_field argv_elem = SP_ELEM_STRING(sizeof(((struct sp_plan *)0)->mkfs_argv[0]));
 
+/* a plan without a controller's report has none to name */
+static bool string_empty(const void *member)
+{
+	return !*(const char *)member;
+}
+
 /* how each value of the request was given: a replan declares every one */
 static const struct sp_field source_fields[] = {
 	SP_ENUM(sp_plan, level_source, "level", &sp_source_names, .compare = SP_CMP_NOTE),
@@ -383,6 +389,8 @@ static const struct sp_field source_fields[] = {
 		.present = has_layout, .null_when_absent = true),
 	SP_ENUM(sp_plan, members_source, "members", &sp_source_names, .compare = SP_CMP_NOTE),
 	SP_ENUM(sp_plan, table_source, "table", &sp_source_names, .compare = SP_CMP_NOTE),
+	SP_STRING(sp_plan, geometry_report, "report", .flags = SP_FF_OMIT_EMPTY,
+		  .empty = string_empty, .compare = SP_CMP_NOTE),
 };
 static const struct sp_schema source_schema = SP_SCHEMA(sp_plan, source_fields);
 
