@@ -28,8 +28,14 @@ static void roff(const char *s)
 
 static void bound(const struct sp_limit *l)
 {
-	if (l->action == SP_LIMIT_CHANGED) {
+	if (l->action == SP_LIMIT_CHANGED && !strcmp(l->unit, SP_LIMIT_UNIT_RELEASE)) {
 		printf("from %" PRIu64 ".%" PRIu64, l->min / 1000, l->min % 1000);
+		return;
+	}
+	if (l->action == SP_LIMIT_CHANGED) { /* a vendor's major release: "from RHEL 8" */
+		printf("from ");
+		roff(l->unit);
+		printf(" %" PRIu64, l->min);
 		return;
 	}
 	if (l->min && l->max)
