@@ -142,23 +142,26 @@ int sp_kernel_cmp(const struct sp_kernel *k, unsigned major, unsigned minor)
 	return 0;
 }
 
-/* k is release row id's release or later */
+/* k is release row id's release or later; for a vendor's row (its unit
+ * "RHEL", "SLES"), k is that vendor's kernel of its major release or later */
 bool sp_kernel_from(const struct sp_kernel *k, enum sp_limit_id id)
 {
-	uint64_t release = sp_limit(id)->min;
+	const struct sp_limit *l = sp_limit(id);
+	uint64_t release = l->min;
 
+	if (!strcmp(l->unit, "RHEL"))
+		return k->family == SP_KERNEL_RHEL && k->vendor_major >= release;
+	if (!strcmp(l->unit, "SLES"))
+		return k->family == SP_KERNEL_SLES && k->vendor_major >= release;
 	return sp_kernel_cmp(k, (unsigned)(release / 1000), (unsigned)(release % 1000)) >= 0;
 }
 
 bool sp_kernel_is_blk_mq_only(const struct sp_kernel *k)
 {
-	/* RHEL 8 dropped the legacy path from its 4.18 (blk-mq only, like
-	 * mainline 5.0); SLE 15 turned scsi-mq on by default in its 4.12 */
-	if (k->family == SP_KERNEL_RHEL && k->vendor_major >= 8)
-		return true;
-	if (k->family == SP_KERNEL_SLES && k->vendor_major >= 15)
-		return true;
-	return sp_kernel_from(k, SP_LIMIT_LEGACY_SCHED_REMOVED);
+	/* the vendors dropped the legacy path from kernels numbered before 5.0 */
+	return sp_kernel_from(k, SP_LIMIT_RHEL_BLK_MQ_ONLY) ||
+	       sp_kernel_from(k, SP_LIMIT_SLES_BLK_MQ_ONLY) ||
+	       sp_kernel_from(k, SP_LIMIT_LEGACY_SCHED_REMOVED);
 }
 
 enum sp_queue_family sp_queue_family_of(const char *kernel_name)
@@ -180,11 +183,11 @@ bool sp_kernel_queue_is_blk_mq(const struct sp_kernel *k, enum sp_queue_family f
 
 enum sp_xfs_barrier_opts sp_kernel_xfs_barrier_opts(const struct sp_kernel *k)
 {
-	/* 4.10 made barrier/nobarrier no-ops that only log a deprecation;
-	 * 4.19 removed them; RHEL 8's 4.18 carries the same no-op */
-	if (sp_kernel_from(k, SP_LIMIT_XFS_BARRIER_REMOVED))
+	/* RHEL 8's 4.18 carries the 4.19 removal, not 4.10's no-op */
+	if (sp_kernel_from(k, SP_LIMIT_XFS_BARRIER_REMOVED) ||
+	    sp_kernel_from(k, SP_LIMIT_RHEL_BARRIER_REMOVED))
 		return SP_XFS_BARRIER_REJECTED;
-	if (sp_kernel_cmp(k, 4, 10) >= 0 || (k->family == SP_KERNEL_RHEL && k->vendor_major >= 8))
+	if (sp_kernel_from(k, SP_LIMIT_XFS_BARRIER_IGNORED))
 		return SP_XFS_BARRIER_IGNORED;
 	return SP_XFS_BARRIER_EFFECTIVE;
 }
@@ -197,18 +200,27 @@ bool sp_kernel_has_systemd(const struct sp_kernel *k)
 }
 
 struct scheduler_names {
-	const char *legacy; /* single-queue name */
-	const char *mq;     /* blk-mq name */
+	const char *legacy;     /* single-queue name */
+	const char *mq;         /* blk-mq name */
+	enum sp_limit_id since; /* the release row from which blk-mq has it */
 };
 
+/* cfq's place on a blk-mq queue is bfq's; kyber has no single-queue form */
 static const struct scheduler_names schedulers[] = {
-	{ "noop", "none" },
-	{ "deadline", "mq-deadline" },
-	{ "cfq", "bfq" },
-	{ "kyber", "kyber" },
+	{ "noop", "none", SP_LIMIT_COUNT },
+	{ "deadline", "mq-deadline", SP_LIMIT_MQ_DEADLINE },
+	{ "cfq", "bfq", SP_LIMIT_MQ_BFQ_KYBER },
+	{ "kyber", "kyber", SP_LIMIT_MQ_BFQ_KYBER },
 };
 
 #define N_SCHEDULERS (ARRAY_SIZE(schedulers))
+
+/* blk-mq's own schedulers came after blk-mq: an NVMe disk on 4.9 has none only */
+static bool mq_has(const struct sp_kernel *k, const struct scheduler_names *s)
+{
+	return s->since == SP_LIMIT_COUNT || sp_kernel_is_blk_mq_only(k) ||
+	       sp_kernel_from(k, s->since);
+}
 
 const char *sp_kernel_scheduler_name(const struct sp_kernel *k, enum sp_queue_family family,
 				     const char *wanted)
@@ -219,6 +231,8 @@ const char *sp_kernel_scheduler_name(const struct sp_kernel *k, enum sp_queue_fa
 		if (!strcmp(wanted, schedulers[i].legacy) || !strcmp(wanted, schedulers[i].mq)) {
 			if (!mq && !strcmp(schedulers[i].legacy, "kyber"))
 				return NULL; /* kyber exists only for blk-mq (4.12) */
+			if (mq && !mq_has(k, &schedulers[i]))
+				return NULL;
 			return mq ? schedulers[i].mq : schedulers[i].legacy;
 		}
 	}

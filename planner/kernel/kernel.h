@@ -36,7 +36,8 @@ struct sp_kernel {
 int sp_parse_kernel(const char *release, struct sp_kernel *ret, struct sp_error *err);
 int sp_kernel_cmp(const struct sp_kernel *k, unsigned major, unsigned minor);
 /* No single-queue schedulers (noop, deadline, cfq): mainline >= 5.0,
- * RHEL >= 8, SLES >= 15 (scsi-mq on by default). */
+ * RHEL >= 8, SLES >= 15 (limits rows legacy-schedulers-removed,
+ * rhel-blk-mq-only, sles-blk-mq-only). */
 bool sp_kernel_is_blk_mq_only(const struct sp_kernel *k);
 /* Which queue a disk has, by its kernel name: the scheduler names depend on it. */
 enum sp_queue_family {
@@ -51,8 +52,8 @@ bool sp_kernel_queue_is_blk_mq(const struct sp_kernel *k, enum sp_queue_family f
 
 enum sp_xfs_barrier_opts {
 	SP_XFS_BARRIER_EFFECTIVE = 0, /* before 4.10: nobarrier turns flushes off */
-	SP_XFS_BARRIER_IGNORED,       /* 4.10 - 4.18 (and RHEL 8): accepted, ignored, logged */
-	SP_XFS_BARRIER_REJECTED,      /* 4.19 on: "unknown mount option", mount fails */
+	SP_XFS_BARRIER_IGNORED,       /* 4.10 - 4.18: accepted, ignored, logged */
+	SP_XFS_BARRIER_REJECTED,      /* 4.19 on, and RHEL 8: "unknown mount option", mount fails */
 };
 enum sp_xfs_barrier_opts sp_kernel_xfs_barrier_opts(const struct sp_kernel *k);
 /* systemd's x-systemd.* mount options: the distributions whose kernels
@@ -61,7 +62,9 @@ bool sp_kernel_has_systemd(const struct sp_kernel *k);
 /*
  * Translates a scheduler name from any era ("noop", "deadline", "cfq",
  * "none", "mq-deadline", "bfq", "kyber") into the name the given kernel
- * uses.  Returns NULL for unknown names and for names the kernel lacks.
+ * uses.  Returns NULL for unknown names and for names the kernel lacks
+ * (kyber on a single queue; mq-deadline before 4.11, bfq and kyber before
+ * 4.12 on a blk-mq queue).
  */
 const char *sp_kernel_scheduler_name(const struct sp_kernel *k, enum sp_queue_family family,
 				     const char *wanted);

@@ -166,7 +166,9 @@ static const struct sp_limit limits[SP_LIMIT_COUNT] = {
 	[SP_LIMIT_XFS_BARRIER_REMOVED] = {
 		"xfs-barrier-removed", "Linux", "XFS barrier and nobarrier removed",
 		SP_LIMIT_RELEASE(4, 19), 0, "release", "Linux 4.19",
-		"Documentation/admin-guide/xfs.rst 'Removed Mount Options': barrier, nobarrier v4.19",
+		"1c02d502c208 'xfs: remove deprecated barrier/nobarrier mount'; "
+		"Documentation/admin-guide/xfs.rst 'Removed Mount Options': barrier, nobarrier v4.19; "
+		"SUSE KB 000020240 (SLES 15 SP2's 5.3: 'unknown mount option [nobarrier]')",
 		SP_LIMIT_CHANGED, "the mount fails: unknown parameter" },
 	[SP_LIMIT_XFS_INODE64_DEFAULT] = {
 		"xfs-inode64-default", "Linux", "XFS inode64 the default", SP_LIMIT_RELEASE(3, 7), 0,
@@ -174,6 +176,48 @@ static const struct sp_limit limits[SP_LIMIT_COUNT] = {
 		"08bf540412ed 'xfs: make inode64 as the default allocation mode'; Red Hat Enterprise "
 		"Linux 6 Storage Administration Guide 8.2 (inode64 above 2 TB)",
 		SP_LIMIT_CHANGED, "before it, a filesystem above 2 TiB is planned with inode64" },
+	[SP_LIMIT_XFS_BARRIER_IGNORED] = {
+		"xfs-barrier-ignored", "Linux", "XFS barrier and nobarrier ignored",
+		SP_LIMIT_RELEASE(4, 10), 0, "release", "Linux 4.10",
+		"4cf4573d899c 'xfs: deprecate barrier/nobarrier mount option' (fs/xfs/xfs_super.c "
+		"xfs_parseargs(): 'option is deprecated, ignoring.'); SUSE KB 000020240 (SLES 12 SP4, "
+		"12 SP5 and 15 SP1 log it and mount)",
+		SP_LIMIT_CHANGED, "the mount succeeds and XFS flushes its cache as without it" },
+	[SP_LIMIT_MQ_DEADLINE] = {
+		"mq-deadline", "Linux", "mq-deadline on blk-mq queues", SP_LIMIT_RELEASE(4, 11), 0,
+		"release", "Linux 4.11",
+		"945ffb60c11d 'mq-deadline: add blk-mq adaptation of the deadline IO scheduler'",
+		SP_LIMIT_CHANGED, "before it a blk-mq queue (NVMe, virtio, scsi-mq) offers none only" },
+	[SP_LIMIT_MQ_BFQ_KYBER] = {
+		"bfq-kyber", "Linux", "bfq and kyber on blk-mq queues", SP_LIMIT_RELEASE(4, 12), 0,
+		"release", "Linux 4.12",
+		"aee69d78dec0 'block, bfq: introduce the BFQ-v0 I/O scheduler as an extra scheduler'; "
+		"00e043936e9a 'blk-mq: introduce Kyber multiqueue I/O scheduler'",
+		SP_LIMIT_CHANGED, "bfq is where a blk-mq queue has cfq's place; before it, none" },
+	[SP_LIMIT_RHEL_BLK_MQ_ONLY] = {
+		"rhel-blk-mq-only", "Red Hat Enterprise Linux", "block devices multi-queue only", 8, 0,
+		"RHEL", "RHEL 8.0",
+		"Red Hat, RHEL 8 'Monitoring and managing system status and performance', 'Setting "
+		"the disk scheduler', 'Disk scheduler changes in RHEL 8' ('The traditional, "
+		"single-queue schedulers ... have been removed'); 'Considerations in adopting RHEL 8' "
+		"12.2.4 (scsi-mq on by default)",
+		SP_LIMIT_CHANGED, "its 4.18 offers none, mq-deadline, bfq, kyber on every disk, as "
+		"mainline 5.0 does" },
+	[SP_LIMIT_RHEL_BARRIER_REMOVED] = {
+		"rhel-xfs-barrier-removed", "Red Hat Enterprise Linux", "XFS barrier and nobarrier removed",
+		8, 0, "RHEL", "RHEL 8.0",
+		"Red Hat's leapp-repository, el7toel8 actor checkfstabxfsoptions "
+		"(REMOVED_XFS_OPTIONS: barrier, nobarrier 'removed from kernel in 4.19'; 'not "
+		"supported on RHEL 8 and prevent system from booting'), Bugzilla 1870813",
+		SP_LIMIT_CHANGED, "its 4.18 carries the 4.19 removal: the mount fails" },
+	[SP_LIMIT_SLES_BLK_MQ_ONLY] = {
+		"sles-blk-mq-only", "SUSE Linux Enterprise Server", "block devices multi-queue only",
+		15, 0, "SLES", "SLES 15",
+		"SUSE, SLES 15 SP2 System Analysis and Tuning Guide 13.1 'elevator boot parameter "
+		"removed' ('The blk-mq I/O path replaces cfq'), 13.2 'Available I/O elevators with "
+		"blk-mq I/O path'",
+		SP_LIMIT_CHANGED, "none, mq-deadline, bfq, kyber; the guide read is SP2's (5.3), and "
+		"15 GA and SP1 (4.12) are planned the same way" },
 };
 
 const struct sp_limit *sp_limit(enum sp_limit_id id)

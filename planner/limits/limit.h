@@ -51,6 +51,13 @@ enum sp_limit_id {
 	SP_LIMIT_LEGACY_SCHED_REMOVED,
 	SP_LIMIT_XFS_BARRIER_REMOVED,
 	SP_LIMIT_XFS_INODE64_DEFAULT,
+	SP_LIMIT_XFS_BARRIER_IGNORED,
+	SP_LIMIT_MQ_DEADLINE,
+	SP_LIMIT_MQ_BFQ_KYBER,
+	/* what changed with a vendor's major release: min is the release (RHEL 8) */
+	SP_LIMIT_RHEL_BLK_MQ_ONLY,
+	SP_LIMIT_RHEL_BARRIER_REMOVED,
+	SP_LIMIT_SLES_BLK_MQ_ONLY,
 	SP_LIMIT_COUNT
 };
 
@@ -61,6 +68,10 @@ enum sp_limit_action {
 	SP_LIMIT_TRUNCATED, /* accepted and stored wrong: a plan never asks for it */
 	SP_LIMIT_CHANGED,   /* a release row: from min on, the kernel behaves as the note says */
 };
+
+/* A release row's unit: min is a Linux release (SP_LIMIT_RELEASE); any other
+ * unit names a vendor ("RHEL", "SLES") and min is its major release. */
+#define SP_LIMIT_UNIT_RELEASE "release"
 
 /* A release row's min: 4.19 is SP_LIMIT_RELEASE(4, 19). */
 #define SP_LIMIT_RELEASE(major, minor) ((uint64_t)(major) * 1000 + (minor))
@@ -100,7 +111,8 @@ int sp_limit_check(enum sp_limit_id id, uint64_t value, const char *field, const
 		   struct sp_error *err);
 
 struct sp_kernel;
-/* k is release row id's release or later (SP_LIMIT_SCSI_MQ_DEFAULT ...) */
+/* k is release row id's release or later (SP_LIMIT_SCSI_MQ_DEFAULT ...); for a
+ * vendor's row, k is that vendor's kernel of its major release or later */
 bool sp_kernel_from(const struct sp_kernel *k, enum sp_limit_id id);
 
 /* "xfsprogs 5.11, libxfs/xfs_sb.c xfs_validate_stripe_geometry()": for warnings. */

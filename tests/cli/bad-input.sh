@@ -68,7 +68,8 @@ expect_exit 2 "workload: unknown workload 'oltp' \(known: general, metadata, sma
 expect_exit 2 "workload: unknown workload 'small_sync' \(known: general, metadata, small-sync\)" with --workload small_sync
 expect_exit 2 "memory-budget: '64K' is outside 1M..64G" with --memory-budget 64K
 expect_exit 2 "memory-budget: '100MB' is ambiguous" with --memory-budget 100MB
-expect_exit 2 'barriers: XFS on Linux 4.18.0-553.el8 ignores nobarrier' with --kernel 4.18.0-553.el8 --barriers off
+expect_exit 2 'barriers: XFS on Linux 4.18.0-553.el8 has no nobarrier option' with --kernel 4.18.0-553.el8 --barriers off
+expect_exit 2 'barriers: XFS on Linux 4.14.0 ignores nobarrier' with --kernel 4.14.0 --barriers off
 expect_exit 2 "kernel: '6.1.0;reboot' has characters no kernel release has" with --kernel '6.1.0;reboot'
 expect_exit 2 'fs: mke2fs refuses an ext3 filesystem above 4294967295 blocks \(e2fsprogs 1.47, .*\): 19.99 TiB is 5368708608 blocks; use --fs ext4' with --size 20T --fs ext3
 expect_exit 2 'table: msdos labels stop at 2\^32 sectors' with --size 3T --table msdos

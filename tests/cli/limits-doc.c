@@ -3,6 +3,9 @@
  * The LIMITS section of stripeplan(8), written from the limits table
  * (planner/limits/limit.c) and the shipped controller profiles: cli/limits-doc
  * fails when the page's copy differs, and UPDATE_GOLDEN=1 rewrites it.
+ * With --rows, each row as one line for cli/limits-prose.awk, which holds the
+ * numbers the docs write beside a cite to the row's own:
+ *   id TAB min TAB max TAB unit TAB what, release, source and note
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,8 +31,14 @@ static void roff(const char *s)
 
 static void bound(const struct sp_limit *l)
 {
-	if (l->action == SP_LIMIT_CHANGED) {
+	if (l->action == SP_LIMIT_CHANGED && !strcmp(l->unit, SP_LIMIT_UNIT_RELEASE)) {
 		printf("from %" PRIu64 ".%" PRIu64, l->min / 1000, l->min % 1000);
+		return;
+	}
+	if (l->action == SP_LIMIT_CHANGED) { /* a vendor's major release: "from RHEL 8" */
+		printf("from ");
+		roff(l->unit);
+		printf(" %" PRIu64, l->min);
 		return;
 	}
 	if (l->min && l->max)
@@ -130,10 +139,43 @@ static void profile_rows(const struct sp_profile_set *set)
 	}
 }
 
-int main(void)
+/* tabs and newlines never occur in the table's text; a row with one would
+ * shift the fields, so it is refused rather than printed */
+static int print_field(const char *s, const char *after)
+{
+	if (strpbrk(s, "\t\n"))
+		return -1;
+	printf("%s%s", s, after);
+	return 0;
+}
+
+static int rows_for_prose(void)
+{
+	for (int i = 0; i < SP_LIMIT_COUNT; i++) {
+		const struct sp_limit *l = sp_limit((enum sp_limit_id)i);
+
+		printf("%s\t%" PRIu64 "\t%" PRIu64 "\t", l->id, l->min, l->max);
+		if (print_field(l->unit, "\t") < 0 || print_field(l->what, " ") < 0 ||
+		    print_field(l->since, " ") < 0 || print_field(l->source, " ") < 0 ||
+		    print_field(l->note ? l->note : "", "\n") < 0) {
+			fprintf(stderr, "limits-doc: row %s has a tab or a newline\n", l->id);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	struct sp_profile_set *set = NULL;
 	struct sp_error err = { 0 };
+
+	if (argc == 2 && !strcmp(argv[1], "--rows"))
+		return rows_for_prose();
+	if (argc != 1) {
+		fprintf(stderr, "usage: limits-doc [--rows]\n");
+		return 2;
+	}
 
 	if (sp_profiles_embedded(&set, &err) < 0) {
 		fprintf(stderr, "limits-doc: %s\n", err.message);

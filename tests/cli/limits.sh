@@ -83,6 +83,13 @@ checks_ok test "$(sched "${P400[@]}" --device /dev/sdb --kernel 4.19.0)" = none
 checks_ok test "$(sched "${P400[@]}" --device /dev/sdb --kernel 4.20.17)" = none
 checks_ok test "$(sched "${P400[@]}" --device /dev/nvme0n1 --kernel 4.14.0)" = none
 checks_ok test "$(sched "${P400[@]}" --device /dev/vdb --kernel 4.14.0)" = none
+# blk-mq's own schedulers by release (limits rows mq-deadline, bfq-kyber):
+# the perc5e's deadline is mq-deadline on an NVMe disk from 4.11, and none
+# is planned before (4.9 has none only on blk-mq), nor on the P400's SCSI disk
+P5E=(--controller dell-perc5e --level 5 --disks 4 --chunk 64K --fs xfs --size 2T)
+checks_ok test "$(sched "${P5E[@]}" --device /dev/nvme0n1 --kernel 4.11.0)" = mq-deadline
+checks_ok test -z "$(sched "${P5E[@]}" --device /dev/nvme0n1 --kernel 4.9.0)"
+checks_ok test "$(sched "${P5E[@]}" --device /dev/sdb --kernel 4.9.0)" = deadline
 
 # inode64 above 2 TiB before 3.7 (RHEL 6), not from 3.7 on
 H=(--controller dell-perc6i --level 5 --disks 4 --chunk 64K --device /dev/sdb)

@@ -150,9 +150,10 @@ static void test_kernel_families(void **state)
 		enum sp_xfs_barrier_opts nobarrier;
 		bool systemd;
 	} cases[] = {
-		/* RHEL/CentOS/Rocky/Alma 8: blk-mq only in 4.18, never noop */
-		{ "4.18.0-553.el8", SP_KERNEL_RHEL, 8, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_IGNORED, true },
-		{ "4.18.0-553.el8_10.x86_64", SP_KERNEL_RHEL, 8, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_IGNORED, true },
+		/* RHEL/CentOS/Rocky/Alma 8: blk-mq only in 4.18, never noop; its XFS
+		 * has 4.19's removal of nobarrier (limits row rhel-xfs-barrier-removed) */
+		{ "4.18.0-553.el8", SP_KERNEL_RHEL, 8, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
+		{ "4.18.0-553.el8_10.x86_64", SP_KERNEL_RHEL, 8, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
 		{ "3.10.0-1160.el7.x86_64", SP_KERNEL_RHEL, 7, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, true },
 		{ "5.14.0-427.13.1.el9_4.x86_64", SP_KERNEL_RHEL, 9, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
 		{ "2.6.32-754.el6.x86_64", SP_KERNEL_RHEL, 6, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, false },
@@ -221,8 +222,16 @@ static void test_kernel_rules(void **state)
 	assert_int_equal(old.minor, 6);
 	assert_int_equal(old.patch, 18);
 	assert_int_equal(sp_kernel_xfs_barrier_opts(&old), SP_XFS_BARRIER_EFFECTIVE);
-	assert_int_equal(sp_kernel_xfs_barrier_opts(&k418), SP_XFS_BARRIER_IGNORED);
+	assert_int_equal(sp_kernel_xfs_barrier_opts(&k418), SP_XFS_BARRIER_REJECTED); /* el8 */
 	assert_int_equal(sp_kernel_xfs_barrier_opts(&k419), SP_XFS_BARRIER_REJECTED);
+	{
+		struct sp_kernel k49 = kernel("4.9.0"), k410 = kernel("4.10.0"),
+				 k418m = kernel("4.18.20");
+
+		assert_int_equal(sp_kernel_xfs_barrier_opts(&k49), SP_XFS_BARRIER_EFFECTIVE);
+		assert_int_equal(sp_kernel_xfs_barrier_opts(&k410), SP_XFS_BARRIER_IGNORED);
+		assert_int_equal(sp_kernel_xfs_barrier_opts(&k418m), SP_XFS_BARRIER_IGNORED);
+	}
 	assert_string_equal(sp_kernel_scheduler_name(&old, SP_QUEUE_SCSI, "noop"), "noop");
 	assert_string_equal(sp_kernel_scheduler_name(&old, SP_QUEUE_SCSI, "none"), "noop");
 	assert_string_equal(sp_kernel_scheduler_name(&now, SP_QUEUE_SCSI, "noop"), "none");
@@ -241,6 +250,24 @@ static void test_kernel_rules(void **state)
 		assert_true(sp_kernel_queue_is_blk_mq(&k419, SP_QUEUE_SCSI));
 		/* NVMe and virtio disks never offered the single-queue names */
 		assert_string_equal(sp_kernel_scheduler_name(&old, SP_QUEUE_NVME, "noop"), "none");
+		/* and blk-mq had none of its own before 4.11 (mq-deadline) and 4.12
+		 * (bfq, kyber): nothing else is planned there */
+		{
+			struct sp_kernel k49 = kernel("4.9.0"), k411 = kernel("4.11.0"),
+					 k412 = kernel("4.12.0"), el7 = kernel("3.10.0-1160.el7.x86_64");
+
+			assert_null(sp_kernel_scheduler_name(&k49, SP_QUEUE_NVME, "deadline"));
+			assert_null(sp_kernel_scheduler_name(&el7, SP_QUEUE_VIRTIO, "mq-deadline"));
+			assert_string_equal(sp_kernel_scheduler_name(&k411, SP_QUEUE_NVME, "deadline"),
+					    "mq-deadline");
+			assert_null(sp_kernel_scheduler_name(&k411, SP_QUEUE_NVME, "cfq"));
+			assert_null(sp_kernel_scheduler_name(&k411, SP_QUEUE_NVME, "kyber"));
+			assert_string_equal(sp_kernel_scheduler_name(&k412, SP_QUEUE_NVME, "cfq"), "bfq");
+			assert_string_equal(sp_kernel_scheduler_name(&k412, SP_QUEUE_VIRTIO, "kyber"),
+					    "kyber");
+			/* the legacy names stay on a 4.9 SCSI disk */
+			assert_string_equal(sp_kernel_scheduler_name(&k49, SP_QUEUE_SCSI, "cfq"), "cfq");
+		}
 		assert_string_equal(sp_kernel_scheduler_name(&k418m, SP_QUEUE_VIRTIO, "deadline"),
 				    "mq-deadline");
 		assert_int_equal(sp_queue_family_of("nvme0n1"), SP_QUEUE_NVME);
