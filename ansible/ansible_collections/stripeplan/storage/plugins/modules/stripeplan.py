@@ -100,6 +100,15 @@ options:
     description: md only, the member disks whose queues are tuned (C(sdb) or C(/dev/sdb)).
     type: list
     elements: str
+  controller_report:
+    description:
+      - The controller's own report of the drive, a file on the managed host
+        (C(stripeplan --controller-report)), saved from C(storcli64 /cX/vY show all J) (C(perccli64)
+        alike) or C(ssacli ctrl slot=N ld N show detail).
+      - It gives the level, disks, spans and strip; the plan refuses I(level), I(disks), I(spans) or
+        I(chunk) that contradict it.
+    type: path
+    version_added: "1.1.0"
   filesystem:
     description: The filesystem to make.
     type: str
@@ -329,7 +338,8 @@ from ansible.module_utils.basic import AnsibleModule
 # here or in MODULE_OWNS).
 PLAN_FLAGS = (('controller', '--controller'), ('level', '--level'), ('disks', '--disks'),
               ('spans', '--spans'), ('chunk', '--chunk'), ('layout', '--layout'),
-              ('members', '--members'), ('size', '--size'), ('sector_size', '--sector-size'),
+              ('members', '--members'), ('controller_report', '--controller-report'),
+              ('size', '--size'), ('sector_size', '--sector-size'),
               ('facts', '--facts'), ('table', '--table'), ('filesystem', '--fs'),
               ('label', '--label'), ('mountpoint', '--mountpoint'), ('barriers', '--barriers'),
               ('kernel', '--kernel'), ('tuning', '--tuning'), ('memory_budget', '--memory-budget'),
@@ -811,6 +821,7 @@ def main():
             spans=dict(type='int'),
             layout=dict(type='str', choices=['n2', 'n3', 'f2', 'f3', 'o2', 'o3']),
             members=dict(type='list', elements='str'),
+            controller_report=dict(type='path'),
             size=dict(type='str'),
             sector_size=dict(type='int', choices=[512, 4096]),
             facts=dict(type='path'),
