@@ -19,20 +19,34 @@ if ! command -v valgrind >/dev/null; then
 	exit 1
 fi
 
-mkdir "$WORK/logs"
+mkdir "$WORK/logs" "$WORK/runs"
 # The log is opened here, on descriptor 9, not by valgrind (--log-file):
 # valgrind would open it on the lowest free number, which is standard
 # output when a test closes it (output.sh: '>&-'), and stripeplan's report
 # would go into the log instead of finding standard output closed.
 cat >"$WORK/stripeplan" <<WRAPPER
 #!/bin/sh
-exec 9>"$WORK/logs/\$\$.log"
+exec 9>"\${VG_LOGS:?}/\$\$.log"
 exec valgrind --quiet --error-exitcode=99 --leak-check=full --show-leak-kinds=definite \\
 	--errors-for-leak-kinds=definite --suppressions="$SRCDIR/tests/sanitizers/valgrind.supp" \\
 	--log-fd=9 "$STRIPEPLAN" "\$@"
 WRAPPER
 chmod +x "$WORK/stripeplan"
 
+# run_under_valgrind SCRIPT: the script with the binary under valgrind; its
+# output and exit status in runs/NAME.out and .rc, its runs' logs in logs/NAME
+run_under_valgrind() {
+	local name rc=0
+	name=$(basename "$1" .sh)
+	mkdir "$WORK/logs/$name"
+	VG_LOGS="$WORK/logs/$name" STRIPEPLAN="$WORK/stripeplan" bash "$1" \
+		>"$WORK/runs/$name.out" 2>&1 || rc=$?
+	echo "$rc" >"$WORK/runs/$name.rc"
+}
+
+# as many scripts at a time as there are cores: memcheck runs one thread,
+# and this test ends the unit and cli stage alone (380 s one at a time)
+scripts=()
 for script in "$here"/*.sh; do
 	[ "$script" != "$here/valgrind.sh" ] || continue
 	grep -q STRIPEPLAN "$script" || continue # never runs the binary
@@ -45,23 +59,31 @@ for script in "$here"/*.sh; do
 	# a golden plan per controller profile: the paths seed-plans takes, with
 	# other profiles' data (their refusals are bad-input's and limits.sh's)
 	[ "$script" != "$here/controller-plans.sh" ] || continue
+	scripts+=("$script")
+done
+at_once=$(nproc 2>/dev/null || echo 1)
+for script in "${scripts[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$at_once" ]; do wait -n || true; done
+	run_under_valgrind "$script" &
+done
+wait
+for script in "${scripts[@]}"; do
+	name=$(basename "$script" .sh)
 	checks=$((checks + 1))
-	before=$(find "$WORK/logs" -name '*.log' | wc -l)
-	if ! STRIPEPLAN="$WORK/stripeplan" bash "$script" >"$WORK/test.out" 2>&1; then
-		cat "$WORK/test.out" >&2
-		fail "$(basename "$script") fails with the binary under valgrind"
+	if [ "$(cat "$WORK/runs/$name.rc" 2>/dev/null || echo none)" != 0 ]; then
+		cat "$WORK/runs/$name.out" >&2
+		fail "$name.sh fails with the binary under valgrind"
 	fi
-	runs=$(($(find "$WORK/logs" -name '*.log' | wc -l) - before))
-	echo "$(basename "$script"): $runs runs under valgrind"
+	echo "$name.sh: $(find "$WORK/logs/$name" -name '*.log' | wc -l) runs under valgrind"
 done
 
 checks=$((checks + 1))
 total=$(find "$WORK/logs" -name '*.log' | wc -l)
 [ "$total" -gt 0 ] || fail "the wrapper never ran the binary"
-for log in "$WORK"/logs/*.log; do
+for log in "$WORK"/logs/*/*.log; do
 	if [ -s "$log" ]; then
 		cat "$log" >&2
-		fail "memcheck errors (above) in run $(basename "$log" .log)"
+		fail "memcheck errors (above) in $(basename "$(dirname "$log")").sh, run $(basename "$log" .log)"
 	fi
 done
 finish
