@@ -21,22 +21,7 @@
 #define MiB (1024ULL * KiB)
 #define GiB (1024ULL * MiB)
 
-static struct sp_profile_set *profiles;
-
-static int setup(void **state)
-{
-	struct sp_error err = { 0 };
-
-	(void)state;
-	return sp_profiles_embedded(&profiles, &err);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	profiles = sp_profiles_free(profiles);
-	return 0;
-}
+#include "embedded-profiles.h"
 
 struct req {
 	const char *controller, *level, *stack, *path;
