@@ -800,11 +800,10 @@ static void cmd_flag(struct cmdline *c, const char *flag, const char *value)
 int sp_cli_apply_command(const struct sp_cli_args *a, char *buf, size_t len)
 {
 	const struct sp_spec *s = &a->spec;
+	const struct sp_controller_report *rep = s->have_report ? &s->report : NULL;
 	struct cmdline c = { buf, len, 0, 0 };
 	char num[32], members[SP_MAX_MEMBERS * SP_NAME_MAX] = "";
 	size_t used = 0;
-
-	const struct sp_controller_report *rep = s->have_report ? &s->report : NULL;
 
 	cmd_word(&c, "stripeplan");
 	cmd_word(&c, "apply");

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/units.h"
 #include "report.h"
 
 struct ssacli {
@@ -64,20 +65,15 @@ static int twice(const char *field, struct sp_error *err)
 
 static int small_count(const char *value, const char *field, unsigned *ret, struct sp_error *err)
 {
-	unsigned long v = 0;
-	size_t n = strspn(value, "0123456789");
+	char name[64];
+	uint64_t v;
+	int r;
 
-	if (n == 0 || n > 4 || value[n] != '\0')
-		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
-				    "ssacli report: '%s: %.20s' is not a count", field, value);
-	for (size_t i = 0; i < n; i++)
-		v = v * 10 + (unsigned long)(value[i] - '0');
-	if (v < 1 || v > SP_MAX_DISKS)
-		return sp_error_set(err, ERANGE, SP_ERR_INVALID,
-				    "ssacli report: '%s: %s' is not 1 to %u", field, value,
-				    SP_MAX_DISKS);
-	*ret = (unsigned)v;
-	return 0;
+	snprintf(name, sizeof(name), "ssacli report: '%s'", field);
+	r = sp_parse_count(value, name, 1, SP_MAX_DISKS, &v, err);
+	if (r == 0)
+		*ret = (unsigned)v;
+	return r;
 }
 
 static int copy_value(char *dst, size_t len, const char *value, const char *field,

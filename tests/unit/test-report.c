@@ -185,8 +185,8 @@ static void test_ssacli_refused(void **state)
 	static const struct bad bad50[] = {
 		{ "Number of Parity Groups: 2", "Number of Parity Groups: 4", "does not divide into 4 parity groups" },
 		{ "Number of Parity Groups: 2", "Number of Parity Groups: 3", "it lists 8 physical drives, but a full stripe of 6 strips at fault tolerance RAID 50 makes 9" },
-		{ "Number of Parity Groups: 2", "Number of Parity Groups: 0", "is not 1 to 1920" },
-		{ "Number of Parity Groups: 2", "Number of Parity Groups: two", "is not a count" },
+		{ "Number of Parity Groups: 2", "Number of Parity Groups: 0", "0 is out of range (1..1920)" },
+		{ "Number of Parity Groups: 2", "Number of Parity Groups: two", "'two' is not a whole number" },
 	};
 	static const struct bad bad6[] = {
 		{ "Full Stripe Size: 256 KB", "Full Stripe: 256 KB", "'Full Stripe Size' is missing" },
