@@ -862,7 +862,8 @@ int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts
 	}
 	init_ctx(plan, opts, ctx);
 	ctx->auditing = true;
-	ctx->read_only = opts->read_only;
+	/* check only reads, and reads the label so (scan: nor locks) */
+	ctx->read_only = true;
 	/* check only reads: without the lock it still looks, and says so;
 	 * scan takes none, so it never delays a tool that wants it.  Taken
 	 * before the partition is looked up: udev re-reads a disk's table

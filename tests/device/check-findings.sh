@@ -251,8 +251,34 @@ expect_rc 1 "suboptimal: queue/read_ahead_kb on $(basename "$dap") is 128 KiB \\
 echo 4096 >"$knob"
 
 # --- a check writes nothing ---------------------------------------------------
-before=$(digest "$d63")
-sp check "${G5[@]}" --device "$d63" >/dev/null 2>&1 || true
-unchanged "$d63" "$before" "check"
+# not a byte, and no request at all: libparted, which check does not read
+# the label with, opens the disk O_RDWR and fsyncs each partition (a flush
+# request each; their close is a udev change event on someone else's disk)
+# writes_and_flushes DEV: the write and flush requests the kernel completed
+# on DEV and its partitions (/sys/block/X/stat fields 5 and 16)
+writes_and_flushes() {
+	sync
+	awk '{ print $5, $16 }' "/sys/block/$(basename "$1")/stat"
+}
+for d in "$d63" "$dap"; do
+	before=$(digest "$d")
+	requests=$(writes_and_flushes "$d")
+	sp check "${G5[@]}" --device "$d" --root "$aroot" --mountpoint /data >/dev/null 2>&1 || true
+	unchanged "$d" "$before" "check of $d"
+	checks=$((checks + 1))
+	[ "$(writes_and_flushes "$d")" = "$requests" ] ||
+		fail "check of $d sent write or flush requests: $requests -> $(writes_and_flushes "$d")"
+done
+
+# --- the LUN grew: its GPT's backup is no longer in the last sector ----------
+# libparted would offer to fix it; check reads the label itself and says so,
+# harmlessly (the partition, still aligned, is smaller than a new plan's)
+truncate -s 1100M "$(image_of "$dap")"
+losetup --set-capacity "$dap"
+json_check "${P400[@]}" --fs xfs --device "$dap" --mountpoint /data --root "$aroot"
+exit_code 0
+finding gpt-not-at-end differs
+expect_rc 0 "the backup GPT header of $dap is at LBA 2097151, not in the last one \\(2252799\\): the disk grew by 155648 sectors .*fix, to use them: sgdisk -e $dap" \
+	sp check "${P400[@]}" --fs xfs --device "$dap" --mountpoint /data --root "$aroot"
 
 device_finish
