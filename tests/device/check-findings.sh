@@ -5,6 +5,8 @@
 # hand in tests/unit/test-cost.c), and messages that name the device, the
 # value and the fix, with no advice the disk does not call for.
 . "$SRCDIR/tests/device/lib.bash"
+# shellcheck source=check-json.bash
+. "$SRCDIR/tests/device/check-json.bash"
 
 G5=(--controller generic --level 5 --disks 4 --chunk 64K --kernel 6.1)
 R0=(--controller generic --level 0 --disks 2 --chunk 8K --kernel 6.1)
@@ -48,45 +50,6 @@ layout() {
 	parted -s "$1" mklabel "$2" mkpart primary "$3" "$4" 2>/dev/null || fail "parted $*"
 	for _ in $(seq 50); do [ -e "${1}p1" ] && return; sleep 0.1; done
 	fail "no ${1}p1 after parted"
-}
-
-# json_check CMD...: runs a --format json check into $WORK/json (any exit code)
-json_check() {
-	sp check "$@" --format json >"$WORK/json" 2>"$WORK/err" || true
-}
-
-# finding CODE SEVERITY: the last JSON report has that finding with that severity
-finding() {
-	checks=$((checks + 1))
-	python3 - "$WORK/json" "$1" "$2" <<'EOF' || fail "no $2 finding '$1': $(cat "$WORK/json")"
-import json, sys
-r = json.load(open(sys.argv[1]))
-sys.exit(0 if any(f["code"] == sys.argv[2] and f["severity"] == sys.argv[3]
-                  for f in r["findings"]) else 1)
-EOF
-}
-
-# no_finding CODE: the last JSON report has no finding with that code
-no_finding() {
-	checks=$((checks + 1))
-	python3 - "$WORK/json" "$1" <<'EOF' || fail "unexpected finding '$1': $(cat "$WORK/json")"
-import json, sys
-r = json.load(open(sys.argv[1]))
-sys.exit(1 if any(f["code"] == sys.argv[2] for f in r["findings"]) else 0)
-EOF
-}
-
-# cost CODE WRITE READ: the finding's cost, to two decimals
-cost() {
-	checks=$((checks + 1))
-	python3 - "$WORK/json" "$1" "$2" "$3" <<'EOF' || fail "cost of '$1' is not $2/$3: $(cat "$WORK/json")"
-import json, sys
-r = json.load(open(sys.argv[1]))
-f = [f for f in r["findings"] if f["code"] == sys.argv[2]]
-c = f[0]["cost"] if f else None
-sys.exit(0 if c and "%.2f" % c["write_ratio"] == sys.argv[3] and
-         "%.2f" % c["read_ratio"] == sys.argv[4] else 1)
-EOF
 }
 
 # actionable: every finding names a device or file and a fix (or that none is needed)
