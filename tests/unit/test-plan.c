@@ -1145,8 +1145,13 @@ static void test_chunk_errors(void **state)
 	assert_non_null(strstr(plan_error(&q), "must not be zero"));
 	q.chunk = 96 * KiB;
 	assert_non_null(strstr(plan_error(&q), "not a power of two"));
+	/* the P400's stripe sizes are in no source found: any power of two
+	 * is taken as declared, with the warning that says so */
 	q.chunk = 512 * KiB;
-	assert_non_null(strstr(plan_error(&q), "outside what hp-p400 supports (8K..256K)"));
+	assert_true(has_warning(plan_ok(&q), "strips-not-documented"));
+	q.controller = "dell-perc6i";
+	q.chunk = 2 * MiB;
+	assert_non_null(strstr(plan_error(&q), "outside what dell-perc6i supports (8K..1M)"));
 	q.controller = "lsi-megaraid-475";
 	q.level = "5";
 	q.disks = 3;
