@@ -194,9 +194,10 @@ enum sp_xfs_barrier_opts sp_kernel_xfs_barrier_opts(const struct sp_kernel *k)
 
 bool sp_kernel_has_systemd(const struct sp_kernel *k)
 {
+	/* a RHEL release string says its major release; RHEL 6's is 2.6.32 */
 	if (k->family == SP_KERNEL_RHEL)
-		return k->vendor_major >= 7;
-	return sp_kernel_cmp(k, 3, 10) >= 0;
+		return sp_kernel_from(k, SP_LIMIT_RHEL_SYSTEMD);
+	return sp_kernel_from(k, SP_LIMIT_SYSTEMD);
 }
 
 struct scheduler_names {

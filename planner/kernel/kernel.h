@@ -57,7 +57,8 @@ enum sp_xfs_barrier_opts {
 };
 enum sp_xfs_barrier_opts sp_kernel_xfs_barrier_opts(const struct sp_kernel *k);
 /* systemd's x-systemd.* mount options: the distributions whose kernels
- * are 3.10 or later boot systemd; RHEL 6 (2.6.32) and older do not. */
+ * are 3.10 or later boot systemd; RHEL 6 (2.6.32) and older do not
+ * (limits rows systemd, rhel-systemd). */
 bool sp_kernel_has_systemd(const struct sp_kernel *k);
 /*
  * Translates a scheduler name from any era ("noop", "deadline", "cfq",

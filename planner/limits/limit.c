@@ -114,6 +114,23 @@ static const struct sp_limit limits[SP_LIMIT_COUNT] = {
 		"block/blk-mq-sched.h MAX_SCHED_RQ (16 * BLKDEV_DEFAULT_RQ; 16 * BLKDEV_MAX_RQ "
 		"in older blk-mq, the same 2048)",
 		SP_LIMIT_REFUSED, "any blk-mq queue with mq-deadline, bfq or kyber" },
+	[SP_LIMIT_MAX_SECTORS_HW] = {
+		"max-sectors-kb-hw", "Linux", "a queue/max_sectors_kb up to the disk's max_hw_sectors_kb",
+		4, 0, "KiB", "Linux 6.1",
+		"block/blk-sysfs.c queue_max_sectors_store(): 'max_sectors_kb > max_hw_sectors_kb || "
+		"max_sectors_kb < page_kb' is -EINVAL, max_hw_sectors_kb the smaller of the queue's "
+		"max_hw_sectors and max_dev_sectors",
+		SP_LIMIT_REFUSED, "the bound is each disk's own, read from queue/max_hw_sectors_kb; "
+		"a profile's value above it is planned at it" },
+	[SP_LIMIT_NR_REQUESTS_TAGS] = {
+		"nr-requests-tag-depth", "Linux",
+		"a queue/nr_requests with scheduler none up to the disk's tag depth", 4, 0, "requests",
+		"Linux 6.1",
+		"block/blk-mq.c blk_mq_update_nr_requests() -> block/blk-mq-tag.c "
+		"blk_mq_tag_update_depth(hctx, &hctx->tags, nr, false): 'tdepth > tags->nr_tags' "
+		"with !can_grow is -EINVAL (only a scheduler's sched_tags may grow)",
+		SP_LIMIT_REFUSED, "the bound is each disk's own, the smallest of its mq/*/nr_tags; "
+		"a profile's value above it is planned at it" },
 	[SP_LIMIT_QUEUE_DEPTH] = {
 		"scsi-queue-depth", "Linux", "a device/queue_depth", 1, 4096, "commands", "Linux 6.1",
 		"drivers/scsi/scsi_sysfs.c sdev_store_queue_depth() (-EINVAL above the host's "
@@ -194,6 +211,16 @@ static const struct sp_limit limits[SP_LIMIT_COUNT] = {
 		"aee69d78dec0 'block, bfq: introduce the BFQ-v0 I/O scheduler as an extra scheduler'; "
 		"00e043936e9a 'blk-mq: introduce Kyber multiqueue I/O scheduler'",
 		SP_LIMIT_CHANGED, "bfq is where a blk-mq queue has cfq's place; before it, none" },
+	[SP_LIMIT_SYSTEMD] = {
+		"systemd", "systemd", "x-systemd.* mount options (the system boots systemd)",
+		SP_LIMIT_RELEASE(3, 10), 0, "release", "Linux 3.10",
+		"systemd README, REQUIREMENTS 'Linux kernel >= 3.0' (systemd/systemd at 00180928); "
+		"3.10 is the kernel of RHEL 7, the first Red Hat release to boot systemd (row "
+		"rhel-systemd)",
+		SP_LIMIT_CHANGED, "from it the plan mounts with x-systemd.device-timeout; a kernel "
+		"release names no init system, and 3.10 is no requirement of systemd's but the release "
+		"below which the distributions planned for (RHEL 6, SLES 11, Debian 7) boot Upstart or "
+		"SysV init" },
 	[SP_LIMIT_RHEL_BLK_MQ_ONLY] = {
 		"rhel-blk-mq-only", "Red Hat Enterprise Linux", "block devices multi-queue only", 8, 0,
 		"RHEL", "RHEL 8.0",
@@ -218,6 +245,12 @@ static const struct sp_limit limits[SP_LIMIT_COUNT] = {
 		"blk-mq I/O path'",
 		SP_LIMIT_CHANGED, "none, mq-deadline, bfq, kyber; the guide read is SP2's (5.3), and "
 		"15 GA and SP1 (4.12) are planned the same way" },
+	[SP_LIMIT_RHEL_SYSTEMD] = {
+		"rhel-systemd", "Red Hat Enterprise Linux", "systemd the init system", 7, 0, "RHEL",
+		"RHEL 7.0",
+		"Red Hat, RHEL 7 System Administrator's Guide 10.1 'Introduction to systemd' ('In Red "
+		"Hat Enterprise Linux 7, systemd replaces Upstart as the default init system')",
+		SP_LIMIT_CHANGED, "RHEL 6 (2.6.32) boots Upstart: no x-systemd.* option" },
 };
 
 const struct sp_limit *sp_limit(enum sp_limit_id id)

@@ -211,10 +211,10 @@ static void lowered_init(struct lowered low[LOWER_COUNT])
 {
 	memset(low, 0, LOWER_COUNT * sizeof(*low));
 	low[LOWER_MAX_SECTORS] = (struct lowered){ .knob = "queue/max_sectors_kb",
-						   .limit = SP_LIMIT_MAX_SECTORS_KB,
+						   .limit = SP_LIMIT_MAX_SECTORS_HW,
 						   .bound = "queue/max_hw_sectors_kb" };
 	low[LOWER_NR_REQUESTS] = (struct lowered){ .knob = "queue/nr_requests",
-						   .limit = SP_LIMIT_NR_REQUESTS,
+						   .limit = SP_LIMIT_NR_REQUESTS_TAGS,
 						   .bound = "tag depth (mq/*/nr_tags) with scheduler none" };
 }
 
@@ -314,9 +314,9 @@ static void lowered_warnings(struct sp_plan *plan, const struct lowered low[LOWE
 			snprintf(more, sizeof(more), " and %zu more", low[i].n - low[i].listed);
 		sp_plan_add_warning(plan, "knob-lowered",
 				    "%s is planned lower than the %s profile's %" PRIu64
-				    " on %s%s: the %s, above which Linux refuses it (%s)",
+				    " on %s%s: the %s, above which Linux refuses it (limits row %s: %s)",
 				    low[i].knob, plan->controller, low[i].asked, low[i].disks, more,
-				    low[i].bound, SP_LIMIT_CITED(low[i].limit));
+				    low[i].bound, sp_limit(low[i].limit)->id, SP_LIMIT_CITED(low[i].limit));
 	}
 }
 

@@ -66,6 +66,8 @@ static void test_bounds(void **state)
 		{ SP_LIMIT_NR_REQUESTS_SCHED, 4, 3 },
 		{ SP_LIMIT_NR_REQUESTS, 4, 3 },
 		{ SP_LIMIT_MAX_SECTORS_KB, 4, 3 },
+		{ SP_LIMIT_MAX_SECTORS_HW, 4, 3 },
+		{ SP_LIMIT_NR_REQUESTS_TAGS, 4, 3 },
 		{ SP_LIMIT_QUEUE_DEPTH, 1, 0 },
 		{ SP_LIMIT_MD_STRIPE_CACHE, 17, 16 },
 		{ SP_LIMIT_MD_SYNC_SPEED, 1, 0 },

@@ -1397,6 +1397,9 @@ static void test_tag_depth_bounds_nr_requests(void **state)
 	assert_non_null(w);
 	assert_non_null(strstr(w, "queue/max_sectors_kb is planned lower than the hp-p400 "
 				  "profile's 4096 on sdb (1280)"));
+	/* each names the limits row of its bound, not the knob's range */
+	assert_non_null(strstr(w, "(limits row max-sectors-kb-hw: Linux 6.1, block/blk-sysfs.c "
+				  "queue_max_sectors_store()"));
 	/* the second warning of the same code: nr_requests */
 	{
 		bool found = false;
@@ -1404,7 +1407,10 @@ static void test_tag_depth_bounds_nr_requests(void **state)
 		for (size_t i = 0; i < p->n_warnings; i++)
 			found |= strstr(p->warnings[i].message,
 					"queue/nr_requests is planned lower than the hp-p400 "
-					"profile's 512 on sdb (128): the tag depth") != NULL;
+					"profile's 512 on sdb (128): the tag depth") != NULL &&
+				 strstr(p->warnings[i].message,
+					"(limits row nr-requests-tag-depth: Linux 6.1, "
+					"block/blk-mq.c blk_mq_update_nr_requests()") != NULL;
 		assert_true(found);
 	}
 	/* the plan file carries the bounds; the replan check makes the same plan */

@@ -168,6 +168,9 @@ static void test_kernel_families(void **state)
 		{ "6.1.0-13-amd64", SP_KERNEL_DEBIAN, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
 		{ "6.5.6-300.fc39.x86_64", SP_KERNEL_FEDORA, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
 		{ "4.9.0", SP_KERNEL_MAINLINE, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, true },
+		/* x-systemd.* from 3.10 (limits row systemd), RHEL's by its major (rhel-systemd) */
+		{ "3.9.11", SP_KERNEL_MAINLINE, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, false },
+		{ "3.10", SP_KERNEL_MAINLINE, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, true },
 		{ "6.1", SP_KERNEL_MAINLINE, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
 		/* an unknown suffix: its version decides */
 		{ "4.14.35-acme7", SP_KERNEL_UNKNOWN, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_IGNORED, true },
