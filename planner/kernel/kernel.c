@@ -240,6 +240,23 @@ const char *sp_kernel_scheduler_name(const struct sp_kernel *k, enum sp_queue_fa
 	return NULL;
 }
 
+enum sp_limit_id sp_kernel_scheduler_missing(const struct sp_kernel *k, enum sp_queue_family family,
+					     const char *wanted)
+{
+	bool mq = sp_kernel_queue_is_blk_mq(k, family);
+
+	for (size_t i = 0; i < N_SCHEDULERS; i++) {
+		if (strcmp(wanted, schedulers[i].legacy) != 0 && strcmp(wanted, schedulers[i].mq) != 0)
+			continue;
+		if (!mq && !strcmp(schedulers[i].legacy, "kyber"))
+			return SP_LIMIT_MQ_BFQ_KYBER;
+		if (mq && !mq_has(k, &schedulers[i]))
+			return schedulers[i].since;
+		break;
+	}
+	return SP_LIMIT_COUNT;
+}
+
 const char *sp_kernel_scheduler_alias(const char *name)
 {
 	for (size_t i = 0; i < N_SCHEDULERS; i++) {

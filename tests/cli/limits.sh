@@ -90,6 +90,8 @@ P5E=(--controller dell-perc5e --level 5 --disks 4 --chunk 64K --fs xfs --size 2T
 checks_ok test "$(sched "${P5E[@]}" --device /dev/nvme0n1 --kernel 4.11.0)" = mq-deadline
 checks_ok test -z "$(sched "${P5E[@]}" --device /dev/nvme0n1 --kernel 4.9.0)"
 checks_ok test "$(sched "${P5E[@]}" --device /dev/sdb --kernel 4.9.0)" = deadline
+# and the plan says the scheduler was dropped, naming the row
+golden scheduler-not-in-release.txt sp plan "${P5E[@]}" --device /dev/nvme0n1 --kernel 4.9.0
 
 # inode64 above 2 TiB before 3.7 (RHEL 6), not from 3.7 on
 H=(--controller dell-perc6i --level 5 --disks 4 --chunk 64K --device /dev/sdb)

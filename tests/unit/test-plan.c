@@ -1302,6 +1302,34 @@ static const char *warning_message(const struct sp_plan *p, const char *code)
 	return NULL;
 }
 
+/* A profile's scheduler the kernel planned for lacks on that queue is not
+ * planned, and the plan says so with the limits row (issue 23). */
+static void test_scheduler_not_in_release(void **state)
+{
+	struct req q = { .controller = "dell-perc5e", .level = "5", .disks = 6, .chunk = 64 * KiB,
+			 .size = 1 * TiB, .fs = SP_FS_XFS, .kernel = "4.9.0", .path = "/dev/nvme0n1" };
+	struct sp_plan *p = plan_ok(&q);
+	const char *w = warning_message(p, "scheduler-not-in-release");
+
+	(void)state;
+	assert_null(tuning_value(p, "/sys/block/nvme0n1/queue/scheduler"));
+	assert_non_null(w);
+	assert_non_null(strstr(w, "queue/scheduler is not planned on nvme0n1: Linux 4.9.0 has no "
+				  "mq-deadline (the profile's deadline) on a blk-mq queue (limits row "
+				  "mq-deadline: Linux 4.11, 945ffb60c11d"));
+	/* from the row's release the scheduler is planned, unsaid */
+	q.kernel = "4.11.0";
+	p = plan_ok(&q);
+	assert_string_equal(tuning_value(p, "/sys/block/nvme0n1/queue/scheduler"), "mq-deadline");
+	assert_false(has_warning(p, "scheduler-not-in-release"));
+	/* a SCSI disk on 4.9 is single-queue: deadline is there */
+	q.kernel = "4.9.0";
+	q.path = "/dev/sdb";
+	p = plan_ok(&q);
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/scheduler"), "deadline");
+	assert_false(has_warning(p, "scheduler-not-in-release"));
+}
+
 static const struct sp_tuning *tuning_of(const struct sp_plan *p, const char *path)
 {
 	char have[SP_PATH_MAX];
@@ -1629,6 +1657,7 @@ int main(void)
 		cmocka_unit_test(test_workload_small_sync),
 		cmocka_unit_test(test_workload_small_sync_md_facts),
 		cmocka_unit_test(test_ext_stripe_not_power_of_two),
+		cmocka_unit_test(test_scheduler_not_in_release),
 		cmocka_unit_test(test_p400_raid10_seed),
 		cmocka_unit_test(test_p400_cciss_on_old_kernel),
 		cmocka_unit_test(test_perc5e_seed_corrected),

@@ -196,6 +196,30 @@ static void test_kernel_families(void **state)
 	}
 }
 
+/* The row that says why a release lacks a scheduler on a queue. */
+static void test_scheduler_missing_row(void **state)
+{
+	struct sp_kernel k49 = kernel("4.9.0"), k411 = kernel("4.11.0"), k414 = kernel("4.14.0");
+	struct sp_kernel k61 = kernel("6.1.0");
+
+	(void)state;
+	assert_int_equal(sp_kernel_scheduler_missing(&k49, SP_QUEUE_NVME, "deadline"), SP_LIMIT_MQ_DEADLINE);
+	assert_int_equal(sp_kernel_scheduler_missing(&k49, SP_QUEUE_VIRTIO, "mq-deadline"),
+			 SP_LIMIT_MQ_DEADLINE);
+	assert_int_equal(sp_kernel_scheduler_missing(&k411, SP_QUEUE_NVME, "bfq"), SP_LIMIT_MQ_BFQ_KYBER);
+	assert_int_equal(sp_kernel_scheduler_missing(&k411, SP_QUEUE_NVME, "cfq"), SP_LIMIT_MQ_BFQ_KYBER);
+	/* kyber has no single-queue form: a SCSI disk before 4.19 */
+	assert_int_equal(sp_kernel_scheduler_missing(&k414, SP_QUEUE_SCSI, "kyber"), SP_LIMIT_MQ_BFQ_KYBER);
+	/* present, or no kernel's name: no row */
+	assert_int_equal(sp_kernel_scheduler_missing(&k411, SP_QUEUE_NVME, "deadline"), SP_LIMIT_COUNT);
+	assert_int_equal(sp_kernel_scheduler_missing(&k49, SP_QUEUE_NVME, "noop"), SP_LIMIT_COUNT);
+	assert_int_equal(sp_kernel_scheduler_missing(&k61, SP_QUEUE_SCSI, "kyber"), SP_LIMIT_COUNT);
+	assert_int_equal(sp_kernel_scheduler_missing(&k61, SP_QUEUE_SCSI, "anticipatory"), SP_LIMIT_COUNT);
+	/* each row is the one sp_kernel_scheduler_name() follows */
+	assert_null(sp_kernel_scheduler_name(&k49, SP_QUEUE_NVME, "deadline"));
+	assert_null(sp_kernel_scheduler_name(&k414, SP_QUEUE_SCSI, "kyber"));
+}
+
 static void test_scheduler_list(void **state)
 {
 	char names[8][16];
@@ -351,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_rules),
 		cmocka_unit_test(test_kernel_families),
 		cmocka_unit_test(test_scheduler_list),
+		cmocka_unit_test(test_scheduler_missing_row),
 		cmocka_unit_test(test_device_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
