@@ -90,6 +90,10 @@ struct sp_limit {
 	const char *source;   /* file and function, commit, document section */
 	enum sp_limit_action action;
 	const char *note;     /* the condition, or what happens instead; may be NULL */
+	/* the older releases read beside the one named (a target system's mkfs
+	 * may be older than the planning host's): the same bound, or how they
+	 * differ; NULL where none was read */
+	const char *releases;
 };
 
 const struct sp_limit *sp_limit(enum sp_limit_id id);
