@@ -87,9 +87,10 @@ static const struct sp_limit limits[SP_LIMIT_COUNT] = {
 		"xfs-inode-size", "mkfs.xfs", "an inode size", 256, 2048, "bytes", "xfsprogs 6.1",
 		"mkfs/xfs_mkfs.c iopts I_SIZE, XFS_DINODE_MIN_SIZE, XFS_DINODE_MAX_SIZE "
 		"(libxfs/xfs_format.h)",
-		SP_LIMIT_REFUSED, "a power of two",
-		"the same XFS_DINODE_MIN_LOG 8 and XFS_DINODE_MAX_LOG 11 in xfsprogs 4.5 (RHEL 7) and "
-		"5.0 (RHEL 8), libxfs/xfs_format.h" },
+		SP_LIMIT_REFUSED, "a power of two, and with CRCs (-m crc=1) at least 512: mkfs.xfs "
+		"refuses less (mkfs/xfs_mkfs.c 'Minimum inode size for CRCs'); no plan passes -i size",
+		"the same XFS_DINODE_MIN_LOG 8 and XFS_DINODE_MAX_LOG 11, and the same CRC minimum, in "
+		"xfsprogs 4.5 (RHEL 7) and 5.0 (RHEL 8), libxfs/xfs_format.h" },
 	[SP_LIMIT_EXT_STRIDE] = {
 		"ext-stride-max", "mke2fs", "a stride", 0, 65535, "blocks", "e2fsprogs 1.47",
 		"misc/mke2fs.c parse_extended_opts() 'stride' into the 16-bit s_raid_stride "
