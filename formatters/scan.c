@@ -67,9 +67,18 @@ static void add(struct text *t, const char *fmt, ...)
 	}
 }
 
+/* strips in the full stripe: a LUN's exported topology tells them, not its disks */
+static unsigned strips(const struct sp_scan_row *r)
+{
+	return (unsigned)(r->stripe_bytes / r->chunk_bytes);
+}
+
 static void geometry_short(const struct sp_scan_row *r, char *buf, size_t len)
 {
-	if (!r->level[0])
+	if (!r->level[0] && r->chunk_bytes)
+		snprintf(buf, len, "level? %u x %s", strips(r),
+			 SP_SIZE_TEXT(r->chunk_bytes, SP_SIZE_SHORT));
+	else if (!r->level[0])
 		snprintf(buf, len, "unknown");
 	else if (!r->chunk_bytes)
 		snprintf(buf, len, "%s %u disks", r->level, r->disks);
@@ -110,6 +119,10 @@ static void paragraph(struct text *t, const struct sp_scan_row *r)
 	else if (r->level[0])
 		add(t, "  geometry: %s, %u disks, no stripe (%s)\n", r->level, r->disks,
 		    r->geometry_from);
+	else if (r->chunk_bytes)
+		add(t, "  geometry: level unknown, %s strip, full stripe %s (%s)\n",
+		    SP_SIZE_TEXT(r->chunk_bytes, SP_SIZE_HUMAN),
+		    SP_SIZE_TEXT(r->stripe_bytes, SP_SIZE_HUMAN), r->geometry_from);
 	else
 		add(t, "  geometry: %s\n", r->geometry_from[0] ? r->geometry_from : "unknown");
 	if (r->contents[0])

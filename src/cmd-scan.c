@@ -7,6 +7,7 @@
  * read_only), and nothing is written anywhere.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,10 @@ static const char usage_scan[] =
 	"      --controller NAME   with --device: the profile, instead of recognition\n"
 	"      --level, --disks, --chunk, --spans, --layout\n"
 	"                          with --device: the geometry of a device whose\n"
-	"                          kernel does not tell it (an md array tells its own)\n"
+	"                          kernel does not tell it (an md array tells its own;\n"
+	"                          a LUN that exports its strip and full stripe needs\n"
+	"                          --level alone, and without it is judged from that\n"
+	"                          stripe, its costs as raid0's)\n"
 	"      --kernel VERSION    judge for this kernel release (default: the running one)\n"
 	"      --root DIR          target root check reads fstab and udev rules from;\n"
 	"                          default /\n"
@@ -60,7 +64,7 @@ static const char *const kind_names[] = {
 struct scan {
 	struct sp_cli_args *args;
 	struct sp_profile_set *set;
-	bool declared_geometry;
+	bool declared_level;
 };
 
 static void join_by(const struct sp_recognition *rec, char *buf, size_t len)
@@ -121,38 +125,82 @@ static void take_findings(const struct sp_report *report, struct sp_scan_row *ro
 	snprintf(row->worst, sizeof(row->worst), "%s", worst->message);
 }
 
-static void take_geometry(const struct sp_plan *plan, bool from_kernel, struct sp_scan_row *row)
+static void take_geometry(const struct sp_plan *plan, struct sp_scan_row *row)
 {
-	snprintf(row->level, sizeof(row->level), "%s", sp_level_name(plan->level));
-	row->disks = plan->disks;
+	const struct sp_facts *d = &plan->device;
+
 	row->chunk_bytes = plan->chunk_bytes;
 	row->stripe_bytes = plan->stripe_width_bytes;
-	snprintf(row->geometry_from, sizeof(row->geometry_from), "%s",
-		 from_kernel ? "the kernel's md attributes (md/level, md/raid_disks, md/chunk_size)" :
-			       "declared: --level, --disks, --chunk");
+	if (plan->level_source == SP_SOURCE_ASSUMED) {
+		/* level and disks stay unknown: the stand-in only prices findings */
+		snprintf(row->geometry_from, sizeof(row->geometry_from),
+			 "the exported topology: queue/minimum_io_size %" PRIu64 " is the strip, "
+			 "optimal_io_size %" PRIu64 " the full stripe of %u strips; level unknown: "
+			 "costs as %s over %u disks, as raid10 over %u costs too, parity RAID more; "
+			 "--device %s --level LEVEL judges it as its level",
+			 d->min_io_bytes, d->optimal_io_bytes, plan->data_disks,
+			 sp_level_name(plan->level), plan->disks, plan->disks * 2, row->device);
+		return;
+	}
+	snprintf(row->level, sizeof(row->level), "%s", sp_level_name(plan->level));
+	row->disks = plan->disks;
+	if (plan->level_source == SP_SOURCE_KERNEL)
+		snprintf(row->geometry_from, sizeof(row->geometry_from),
+			 "the kernel's md attributes (md/level, md/raid_disks, md/chunk_size)");
+	else if (plan->chunk_source == SP_SOURCE_TOPOLOGY)
+		snprintf(row->geometry_from, sizeof(row->geometry_from),
+			 "declared: --level; the strip and full stripe the exported topology's "
+			 "(queue/minimum_io_size %" PRIu64 ", optimal_io_size %" PRIu64 ")",
+			 d->min_io_bytes, d->optimal_io_bytes);
+	else
+		snprintf(row->geometry_from, sizeof(row->geometry_from),
+			 "declared: --level, --disks, --chunk");
+}
+
+/*
+ * The plan check would make for the device: from the flags given, or,
+ * for a device that tells no level but exports its stripe, with raid0
+ * standing in for the level (its costs are raid10's; spec.level_assumed).
+ */
+static int plan_for(const struct scan *s, const struct sp_scan_row *row, bool assumed,
+		    bool fs_from_device, struct sp_plan *plan, struct sp_error *err)
+{
+	struct sp_cli_args *a = malloc(sizeof(*a));
+	int r;
+
+	if (!a)
+		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
+	r = sp_cli_args_for_device(s->args, row->device, a, err);
+	if (r == 0) {
+		if (assumed) {
+			a->spec.level = SP_LEVEL_0;
+			a->spec.level_assumed = true;
+			a->spec.omitted &= ~SP_FIELD_LEVEL;
+		}
+		if (fs_from_device)
+			sp_cli_fs_from_device(a);
+		r = sp_cli_make_plan(a, plan, err);
+	}
+	free(a);
+	return r;
 }
 
 /* What check says of the device: the same plan check makes, its verifies
  * run read-only.  -1 when the device could not be read (row->error). */
-static int judge(const struct scan *s, const struct sp_facts *facts, struct sp_scan_row *row)
+static int judge(const struct scan *s, bool assumed, struct sp_scan_row *row)
 {
-	struct sp_cli_args *a = malloc(sizeof(*a));
 	struct sp_plan *plan = calloc(1, sizeof(*plan));
 	struct sp_report *report = calloc(1, sizeof(*report));
 	struct sp_run_opts opts = { 0 };
 	struct sp_error err = { 0 };
 	int r = 0;
 
-	if (!a || !plan || !report) {
+	if (!plan || !report) {
 		snprintf(row->error, sizeof(row->error), "out of memory");
 		r = -1;
 		goto out;
 	}
-	r = sp_cli_args_for_device(s->args, row->device, a, &err);
-	if (r == 0) {
-		sp_cli_fs_from_device(a);
-		r = sp_cli_make_plan(a, plan, &err);
-	}
+	r = plan_for(s, row, assumed, true, plan, &err);
 	if (r < 0) {
 		/* the geometry given does not make a plan for this device (too
 		 * small for the filesystem, a level md does not plan): not judged */
@@ -160,7 +208,7 @@ static int judge(const struct scan *s, const struct sp_facts *facts, struct sp_s
 		r = 0;
 		goto out;
 	}
-	take_geometry(plan, facts->md.present, row);
+	take_geometry(plan, row);
 	opts.root = s->args->root[0] ? s->args->root : "/";
 	opts.sysfs = &s->args->sysfs;
 	opts.read_only = true;
@@ -179,7 +227,6 @@ out:
 	if (plan)
 		sp_plan_release(plan);
 	free(plan);
-	free(a);
 	return r;
 }
 
@@ -209,23 +256,19 @@ static bool in_use(const struct scan *s, const struct sp_facts *facts, struct sp
 }
 
 /* A blank device's geometry, as the plan for it takes it. */
-static void plan_geometry(const struct scan *s, const struct sp_facts *facts,
-			  struct sp_scan_row *row)
+static void plan_geometry(const struct scan *s, bool assumed, struct sp_scan_row *row)
 {
 	struct sp_plan *plan = calloc(1, sizeof(*plan));
-	struct sp_cli_args *a = malloc(sizeof(*a));
 	struct sp_error err = { 0 };
 
-	if (plan && a && sp_cli_args_for_device(s->args, row->device, a, &err) == 0 &&
-	    sp_cli_make_plan(a, plan, &err) == 0)
-		take_geometry(plan, facts->md.present, row);
+	if (plan && plan_for(s, row, assumed, false, plan, &err) == 0)
+		take_geometry(plan, row);
 	else
 		snprintf(row->not_checked, sizeof(row->not_checked), "%s",
 			 err.message[0] ? err.message : "out of memory");
 	if (plan)
 		sp_plan_release(plan);
 	free(plan);
-	free(a);
 }
 
 /* One row; -1 when something of the device could not be read. */
@@ -233,7 +276,8 @@ static int scan_one(const struct scan *s, const struct sp_scan_device *dev, stru
 {
 	struct sp_facts facts = { 0 };
 	struct sp_scan_contents c;
-	struct sp_error err = { 0 };
+	struct sp_error err = { 0 }, unknown = { 0 };
+	bool assumed;
 	int r = 0;
 
 	memset(row, 0, sizeof(*row));
@@ -262,19 +306,21 @@ static int scan_one(const struct scan *s, const struct sp_scan_device *dev, stru
 	row->blank = c.blank;
 	row->candidate = c.blank && !row->system && !row->in_use[0] && !row->member_of[0] &&
 			 !in_use(s, &facts, row);
+	/* no level known: a stripe the LUN exports is enough to judge alignment */
+	assumed = !facts.md.present && !s->declared_level;
 	if (row->member_of[0]) {
 		snprintf(row->not_checked, sizeof(row->not_checked),
 			 "a member of %s: check judges the array", row->member_of);
-	} else if (!facts.md.present && !s->declared_geometry) {
+	} else if (assumed && sp_plan_exported_stripe(&facts, &unknown) < 0) {
 		snprintf(row->geometry_from, sizeof(row->geometry_from),
-			 "unknown: the kernel does not tell it; give --device %s with --level, "
-			 "--disks and --chunk", row->device);
+			 "unknown: %s; give --device %s with --level, --disks and --chunk",
+			 unknown.message, row->device);
 		snprintf(row->not_checked, sizeof(row->not_checked), "its geometry is unknown");
 	} else if (c.blank) {
 		snprintf(row->not_checked, sizeof(row->not_checked), "nothing on it to judge");
-		plan_geometry(s, &facts, row);
+		plan_geometry(s, assumed, row);
 	} else {
-		r = judge(s, &facts, row);
+		r = judge(s, assumed, row);
 	}
 out:
 	sp_facts_release(&facts);
@@ -335,10 +381,12 @@ static int check_usage(const struct sp_cli_args *a, struct sp_error *err)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "scan: --controller, --level, --disks and --chunk describe the "
 				    "devices given with --device; give them");
-	if ((a->have_level || a->have_disks || a->have_chunk) && !(a->have_level && a->have_disks))
+	/* --level alone is enough for a LUN that exports its stripe (the
+	 * planner says so when the device does not) */
+	if ((a->have_disks || a->have_chunk) && !a->have_level)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
-				    "scan: give --level and --disks (and --chunk unless a mirror) "
-				    "together");
+				    "scan: give --level with --disks and --chunk (--level alone for "
+				    "a LUN that exports its strip and full stripe)");
 	if (a->root[0] && (stat(a->root, &st) < 0 || !S_ISDIR(st.st_mode)))
 		return sp_error_set(err, ENOTDIR, SP_ERR_INVALID, "root: '%s' is not a directory",
 				    a->root);
@@ -432,7 +480,7 @@ int sp_cmd_scan(int argc, char **argv)
 		rc = sp_cli_fail(&err);
 		goto out;
 	}
-	s.declared_geometry = args->have_level && args->have_disks;
+	s.declared_level = args->have_level;
 	rc = run(&s, &err);
 out:
 	sp_profiles_free(s.set);

@@ -87,7 +87,7 @@ expect_out "worst: costly: partition 1 of $d63 starts at sector 63"
 # without the geometry: unknown, and nothing is judged (exit 0)
 expect_ok "no geometry" sp scan --device "$aligned" --device "$blank" --root "$SP_TEST_ROOT"
 expect_out "^$aligned +1 GiB disk +generic +unknown +not checked\$"
-expect_out "geometry: unknown: the kernel does not tell it; give --device $aligned with --level"
+expect_out "geometry: unknown: $aligned is not an md array and exports no strip and full stripe \\(queue/minimum_io_size, optimal_io_size\\); give --device $aligned with --level"
 
 # an aligned array alone: exit 0
 expect_ok "aligned alone" sp scan --device "$aligned" "${G5[@]}" --root "$SP_TEST_ROOT"
@@ -155,6 +155,7 @@ expect_rc 2 "device: '${d63}p1' is a partition of ${d63#/dev/}; give the whole d
 expect_rc 2 "device: '$blank' is ${blank#/dev/}, given twice" sp scan --device "$blank" --device "$blank"
 expect_rc 2 "device: '$WORK/err': Block device required" sp scan --device "$WORK/err"
 expect_rc 2 "device: '/dev/nonexistent': No such file or directory" sp scan --device /dev/nonexistent
-expect_rc 2 "scan: give --level and --disks" sp scan --device "$blank" --chunk 64K
+expect_rc 2 "scan: give --level with --disks and --chunk" sp scan --device "$blank" --chunk 64K
+expect_rc 2 "scan: give --level with --disks and --chunk" sp scan --device "$blank" --disks 4
 
 device_finish
