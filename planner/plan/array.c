@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "array/md.h"
 #include "base/error.h"
@@ -409,8 +410,14 @@ static int take_report(const struct sp_spec *spec, const struct sp_facts *f,
 				    "controller-report: %s is an md array, whose geometry the "
 				    "kernel tells; %s is a hardware controller's",
 				    f->kernel_name, src);
-	if (rep->device[0] && f->kernel_name[0] && strcmp(rep->device, f->kernel_name) != 0)
+	/* the NAA identifier when both have one: kernel names move between boots */
+	if (rep->naa_id[0] && !strncmp(f->wwn, "naa.", 4)) {
+		if (strcasecmp(f->wwn + 4, rep->naa_id) != 0)
+			diff_add(d, "device: %s is of the drive with NAA id %s, but %s's wwid is %s",
+				 src, rep->naa_id, f->path, f->wwn);
+	} else if (rep->device[0] && f->kernel_name[0] && strcmp(rep->device, f->kernel_name) != 0) {
 		diff_add(d, "device: %s is of /dev/%s, not %s", src, rep->device, f->path);
+	}
 	if (declared(spec, SP_FIELD_LEVEL) && spec->level != rep->level)
 		diff_add(d, "level: --level %s, but %s says %s", sp_level_name(spec->level) + 4, src,
 			 sp_level_name(rep->level));

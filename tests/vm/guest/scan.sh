@@ -91,6 +91,27 @@ expect_eq "JSON: $lun checked, no level, the exported strip and stripe" \
 expect_eq "JSON: $sysd is system" "$(grep -A24 "\"device\": \"/dev/$sysd\"" "$OUT" | grep -c '"system": true')" 1
 expect_eq "JSON: $blank is a candidate" "$(grep -A24 "\"device\": \"/dev/$blank\"" "$OUT" | grep -c '"candidate": true')" 1
 
+# ---- a controller's report tied by its NAA id: the LUN's wwn --------------------
+# (QEMU's wwn=0x5000c5000000c101 is the wwid naa.5000c5000000c101); the name it
+# gives is another disk's, and the identifier decides; its RAID10 of 2 spans
+# of 2 x 64 KiB agrees with what the LUN exports
+expect_eq "$lun's wwid" "$(cat "/sys/block/$lun/device/wwid")" "naa.5000c5000000c101"
+cat >/tmp/vd2.json <<EOF
+{ "Controllers": [ { "Command Status": { "Status": "Success" }, "Response Data": {
+  "/c0/v2": [ { "DG/VD": "2/2", "TYPE": "RAID10" } ],
+  "VD2 Properties": { "Strip Size": "64 KB", "Span Depth": 2, "Number of Drives Per Span": 2,
+                      "OS Drive Name": "/dev/$blank", "SCSI NAA Id": "5000C5000000C101" } } } ] }
+EOF
+sed 's/5000C5000000C101/5000C5000000C1FF/' /tmp/vd2.json >/tmp/vd-none.json
+expect_rc 1 "scan with the report of $lun and one of no disk" \
+	stripeplan scan --root "$ROOT" --controller-report /tmp/vd2.json --controller-report /tmp/vd-none.json
+expect_out "$lun: the report's geometry, costly" "^/dev/$lun +[0-9.]+ [MG]iB disk +[a-z0-9-]+ +raid10 4 x 64K +[1-9][0-9]* costly"
+expect_out "$lun: tied by the NAA id" \
+	"geometry: raid10, 4 disks, 64 KiB chunk, full stripe 128 KiB \\(the storcli report /tmp/vd2.json \\(VD 2\\), tied to this disk by its NAA id 5000c5000000c101, the disk's wwid naa.5000c5000000c101\\)"
+expect_out "$blank: not the report's" "^/dev/$blank +[0-9.]+ MiB disk +[a-z0-9-]+ +unknown +candidate\$"
+expect_out "the report of no disk: a warning" \
+	"warning: controller-report: storcli report /tmp/vd-none.json \\(VD 2\\) is of no disk scanned \\(it gives NAA id 5000c5000000c1ff and /dev/$blank\\)"
+
 # ---- the LUN's level given: raid10, the disks from its stripe, as check says ---------
 R10=(--level 10 --disks 4 --chunk 64K)
 expect_rc 1 "scan $lun with --level 10 alone" stripeplan scan --device "/dev/$lun" --level 10 --root "$ROOT"
