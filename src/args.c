@@ -671,6 +671,12 @@ static int choose_profile(const struct sp_cli_args *a, const struct sp_profile_s
 				    "controller: unknown controller '%s' (known: %s)", a->spec.controller,
 				    names);
 	}
+	if (rec->passthrough && strcmp(declared->name, "generic") != 0)
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+				    "controller: --controller %s, but %s is no logical drive of it (%s): "
+				    "a disk the controller passes through is no array; give "
+				    "--controller generic",
+				    declared->name, facts->path, rec->seen);
 	if (rec->profile && rec->profile != declared && strcmp(declared->name, "generic") != 0)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "controller: --controller %s, but what the kernel says of %s is "

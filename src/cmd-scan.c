@@ -106,7 +106,12 @@ static void recognise(const struct scan *s, const struct sp_facts *facts, struct
 	if (!rec)
 		return;
 	sp_recognise(s->set, facts, rec);
-	if (rec->profile) {
+	if (rec->passthrough) {
+		/* listed as the disk it is: no controller array, no profile */
+		snprintf(row->controller, sizeof(row->controller), "none");
+		snprintf(row->controller_by, sizeof(row->controller_by),
+			 "not a logical drive: %s", rec->seen);
+	} else if (rec->profile) {
 		snprintf(row->controller, sizeof(row->controller), "%s", rec->profile->name);
 		join_by(rec, row->controller_by, sizeof(row->controller_by));
 	} else {
