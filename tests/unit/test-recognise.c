@@ -371,9 +371,10 @@ static void test_qemu_megasas(void **state)
 }
 
 /* QEMU's -device megasas-gen2, the SAS2108 (1000:0079, the PERC H700/H800's
- * chip) on the 9260-8i's subsystem 1000:9261: no profile has the chip, so
- * every megaraid_sas profile that lists its chips is ruled out; the MR416i,
- * which lists none, is all that is named */
+ * chip) on LSI's own 9260-8i subsystem 1000:9261: not a Dell board, so the
+ * dell-perc-h700 profile, which lists the chip on Dell's boards only, is not
+ * decided but not ruled out either (the same chip); every other
+ * megaraid_sas profile that lists its chips is; the MR416i lists none */
 static void test_qemu_megasas_gen2(void **state)
 {
 	static const struct scsi_lun l = { "devices/pci0000:00/0000:00:06.0", "1000", "0079", "1000",
@@ -384,8 +385,24 @@ static void test_qemu_megasas_gen2(void **state)
 	(void)state;
 	recognise_lun(&l, &f, &rec);
 	assert_null(rec.profile);
-	assert_string_equal(rec.candidates, "hpe-mr416i");
+	assert_string_equal(rec.candidates, "dell-perc-h700, hpe-mr416i");
 	assert_non_null(strstr(rec.seen, "PCI 1000:0079 subsystem 1000:9261"));
+}
+
+/* a PERC H700 Integrated (SAS2108 on Dell's 1f17): the board and the INQUIRY decide */
+static void test_megaraid_sas_h700(void **state)
+{
+	static const struct scsi_lun l = { "devices/pci0000:00/0000:03:00.0", "1000", "0079", "1028",
+					   "1f17", "megaraid_sas", "DELL", "PERC H700", "2.10" };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	recognise_lun(&l, &f, &rec);
+	assert_string_equal(decided(&rec), "dell-perc-h700");
+	assert_int_equal(rec.n_by, 3);
+	assert_string_equal(rec.by[0], "PCI 1000:0079 subsystem 1028:1f17, PERC H700 Integrated");
+	assert_string_equal(rec.by[1], "INQUIRY vendor 'DELL' model 'PERC H700'");
 }
 
 /* mpi3mr: one chip (SAS4116) under the H965i and the 9660 */
@@ -642,6 +659,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_qemu_megasas, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_megaraid_sas_jbod, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_qemu_megasas_gen2, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_megaraid_sas_h700, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mpi3mr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mpi3mr_9660, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_smartpqi, setup, teardown),
