@@ -1058,6 +1058,17 @@ static void layout_found(const struct sp_plan *plan, const struct sp_found_parti
 
 void sp_cost_sentence(const struct sp_plan *plan, const struct sp_cost *c, char *buf, size_t len)
 {
+	/* the model's ratios are over the level's own minimum: raid0 and
+	 * raid10 of the same stripe give the same ones, parity RAID more
+	 * (read-modify-write), so a stand-in raid0 prices the least it costs */
+	if (plan->level_source == SP_SOURCE_ASSUMED) {
+		snprintf(buf, len,
+			 "level unknown: costed as %s, as raid10 of this stripe costs too, parity "
+			 "RAID more: stripe-sized writes cost at least %.2fx the minimum member I/O, "
+			 "chunk-sized reads %.2fx",
+			 sp_level_name(plan->level), c->write_ratio, c->read_ratio);
+		return;
+	}
 	snprintf(buf, len,
 		 "stripe-sized writes cost %.2fx the minimum member I/O of this %s, chunk-sized "
 		 "reads %.2fx",

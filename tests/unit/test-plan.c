@@ -40,6 +40,7 @@ struct req {
 	enum sp_workload workload;
 	uint64_t memory_budget;
 	bool force_mountpoint;
+	bool level_assumed;        /* scan's stand-in level */
 };
 
 static int make(const struct req *q, struct sp_plan *plan, struct sp_error *err)
@@ -74,6 +75,7 @@ static int make(const struct req *q, struct sp_plan *plan, struct sp_error *err)
 	spec.workload = q->workload;
 	spec.memory_budget_bytes = q->memory_budget;
 	spec.force_mountpoint = q->force_mountpoint;
+	spec.level_assumed = q->level_assumed;
 	if (q->schedulers)
 		facts.n_schedulers = sp_parse_scheduler_list(q->schedulers, facts.schedulers, 8);
 	sp_plan_release(plan);
@@ -935,6 +937,57 @@ static void test_topology_geometry(void **state)
 }
 
 /* Each rule an exported geometry must pass, or it is ignored with a warning naming why. */
+/*
+ * scan on a LUN that exports its stripe and no level: raid0 stands in to
+ * price what is found (raid10 of the stripe costs the same), marked
+ * assumed; without an exported stripe, or with one that is none, there is
+ * nothing for it to stand on.
+ */
+static void test_topology_level_assumed(void **state)
+{
+	struct req q = { .controller = "generic", .level = "0", .size = 10 * GiB, .fs = SP_FS_XFS,
+			 .min_io = 64 * KiB, .optimal_io = 128 * KiB, .scsi = true,
+			 .omitted = SP_FIELD_DISKS | SP_FIELD_CHUNK, .level_assumed = true };
+	struct sp_cost cost = { .known = true, .write_ratio = 1.5, .read_ratio = 2 };
+	struct sp_error err = { 0 };
+	struct sp_facts f = { .path = "/dev/sdb", .is_scsi = true, .logical_sector_bytes = 512,
+			      .physical_sector_bytes = 512 };
+	char sentence[SP_MSG_MAX];
+	struct sp_plan *p;
+
+	(void)state;
+	p = plan_ok(&q);
+	assert_int_equal(p->level, SP_LEVEL_0);
+	assert_int_equal(p->level_source, SP_SOURCE_ASSUMED);
+	assert_int_equal(p->disks, 2);
+	assert_int_equal(p->chunk_bytes, 64 * KiB);
+	assert_int_equal(p->stripe_width_bytes, 128 * KiB);
+	assert_string_equal(sp_source_name(p->level_source), "assumed");
+	sp_cost_sentence(p, &cost, sentence, sizeof(sentence));
+	assert_string_equal(sentence, "level unknown: costed as raid0, as raid10 of this stripe "
+				      "costs too, parity RAID more: stripe-sized writes cost at "
+				      "least 1.50x the minimum member I/O, chunk-sized reads 2.00x");
+	/* a level given is no assumption */
+	q.level_assumed = false;
+	assert_int_equal(plan_ok(&q)->level_source, SP_SOURCE_DECLARED);
+	q.level_assumed = true;
+	q.min_io = 512; /* the physical block: nothing exported */
+	assert_non_null(strstr(plan_error(&q), "level: unknown: /dev/sdb is not an md array and "
+					       "exports no strip and full stripe"));
+	q.min_io = 256 * KiB;
+	q.optimal_io = 33553920;
+	assert_non_null(strstr(plan_error(&q), "level: unknown: /dev/sdb exports minimum_io_size "
+					       "262144 and optimal_io_size 33553920, which is no "
+					       "stripe: it is 0xffff 512-byte blocks"));
+	/* what scan asks before it plans */
+	f.min_io_bytes = 64 * KiB;
+	f.optimal_io_bytes = 192 * KiB;
+	assert_int_equal(sp_plan_exported_stripe(&f, &err), 0);
+	f.is_scsi = false; /* an NVMe namespace's NPWG/NOWS are no stripe */
+	assert_int_equal(sp_plan_exported_stripe(&f, &err), -EINVAL);
+	assert_non_null(strstr(err.message, "exports no strip and full stripe"));
+}
+
 static void test_topology_implausible(void **state)
 {
 	const struct {
@@ -1681,6 +1734,7 @@ int main(void)
 		cmocka_unit_test(test_labels),
 		cmocka_unit_test(test_topology),
 		cmocka_unit_test(test_topology_geometry),
+		cmocka_unit_test(test_topology_level_assumed),
 		cmocka_unit_test(test_topology_implausible),
 		cmocka_unit_test(test_filesystem_limits),
 		cmocka_unit_test(test_stripe_width_limits),

@@ -34,7 +34,8 @@ static void test_embedded_profiles(void **state)
 	(void)state;
 	assert_int_equal(sp_profiles_embedded(&set, &err), 0);
 	sp_profiles_names(set, names, sizeof(names));
-	assert_string_equal(names, "broadcom-mr9460, broadcom-mr9560, broadcom-mr9660, dell-perc-h730p, "
+	assert_string_equal(names, "broadcom-mr9460, broadcom-mr9560, broadcom-mr9660, dell-perc-h700, "
+				   "dell-perc-h730p, "
 				   "dell-perc-h740p, dell-perc-h755, dell-perc-h965i, dell-perc5e, "
 				   "dell-perc6i, generic, hp-p400, hpe-mr416i, hpe-sr-p408i-p816i, "
 				   "hpe-sr932i-p, intel-vroc, lsi-megaraid-475, md, "
@@ -118,8 +119,8 @@ static bool warns(const struct sp_profile *p, const char *code)
 static void test_current_controller_profiles(void **state)
 {
 	static const char *const names[] = {
-		"dell-perc-h730p", "dell-perc-h740p", "dell-perc-h755", "dell-perc-h965i",
-		"broadcom-mr9460", "broadcom-mr9560", "broadcom-mr9660", "hpe-mr416i",
+		"dell-perc-h700", "dell-perc-h730p", "dell-perc-h740p", "dell-perc-h755",
+		"dell-perc-h965i", "broadcom-mr9460", "broadcom-mr9560", "broadcom-mr9660", "hpe-mr416i",
 		"hpe-sr-p408i-p816i", "hpe-sr932i-p", "microchip-smartraid-3100", "intel-vroc",
 	};
 	struct sp_profile_set *set = NULL;
