@@ -40,17 +40,18 @@ mkswap "/dev/${sysd}2" >/dev/null
 expect_rc 0 "swap on ${sysd}2" swapon "/dev/${sysd}2"
 udevadm settle
 
-# writes() : the sectors the kernel counts written and discarded on each
-# disk (/sys/block/X/stat), once what is cached is on the disks.  Exact
-# where a checksum is not (a write of the same bytes counts), and free:
-# hashing the 2.25 GiB under TCG took 90 s each time.  Not the write I/Os:
-# check's libparted opens the label's disk for writing, and its flushes
-# count there with no sector (6 on the LUN in one run).
+# writes() : the write requests, sectors written, sectors discarded and
+# flush requests the kernel counts on each disk (/sys/block/X/stat fields
+# 5, 7, 14, 16), once what is cached is on the disks.  Exact where a
+# checksum is not (a write of the same bytes counts), and free: hashing
+# the 2.25 GiB under TCG took 90 s each time.  The requests too: check
+# reads the label with libblkid, where libparted's flushes of the LUN
+# counted 6 write requests with no sector in one run.
 writes() {
 	local d
 	sync
 	for d in "${members[@]}" "$lun" "$blank"; do
-		echo "$d $(awk '{ print $7, $14 }' "/sys/block/$d/stat")"
+		echo "$d $(awk '{ print $5, $7, $14, $16 }' "/sys/block/$d/stat")"
 	done
 }
 # md marks md5 clean (a superblock write to each member) once idle
@@ -124,7 +125,7 @@ expect_rc 1 "scan $lun as RAID10 4 x 64K in full" stripeplan scan --device "/dev
 expect_rc 1 "check $lun agrees" sp_check "${R10[@]}" --device "/dev/$lun" --root "$ROOT"
 expect_out "check: the same finding" "costly: partition 1 of /dev/$lun starts at sector 63"
 
-expect_eq "no sector written or discarded while scan and check ran" "$(writes)" "$before"
+expect_eq "no write, discard or flush request while scan and check ran" "$(writes)" "$before"
 swapoff "/dev/${sysd}2"
 umount /boot
 vm_finish
