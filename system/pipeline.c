@@ -57,7 +57,8 @@
 /*
  * The steps of a run: the partition, the plan's layers bottom up (each
  * made on the one below), the filesystem on the top, its fstab line
- * (needs the filesystem's UUID), the tuning.
+ * (needs the filesystem's UUID), the LUKS2 volume's crypttab line, the
+ * tuning.
  */
 static void plan_steps(const struct sp_plan *plan, struct sp_ctx *ctx)
 {
@@ -68,6 +69,8 @@ static void plan_steps(const struct sp_plan *plan, struct sp_ctx *ctx)
 			plan->layers[i] == SP_LAYER_LUKS ? &sp_step_luks : &sp_step_lvm;
 	ctx->steps[ctx->n_steps++] = &sp_step_filesystem;
 	ctx->steps[ctx->n_steps++] = &sp_step_fstab;
+	if (sp_plan_has_layer(plan, SP_LAYER_LUKS))
+		ctx->steps[ctx->n_steps++] = &sp_step_crypttab; /* needs the LUKS2 UUID */
 	ctx->steps[ctx->n_steps++] = &sp_step_tuning;
 }
 

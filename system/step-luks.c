@@ -121,6 +121,7 @@ static int luks_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 		return sp_step_fail(res, EINVAL, "no plan to verify against");
 	dev = below(ctx);
 	ctx->luks_closed = false;
+	ctx->luks_uuid[0] = '\0';
 	summarize(ctx, NULL, res);
 	r = sp_layer_probe(dev, type, sizeof(type), uuid, sizeof(uuid), what, sizeof(what));
 	if (r == -ENOENT) {
@@ -137,6 +138,7 @@ static int luks_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 	else
 		r = judge_header(ctx, dev, &ok, res);
 	if (r >= 0 && ok) {
+		snprintf(ctx->luks_uuid, sizeof(ctx->luks_uuid), "%s", uuid);
 		summarize(ctx, uuid, res);
 		r = judge_mapping(ctx, dev, uuid, res);
 	}

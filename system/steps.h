@@ -106,6 +106,8 @@ struct sp_ctx {
 	bool stack_open;
 	/* the LUKS2 step's verify: the header is the plan's, the mapping closed */
 	bool luks_closed;
+	/* the LUKS2 step's verify: the UUID of the plan's header ("" none yet) */
+	char luks_uuid[SP_UUID_MAX];
 	/* the programs the layer steps run, by absolute path (their preflights) */
 	char cryptsetup_path[SP_PATH_MAX];
 	char lvm_path[SP_PATH_MAX];
@@ -158,6 +160,7 @@ extern const struct sp_step sp_step_fstab;
 extern const struct sp_step sp_step_tuning;
 extern const struct sp_step sp_step_luks;
 extern const struct sp_step sp_step_lvm;
+extern const struct sp_step sp_step_crypttab;
 
 /* The device a layer of the stack is made on: the run's partition node
  * for the bottom layer (the kernel's, see sp_step_partition_resolve),

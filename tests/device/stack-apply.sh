@@ -41,6 +41,7 @@ expect_out "lvm pvcreate --dataalignment 3072k --dataalignmentoffset 0 /dev/mapp
 expect_out "lvm vgcreate -s 6144k vg_$(basename "$d") /dev/mapper/$name"
 expect_out "lvm lvcreate -l $extents -n data -y -Wy -Zy vg_$(basename "$d")"
 expect_out "mkfs.xfs .*/dev/vg_$(basename "$d")/data"
+expect_out "would: write $SP_TEST_ROOT/etc/crypttab: '$name UUID=@LUKS2_UUID@ none luks,nofail'"
 checks=$((checks + 1))
 [ "$(state "$d")" = "$before" ] || fail "the dry run changed $d or the root"
 expect_ok "apply --dry-run --format json" sp apply "${G5[@]}" --device "$d" --stack luks,lvm --dry-run --format json

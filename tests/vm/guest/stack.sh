@@ -189,6 +189,7 @@ expect_eq "sectors written on md5's members after the refusal" "$(writes)" "$bef
 expect_rc 0 "pvremove md5" pvremove -q /dev/md5
 expect_rc 0 "wipefs md5" wipefs -aq /dev/md5
 rm -f "$ROOT/etc/fstab"
+printf '# kept\nmd5_crypt UUID=0 /old-key luks\nother UUID=1 none luks\n' >"$ROOT/etc/crypttab"
 export STRIPEPLAN_TEST_FAST_PBKDF=1
 expect_rc 0 "apply --dry-run --stack luks,lvm lists the layers' commands" \
 	stripeplan apply "${S[@]}" --device /dev/md5 --root "$ROOT" --dry-run
@@ -197,6 +198,7 @@ expect_out "... luksFormat with the plan's offset and sector size" \
 expect_out "... pvcreate with the plan's alignment" "lvm pvcreate --dataalignment $align --dataalignmentoffset 0 /dev/mapper/md5_crypt"
 expect_out "... vgcreate with the plan's extent" "lvm vgcreate -s $extent $vg /dev/mapper/md5_crypt"
 expect_out "... lvcreate with the plan's extents" "lvm lvcreate -l $extents -n $lv -y -Wy -Zy $vg"
+expect_out "... the crypttab line, its UUID to come" "write /tmp/root/etc/crypttab: 'md5_crypt UUID=@LUKS2_UUID@ none luks,nofail'"
 expect_rc 2 "apply --stack luks without --key-file: refused" \
 	stripeplan apply "${S[@]}" --device /dev/md5 --root "$ROOT"
 expect_out "... asking for it" "give its key with --key-file FILE"
@@ -224,6 +226,10 @@ expect_eq "applied: xfs sunit swidth (blocks) on the LV = the array's" \
 	"$(xfs_sb "/dev/$vg/$lv" unit) $(xfs_sb "/dev/$vg/$lv" width)" "16 48"
 uuid=$(blkid -s UUID -o value "/dev/$vg/$lv")
 expect_rc 0 "applied: fstab names the filesystem by its UUID" grep -q "^UUID=$uuid /data xfs" "$ROOT/etc/fstab"
+expect_eq "applied: crypttab names the LUKS2 volume by its UUID, nofail as fstab; its other lines kept" \
+	"$(cat "$ROOT/etc/crypttab")" "# kept
+md5_crypt UUID=$(blkid -s UUID -o value /dev/md5) none luks,nofail
+other UUID=1 none luks"
 expect_rc 0 "check --strict --stack luks,lvm after apply" sp_check "${S[@]}" --device /dev/md5 --root "$ROOT" --strict
 before=$(writes)
 expect_rc 0 "apply again on the open stack" \
