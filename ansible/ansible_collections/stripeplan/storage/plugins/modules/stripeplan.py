@@ -310,7 +310,7 @@ actions:
     - What apply did (in check mode, would do), in order, as C(stripeplan apply --format json) lists them
       (see stripeplan(8), JSON OUTPUT); empty when the device already matches.
     - Each has C(step), C(action) (C(wipe), C(label), C(mkfs), C(fstab-remove), C(fstab-add), C(file),
-      C(knob)), C(target), C(before), C(after) and C(destroys).
+      C(knob), C(luks), C(lvm)), C(target), C(before), C(after) and C(destroys).
     - In check mode a new filesystem's UUID is not known yet; the fstab line added names it C(@FS_UUID@).
   returned: when stripeplan ran past planning
   type: list
