@@ -776,6 +776,32 @@ static int refuse_open_stack(const struct sp_ctx *ctx, struct sp_report *r, size
 		      close_cmds);
 }
 
+/*
+ * A dry run over a closed LUKS2 volume of the plan's: what is on it (the
+ * PV, the filesystem, the fstab line naming its UUID) cannot be read
+ * until apply opens it, and apply then reads each step again and changes
+ * it only if it differs.  Listing what a blank volume would need (a
+ * pvcreate, a mkfs) would say the real run destroys what it keeps, so
+ * the dry run says that instead, with no action.
+ */
+static bool hidden_by_closed_volume(const struct sp_ctx *ctx, size_t i, struct sp_step_result *res)
+{
+	const struct sp_step *s = ctx->steps[i];
+	size_t luks = 0;
+
+	if (!ctx->dry_run || !ctx->luks_closed)
+		return false;
+	while (luks < ctx->n_steps && ctx->steps[luks] != &sp_step_luks)
+		luks++;
+	if (i <= luks || (s != &sp_step_lvm && s != &sp_step_filesystem && s != &sp_step_fstab))
+		return false;
+	sp_step_line(res, "not read while the LUKS2 volume '%s' is closed: apply opens it, reads "
+		     "this step again and changes it only if it then differs from the plan",
+		     ctx->plan->luks.path);
+	res->status = SP_STEP_DRY_RUN;
+	return true;
+}
+
 static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct sp_report *r,
 		      size_t first, double started)
 {
@@ -795,7 +821,7 @@ static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct
 			step_done(opts, r, i);
 			return not_started(r, first, i, started);
 		}
-		if (reverified_unchanged(ctx, i, first, res)) {
+		if (reverified_unchanged(ctx, i, first, res) || hidden_by_closed_volume(ctx, i, res)) {
 			step_done(opts, r, i);
 			continue;
 		}

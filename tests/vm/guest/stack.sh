@@ -245,6 +245,11 @@ sed 's/^/    > /' "$OUT"
 expect_out "check --stack on the closed volume says it is closed, not a difference" \
 	"\] luks .* already matches"
 expect_out "... why it reads no further" "is closed: not a difference from the plan"
+expect_rc 0 "apply --dry-run on the closed stack" \
+	stripeplan apply "${S[@]}" --device /dev/md5 --root "$ROOT" --dry-run
+expect_out "... would open the volume" "/dev/mapper/md5_crypt: \(nothing\) -> opened on /dev/md5"
+expect_out "... and reads the rest once it is open" "not read while the LUKS2 volume '/dev/mapper/md5_crypt' is closed"
+expect_rc 1 "... listing no pvcreate, mkfs or fstab change" grep -qE "pvcreate|mkfs|fstab-add|fstab-remove" "$OUT"
 expect_rc 0 "apply on the closed stack opens it" \
 	stripeplan apply "${S[@]}" --device /dev/md5 --root "$ROOT" --key-file /tmp/key
 sed 's/^/    > /' "$OUT"
