@@ -179,6 +179,12 @@ static int crypttab_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 	if (r < 0)
 		return r;
 	summarize(ctx, &s, res);
+	if (ctx->dry_run && s.found == 1 && !strcmp(s.text, s.merged)) {
+		/* the volume's line is there already (its UUID known): nothing to write */
+		res->status = SP_STEP_DRY_RUN;
+		state_free(&s);
+		return 0;
+	}
 	if (ctx->dry_run) {
 		crypttab_path(ctx, w.path, sizeof(w.path));
 		action(&s, w.path, res);

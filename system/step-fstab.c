@@ -367,6 +367,15 @@ static int verify(struct sp_ctx *ctx, struct sp_step_result *res)
 
 	if (!f)
 		return fail(res, ENOMEM, SP_ERR_FAILED, "out of memory");
+	/* check over a closed LUKS2 volume of the plan's: the filesystem the
+	 * line names is not readable, so the line is not judged (the luks
+	 * step says the volume is closed) */
+	if (ctx->auditing && ctx->luks_closed && ctx->have_found_fs && ctx->found_fs.no_node) {
+		sp_step_line(res, "'%s' is not open: the fstab line of the filesystem on it is not "
+			     "judged", ctx->plan->luks.path);
+		free(f);
+		return 0;
+	}
 	r = read_fstab(ctx, f, res);
 	if (r == 0) {
 		sp_judge_fstab(ctx->plan, f, &res->findings);

@@ -60,8 +60,29 @@ chmod 0600 "$KEY"
 expect_untouched 2 "$d" "key-file: the plan has no LUKS2 layer" \
 	sp apply "${G5[@]}" --device "$d" --stack lvm --key-file "$KEY"
 
-# --- what is on the partition already: refused without --force -----------------
+# --- a LUKS2 volume of the plan's own numbers, closed: not refused; the dry
+#     run opens it and reads nothing above it (no pvcreate, mkfs or fstab);
+#     its crypttab line, already there, is not written again ----------------
 layout "$d"
+cryptsetup luksFormat --batch-mode --type luks2 --offset "$offset" --sector-size 512 --pbkdf pbkdf2 \
+	--pbkdf-force-iterations 1000 --key-file "$KEY" "${d}p1" || fail "luksFormat --offset $offset"
+printf '%s UUID=%s none luks,nofail\n' "$name" "$(blkid -s UUID -o value "${d}p1")" >"$SP_TEST_ROOT/etc/crypttab"
+before=$(state "$d")
+expect_ok "apply --dry-run over the plan's closed volume" sp apply "${G5[@]}" --device "$d" --stack luks,lvm --dry-run
+expect_out "/dev/mapper/$name: \(nothing\) -> opened on ${d}p1"
+expect_out "not read while the LUKS2 volume '/dev/mapper/$name' is closed"
+checks=$((checks + 1))
+! grep -qE "luksFormat|pvcreate|mkfs|fstab-add|crypttab: " "$WORK/out" ||
+	fail "the dry run over a closed volume lists what apply would not do: $(cat "$WORK/out")"
+checks=$((checks + 1))
+[ "$(state "$d")" = "$before" ] || fail "the dry run changed $d or the root"
+expect_ok "check over the plan's closed volume" sp check "${G5[@]}" --device "$d" --stack luks,lvm
+expect_out "the LUKS2 volume on '${d}p1' is closed: not a difference from the plan"
+expect_out "fstab .*already matches"
+rm "$SP_TEST_ROOT/etc/crypttab"
+wipefs -aq "${d}p1"
+
+# --- what is on the partition already: refused without --force -----------------
 cryptsetup luksFormat --batch-mode --type luks2 --pbkdf pbkdf2 --pbkdf-force-iterations 1000 \
 	--key-file "$KEY" "${d}p1" || fail "luksFormat"
 expect_refused "$d" "crypto_LUKS.*where the plan's LUKS2 volume goes; stripeplan will not overwrite it without --force" \
