@@ -28,8 +28,11 @@ char *sp_format_report_summary(const struct sp_report *report, const struct sp_p
 
 /* scan: a table and a paragraph per device, or {"format_version",
  * "exit_code", "devices": [rows]} (planner/schema/scan-file.c). */
-char *sp_format_scan_text(const struct sp_scan_row *rows, size_t n);
-char *sp_format_scan_json(const struct sp_scan_row *rows, size_t n, int exit_code);
+/* warnings: what the scan says beside the rows (a report of no disk) */
+char *sp_format_scan_text(const struct sp_scan_row *rows, size_t n,
+			  const char (*warnings)[SP_MSG_MAX], size_t n_warnings);
+char *sp_format_scan_json(const struct sp_scan_row *rows, size_t n,
+			  const char (*warnings)[SP_MSG_MAX], size_t n_warnings, int exit_code);
 
 /* Installer snippets around an apply command line (already shell-quoted,
  * without --root): kickstart %post --nochroot, preseed late_command.

@@ -12,13 +12,16 @@
 #include "json-out.h"
 #include "schema/scan-file.h"
 
-char *sp_format_scan_json(const struct sp_scan_row *rows, size_t n, int exit_code)
+char *sp_format_scan_json(const struct sp_scan_row *rows, size_t n,
+			  const char (*warnings)[SP_MSG_MAX], size_t n_warnings, int exit_code)
 {
-	json_object *root = json_object_new_object(), *list = json_object_new_array();
+	json_object *root = json_object_new_object(), *list = json_object_new_array(),
+		    *warns = json_object_new_array();
 
-	if (!root || !list) {
+	if (!root || !list || !warns) {
 		json_object_put(root);
 		json_object_put(list);
+		json_object_put(warns);
 		return NULL;
 	}
 	json_object_object_add(root, "format_version", json_object_new_int(SP_SCAN_FORMAT_VERSION));
@@ -26,6 +29,9 @@ char *sp_format_scan_json(const struct sp_scan_row *rows, size_t n, int exit_cod
 	for (size_t i = 0; i < n; i++)
 		json_object_array_add(list, sp_schema_write(&sp_scan_row_schema, &rows[i], 0));
 	json_object_object_add(root, "devices", list);
+	for (size_t i = 0; i < n_warnings; i++)
+		json_object_array_add(warns, json_object_new_string(warnings[i]));
+	json_object_object_add(root, "warnings", warns);
 	return sp_json_to_text(root);
 }
 
@@ -67,9 +73,18 @@ static void add(struct text *t, const char *fmt, ...)
 	}
 }
 
+/* strips in the full stripe: a LUN's exported topology tells them, not its disks */
+static unsigned strips(const struct sp_scan_row *r)
+{
+	return (unsigned)(r->stripe_bytes / r->chunk_bytes);
+}
+
 static void geometry_short(const struct sp_scan_row *r, char *buf, size_t len)
 {
-	if (!r->level[0])
+	if (!r->level[0] && r->chunk_bytes)
+		snprintf(buf, len, "level? %u x %s", strips(r),
+			 SP_SIZE_TEXT(r->chunk_bytes, SP_SIZE_SHORT));
+	else if (!r->level[0])
 		snprintf(buf, len, "unknown");
 	else if (!r->chunk_bytes)
 		snprintf(buf, len, "%s %u disks", r->level, r->disks);
@@ -110,6 +125,10 @@ static void paragraph(struct text *t, const struct sp_scan_row *r)
 	else if (r->level[0])
 		add(t, "  geometry: %s, %u disks, no stripe (%s)\n", r->level, r->disks,
 		    r->geometry_from);
+	else if (r->chunk_bytes)
+		add(t, "  geometry: level unknown, %s strip, full stripe %s (%s)\n",
+		    SP_SIZE_TEXT(r->chunk_bytes, SP_SIZE_HUMAN),
+		    SP_SIZE_TEXT(r->stripe_bytes, SP_SIZE_HUMAN), r->geometry_from);
 	else
 		add(t, "  geometry: %s\n", r->geometry_from[0] ? r->geometry_from : "unknown");
 	if (r->contents[0])
@@ -135,7 +154,8 @@ static void paragraph(struct text *t, const struct sp_scan_row *r)
 		add(t, "  failed: %s\n", r->error);
 }
 
-char *sp_format_scan_text(const struct sp_scan_row *rows, size_t n)
+char *sp_format_scan_text(const struct sp_scan_row *rows, size_t n,
+			  const char (*warnings)[SP_MSG_MAX], size_t n_warnings)
 {
 	struct text t = { 0 };
 	char geometry[64], verdict[96];
@@ -153,6 +173,8 @@ char *sp_format_scan_text(const struct sp_scan_row *rows, size_t n)
 		add(&t, "(no block device that holds or could hold an array)\n");
 	for (size_t i = 0; i < n; i++)
 		paragraph(&t, &rows[i]);
+	for (size_t i = 0; i < n_warnings; i++)
+		add(&t, "%swarning: %s\n", i ? "" : "\n", warnings[i]);
 	if (t.failed) {
 		free(t.buf);
 		return NULL;

@@ -63,6 +63,8 @@ static const char *from(enum sp_source s)
 		return " (from the device's exported topology)";
 	case SP_SOURCE_REPORT:
 		return " (from the controller's report)";
+	case SP_SOURCE_ASSUMED:
+		return " (assumed: the device tells no level)";
 	default:
 		return "";
 	}
@@ -81,6 +83,10 @@ static void print_array(FILE *f, const struct sp_plan *p)
 			" is the strip (chunk), optimal_io_size %" PRIu64 " the full stripe%s\n",
 			p->device.kernel_name, p->device.min_io_bytes, p->device.optimal_io_bytes,
 			p->disks_source == SP_SOURCE_TOPOLOGY ? "; the disks follow from the level" : "");
+	if (p->level_source == SP_SOURCE_ASSUMED)
+		fprintf(f, "  level          unknown: %s stands in for it to price what is found; "
+			"raid10 of this stripe costs the same, parity RAID more\n",
+			sp_level_name(p->level));
 	if (p->level_source == SP_SOURCE_REPORT)
 		fprintf(f, "  geometry       read from %s: level, disks%s%s\n", p->geometry_report,
 			p->spans > 1 ? ", spans" : "", p->chunk_source == SP_SOURCE_REPORT ? ", strip" : "");

@@ -53,7 +53,7 @@ static const struct opt_info opt_table[] = {
 	{ { "memory-budget", required_argument, NULL, OPT_MEMORY_BUDGET }, SP_OPT_PLAN_FLAGS },
 	{ { "facts", required_argument, NULL, OPT_FACTS }, SP_OPT_PLAN_FLAGS },
 	{ { "controller-report", required_argument, NULL, OPT_CONTROLLER_REPORT },
-	  SP_OPT_PLAN_FLAGS },
+	  SP_OPT_PLAN_FLAGS | SP_OPT_SCAN },
 	{ { "stack", required_argument, NULL, OPT_STACK }, SP_OPT_PLAN_FLAGS },
 	{ { "vg", required_argument, NULL, OPT_VG }, SP_OPT_PLAN_FLAGS },
 	{ { "lv", required_argument, NULL, OPT_LV }, SP_OPT_PLAN_FLAGS },
@@ -284,6 +284,14 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 	case OPT_FACTS:
 		return copy_arg(a->facts_file, sizeof(a->facts_file), arg, "facts", err);
 	case OPT_CONTROLLER_REPORT:
+		if (a->n_reports == SP_CLI_MAX_REPORTS)
+			return sp_error_set(err, E2BIG, SP_ERR_INVALID,
+					    "controller-report: more than %u --controller-report "
+					    "options", SP_CLI_MAX_REPORTS);
+		if (copy_arg(a->reports[a->n_reports], sizeof(a->reports[0]), arg,
+			     "controller-report", err) < 0)
+			return -EINVAL;
+		a->n_reports++;
 		return copy_arg(a->report_file, sizeof(a->report_file), arg, "controller-report", err);
 	case OPT_STACK:
 		return sp_parse_stack(arg, s->layers, &s->n_layers, err);
@@ -367,28 +375,38 @@ static int check_required(const struct sp_cli_args *a, unsigned allowed, struct 
  * (a regular file, at most SP_INPUT_MAX_BYTES) and parsed by the planner,
  * which takes level, disks, spans and strip from it.
  */
-static int load_report(struct sp_cli_args *a, struct sp_error *err)
+int sp_cli_load_report(const char *file, struct sp_controller_report *ret, char *name,
+		       size_t name_len, struct sp_error *err)
 {
-	struct sp_spec *s = &a->spec;
+	struct sp_controller_report r;
 	char *text = NULL;
-	int r = sp_read_input_at(AT_FDCWD, a->report_file, 0, "controller-report", a->report_file,
-				 &text, NULL, err);
+	int rc = sp_read_input_at(AT_FDCWD, file, 0, "controller-report", file, &text, NULL, err);
 
-	if (r < 0)
-		return r;
-	r = sp_report_parse(text, strlen(text), &s->report, err);
+	if (rc < 0)
+		return rc;
+	rc = sp_report_parse(text, strlen(text), &r, err);
 	free(text);
-	if (r < 0) {
+	if (rc < 0) {
 		char msg[SP_MSG_MAX];
 
 		snprintf(msg, sizeof(msg), "%s", err->message);
-		return sp_error_set(err, -r, err->kind, "controller-report: '%s': %s",
-				    a->report_file, msg);
+		return sp_error_set(err, -rc, err->kind, "controller-report: '%s': %s", file, msg);
 	}
-	s->have_report = true;
-	snprintf(s->report_name, sizeof(s->report_name), "%s report %.4000s (%s)",
-		 sp_report_kind_name(s->report.kind), a->report_file, s->report.drive);
+	*ret = r;
+	snprintf(name, name_len, "%s report %.4000s (%s)", sp_report_kind_name(r.kind), file,
+		 r.drive);
 	return 0;
+}
+
+static int load_report(struct sp_cli_args *a, struct sp_error *err)
+{
+	struct sp_spec *s = &a->spec;
+	int r = sp_cli_load_report(a->report_file, &s->report, s->report_name,
+				   sizeof(s->report_name), err);
+
+	if (r == 0)
+		s->have_report = true;
+	return r;
 }
 
 /* Without --kernel, or with the running one's release, the plan is for
@@ -568,8 +586,9 @@ int sp_cli_parse(int argc, char **argv, unsigned allowed, const char *help,
 		/* a bad value first: it is what is wrong with it, repeated or not */
 		if (parse_one(c, optarg, args, &err) < 0)
 			return sp_cli_fail(&err);
-		if (c == OPT_DEVICE && (allowed & SP_OPT_SCAN))
-			continue; /* scan: each --device one more device to look at */
+		if ((c == OPT_DEVICE || c == OPT_CONTROLLER_REPORT) && (allowed & SP_OPT_SCAN))
+			continue; /* scan: each --device one more device to look at, each
+				   * report one more drive's */
 		if (opt_table[i].opt.has_arg == required_argument) {
 			if (given[i])
 				return usage_error("option '--%s' is given twice ('%s', then '%s'); "
@@ -670,6 +689,12 @@ static int choose_profile(const struct sp_cli_args *a, const struct sp_profile_s
 				    "controller: unknown controller '%s' (known: %s)", a->spec.controller,
 				    names);
 	}
+	if (rec->passthrough && strcmp(declared->name, "generic") != 0)
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+				    "controller: --controller %s, but %s is no logical drive of it (%s): "
+				    "a disk the controller passes through is no array; give "
+				    "--controller generic",
+				    declared->name, facts->path, rec->seen);
 	if (rec->profile && rec->profile != declared && strcmp(declared->name, "generic") != 0)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "controller: --controller %s, but what the kernel says of %s is "

@@ -30,6 +30,10 @@ struct sp_cli_args {
 	unsigned sector_bytes;      /* 0 = not given */
 	char facts_file[SP_PATH_MAX];
 	char report_file[SP_PATH_MAX]; /* --controller-report */
+	/* scan: every --controller-report given, in order */
+#define SP_CLI_MAX_REPORTS 64U
+	size_t n_reports;
+	char reports[SP_CLI_MAX_REPORTS][SP_PATH_MAX];
 	char profiles_dir[SP_PATH_MAX];
 	char plan_file[SP_PATH_MAX];
 	char root[SP_PATH_MAX];
@@ -77,6 +81,10 @@ int sp_cli_apply_command(const struct sp_cli_args *args, char *buf, size_t len);
  * --disks, --chunk as given, the running kernel unless --kernel). */
 int sp_cli_args_for_device(const struct sp_cli_args *scan, const char *device,
 			   struct sp_cli_args *ret, struct sp_error *err);
+/* A controller CLI's saved report: read (a regular file, bounded) and
+ * parsed; name is what a plan calls it ("storcli report FILE (VD 1)"). */
+int sp_cli_load_report(const char *file, struct sp_controller_report *ret, char *name,
+		       size_t name_len, struct sp_error *err);
 /* check without --fs: the filesystem found on the device (cmd-apply.c). */
 void sp_cli_fs_from_device(struct sp_cli_args *args);
 /* Loads profiles, facts (probe, file or offline) and makes the plan. */

@@ -7,6 +7,7 @@
  * read_only), and nothing is written anywhere.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 static const char usage_scan[] =
 	"Usage: stripeplan scan [--format text|json] [--root DIR] [--device PATH ...]\n"
 	"                       [--controller NAME --level LEVEL --disks N --chunk SIZE]\n"
+	"                       [--controller-report FILE ...]\n"
 	"\n"
 	"List every block device that holds or could hold a data array: md arrays,\n"
 	"disks and logical drives (their controller recognised from what the kernel\n"
@@ -41,7 +43,17 @@ static const char usage_scan[] =
 	"      --controller NAME   with --device: the profile, instead of recognition\n"
 	"      --level, --disks, --chunk, --spans, --layout\n"
 	"                          with --device: the geometry of a device whose\n"
-	"                          kernel does not tell it (an md array tells its own)\n"
+	"                          kernel does not tell it (an md array tells its own;\n"
+	"                          a LUN that exports its strip and full stripe needs\n"
+	"                          --level alone, and without it is judged from that\n"
+	"                          stripe, its costs as raid0's)\n"
+	"      --controller-report FILE\n"
+	"                          a controller CLI's saved report of one drive\n"
+	"                          (storcli/perccli 'show all J', ssacli 'show detail'),\n"
+	"                          repeated for more: the disk whose wwid carries its\n"
+	"                          NAA id (else the disk it names) is judged with its\n"
+	"                          level, disks and strip; a report of no disk scanned\n"
+	"                          is a warning, of two disks an error\n"
 	"      --kernel VERSION    judge for this kernel release (default: the running one)\n"
 	"      --root DIR          target root check reads fstab and udev rules from;\n"
 	"                          default /\n"
@@ -57,10 +69,19 @@ static const char *const kind_names[] = {
 	[SP_SCAN_DISK] = "disk", [SP_SCAN_MD] = "md", [SP_SCAN_MULTIPATH] = "multipath",
 };
 
+/* A controller's report of one drive, and the disk it was tied to. */
+struct scan_report {
+	struct sp_controller_report rep;
+	char name[SP_PATH_MAX];       /* "storcli report FILE (VD 1)" */
+	char tied_by[SP_MSG_MAX / 4]; /* how it names its disk */
+	size_t disk;                  /* index in the device list; SIZE_MAX: none */
+};
+
 struct scan {
 	struct sp_cli_args *args;
 	struct sp_profile_set *set;
-	bool declared_geometry;
+	bool declared_level;
+	struct scan_report *reports;  /* args->n_reports of them */
 };
 
 static void join_by(const struct sp_recognition *rec, char *buf, size_t len)
@@ -85,7 +106,12 @@ static void recognise(const struct scan *s, const struct sp_facts *facts, struct
 	if (!rec)
 		return;
 	sp_recognise(s->set, facts, rec);
-	if (rec->profile) {
+	if (rec->passthrough) {
+		/* listed as the disk it is: no controller array, no profile */
+		snprintf(row->controller, sizeof(row->controller), "none");
+		snprintf(row->controller_by, sizeof(row->controller_by),
+			 "not a logical drive: %s", rec->seen);
+	} else if (rec->profile) {
 		snprintf(row->controller, sizeof(row->controller), "%s", rec->profile->name);
 		join_by(rec, row->controller_by, sizeof(row->controller_by));
 	} else {
@@ -121,38 +147,92 @@ static void take_findings(const struct sp_report *report, struct sp_scan_row *ro
 	snprintf(row->worst, sizeof(row->worst), "%s", worst->message);
 }
 
-static void take_geometry(const struct sp_plan *plan, bool from_kernel, struct sp_scan_row *row)
+static void take_geometry(const struct sp_plan *plan, struct sp_scan_row *row)
 {
-	snprintf(row->level, sizeof(row->level), "%s", sp_level_name(plan->level));
-	row->disks = plan->disks;
+	const struct sp_facts *d = &plan->device;
+
 	row->chunk_bytes = plan->chunk_bytes;
 	row->stripe_bytes = plan->stripe_width_bytes;
-	snprintf(row->geometry_from, sizeof(row->geometry_from), "%s",
-		 from_kernel ? "the kernel's md attributes (md/level, md/raid_disks, md/chunk_size)" :
-			       "declared: --level, --disks, --chunk");
+	if (plan->level_source == SP_SOURCE_ASSUMED) {
+		/* level and disks stay unknown: the stand-in only prices findings */
+		snprintf(row->geometry_from, sizeof(row->geometry_from),
+			 "the exported topology: queue/minimum_io_size %" PRIu64 " is the strip, "
+			 "optimal_io_size %" PRIu64 " the full stripe of %u strips; level unknown: "
+			 "costs as %s over %u disks, as raid10 over %u costs too, parity RAID more; "
+			 "--device %s --level LEVEL judges it as its level",
+			 d->min_io_bytes, d->optimal_io_bytes, plan->data_disks,
+			 sp_level_name(plan->level), plan->disks, plan->disks * 2, row->device);
+		return;
+	}
+	snprintf(row->level, sizeof(row->level), "%s", sp_level_name(plan->level));
+	row->disks = plan->disks;
+	if (plan->level_source == SP_SOURCE_KERNEL)
+		snprintf(row->geometry_from, sizeof(row->geometry_from),
+			 "the kernel's md attributes (md/level, md/raid_disks, md/chunk_size)");
+	else if (plan->level_source == SP_SOURCE_REPORT)
+		snprintf(row->geometry_from, sizeof(row->geometry_from), "the %s",
+			 plan->geometry_report);
+	else if (plan->chunk_source == SP_SOURCE_TOPOLOGY)
+		snprintf(row->geometry_from, sizeof(row->geometry_from),
+			 "declared: --level; the strip and full stripe the exported topology's "
+			 "(queue/minimum_io_size %" PRIu64 ", optimal_io_size %" PRIu64 ")",
+			 d->min_io_bytes, d->optimal_io_bytes);
+	else
+		snprintf(row->geometry_from, sizeof(row->geometry_from),
+			 "declared: --level, --disks, --chunk");
+}
+
+/*
+ * The plan check would make for the device: from the flags given, or,
+ * for a device that tells no level but exports its stripe, with raid0
+ * standing in for the level (its costs are raid10's; spec.level_assumed).
+ */
+static int plan_for(const struct scan *s, const struct sp_scan_row *row, bool assumed,
+		    const struct scan_report *report, bool fs_from_device, struct sp_plan *plan,
+		    struct sp_error *err)
+{
+	struct sp_cli_args *a = malloc(sizeof(*a));
+	int r;
+
+	if (!a)
+		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
+	r = sp_cli_args_for_device(s->args, row->device, a, err);
+	if (r == 0) {
+		if (assumed) {
+			a->spec.level = SP_LEVEL_0;
+			a->spec.level_assumed = true;
+			a->spec.omitted &= ~SP_FIELD_LEVEL;
+		}
+		if (report) {
+			a->spec.have_report = true;
+			a->spec.report = report->rep;
+			snprintf(a->spec.report_name, sizeof(a->spec.report_name), "%s", report->name);
+		}
+		if (fs_from_device)
+			sp_cli_fs_from_device(a);
+		r = sp_cli_make_plan(a, plan, err);
+	}
+	free(a);
+	return r;
 }
 
 /* What check says of the device: the same plan check makes, its verifies
  * run read-only.  -1 when the device could not be read (row->error). */
-static int judge(const struct scan *s, const struct sp_facts *facts, struct sp_scan_row *row)
+static int judge(const struct scan *s, bool assumed, const struct scan_report *tied,
+		 struct sp_scan_row *row)
 {
-	struct sp_cli_args *a = malloc(sizeof(*a));
 	struct sp_plan *plan = calloc(1, sizeof(*plan));
 	struct sp_report *report = calloc(1, sizeof(*report));
 	struct sp_run_opts opts = { 0 };
 	struct sp_error err = { 0 };
 	int r = 0;
 
-	if (!a || !plan || !report) {
+	if (!plan || !report) {
 		snprintf(row->error, sizeof(row->error), "out of memory");
 		r = -1;
 		goto out;
 	}
-	r = sp_cli_args_for_device(s->args, row->device, a, &err);
-	if (r == 0) {
-		sp_cli_fs_from_device(a);
-		r = sp_cli_make_plan(a, plan, &err);
-	}
+	r = plan_for(s, row, assumed, tied, true, plan, &err);
 	if (r < 0) {
 		/* the geometry given does not make a plan for this device (too
 		 * small for the filesystem, a level md does not plan): not judged */
@@ -160,7 +240,7 @@ static int judge(const struct scan *s, const struct sp_facts *facts, struct sp_s
 		r = 0;
 		goto out;
 	}
-	take_geometry(plan, facts->md.present, row);
+	take_geometry(plan, row);
 	opts.root = s->args->root[0] ? s->args->root : "/";
 	opts.sysfs = &s->args->sysfs;
 	opts.read_only = true;
@@ -179,7 +259,6 @@ out:
 	if (plan)
 		sp_plan_release(plan);
 	free(plan);
-	free(a);
 	return r;
 }
 
@@ -209,31 +288,31 @@ static bool in_use(const struct scan *s, const struct sp_facts *facts, struct sp
 }
 
 /* A blank device's geometry, as the plan for it takes it. */
-static void plan_geometry(const struct scan *s, const struct sp_facts *facts,
+static void plan_geometry(const struct scan *s, bool assumed, const struct scan_report *report,
 			  struct sp_scan_row *row)
 {
 	struct sp_plan *plan = calloc(1, sizeof(*plan));
-	struct sp_cli_args *a = malloc(sizeof(*a));
 	struct sp_error err = { 0 };
 
-	if (plan && a && sp_cli_args_for_device(s->args, row->device, a, &err) == 0 &&
-	    sp_cli_make_plan(a, plan, &err) == 0)
-		take_geometry(plan, facts->md.present, row);
+	if (plan && plan_for(s, row, assumed, report, false, plan, &err) == 0)
+		take_geometry(plan, row);
 	else
 		snprintf(row->not_checked, sizeof(row->not_checked), "%s",
 			 err.message[0] ? err.message : "out of memory");
 	if (plan)
 		sp_plan_release(plan);
 	free(plan);
-	free(a);
 }
 
-/* One row; -1 when something of the device could not be read. */
-static int scan_one(const struct scan *s, const struct sp_scan_device *dev, struct sp_scan_row *row)
+/* One row; -1 when something of the device could not be read.  report:
+ * the controller's report tied to it, or NULL. */
+static int scan_one(const struct scan *s, const struct sp_scan_device *dev,
+		    const struct scan_report *report, struct sp_scan_row *row)
 {
 	struct sp_facts facts = { 0 };
 	struct sp_scan_contents c;
-	struct sp_error err = { 0 };
+	struct sp_error err = { 0 }, unknown = { 0 };
+	bool assumed;
 	int r = 0;
 
 	memset(row, 0, sizeof(*row));
@@ -262,19 +341,27 @@ static int scan_one(const struct scan *s, const struct sp_scan_device *dev, stru
 	row->blank = c.blank;
 	row->candidate = c.blank && !row->system && !row->in_use[0] && !row->member_of[0] &&
 			 !in_use(s, &facts, row);
+	/* no level known: a stripe the LUN exports is enough to judge alignment */
+	assumed = !facts.md.present && !s->declared_level && !report;
 	if (row->member_of[0]) {
 		snprintf(row->not_checked, sizeof(row->not_checked),
 			 "a member of %s: check judges the array", row->member_of);
-	} else if (!facts.md.present && !s->declared_geometry) {
+	} else if (assumed && sp_plan_exported_stripe(&facts, &unknown) < 0) {
 		snprintf(row->geometry_from, sizeof(row->geometry_from),
-			 "unknown: the kernel does not tell it; give --device %s with --level, "
-			 "--disks and --chunk", row->device);
+			 "unknown: %s; give --device %s with --level, --disks and --chunk",
+			 unknown.message, row->device);
 		snprintf(row->not_checked, sizeof(row->not_checked), "its geometry is unknown");
 	} else if (c.blank) {
 		snprintf(row->not_checked, sizeof(row->not_checked), "nothing on it to judge");
-		plan_geometry(s, &facts, row);
+		plan_geometry(s, assumed, report, row);
 	} else {
-		r = judge(s, &facts, row);
+		r = judge(s, assumed, report, row);
+	}
+	if (report && row->geometry_from[0]) {
+		size_t used = strlen(row->geometry_from);
+
+		snprintf(row->geometry_from + used, sizeof(row->geometry_from) - used,
+			 ", tied to this disk by %s", report->tied_by);
 	}
 out:
 	sp_facts_release(&facts);
@@ -325,6 +412,118 @@ static int devices(const struct scan *s, const struct sp_scan_needed *needed,
 	return 0;
 }
 
+/* Every --controller-report, read and parsed: a bad one is bad input. */
+static int load_reports(struct scan *s, struct sp_error *err)
+{
+	size_t n = s->args->n_reports;
+
+	if (!n)
+		return 0;
+	s->reports = calloc(n, sizeof(*s->reports));
+	if (!s->reports)
+		return sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		struct scan_report *r = &s->reports[i];
+		int rc = sp_cli_load_report(s->args->reports[i], &r->rep, r->name, sizeof(r->name),
+					    err);
+
+		if (rc < 0)
+			return rc;
+		r->disk = SIZE_MAX;
+	}
+	return 0;
+}
+
+/* How the report names the disk with these facts, or NULL when it is not its. */
+static const char *ties(const struct scan_report *r, const struct sp_facts *f, char *buf,
+			size_t len)
+{
+	if (!sp_report_describes(&r->rep, f->wwn, f->kernel_name))
+		return NULL;
+	if (r->rep.naa_id[0] && !strncmp(f->wwn, "naa.", 4))
+		snprintf(buf, len, "its NAA id %s, the disk's wwid %s", r->rep.naa_id, f->wwn);
+	else
+		snprintf(buf, len, "the device name it gives, /dev/%s (%s)", r->rep.device,
+			 r->rep.naa_id[0] ? "the disk has no naa. wwid" : "it gives no NAA id");
+	return buf;
+}
+
+static int tie_one(struct scan *s, size_t disk, const struct sp_facts *f, size_t *tied,
+		   struct sp_error *err)
+{
+	for (size_t j = 0; j < s->args->n_reports; j++) {
+		struct scan_report *r = &s->reports[j];
+		char why[sizeof(r->tied_by)];
+
+		if (!ties(r, f, why, sizeof(why)))
+			continue;
+		if (r->disk != SIZE_MAX)
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+					    "controller-report: %s is of two disks scanned, the "
+					    "one before and /dev/%s (%s): give each disk's report "
+					    "alone",
+					    r->name, f->kernel_name, why);
+		if (tied[disk] != SIZE_MAX)
+			return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+					    "controller-report: %s and %s are both of /dev/%s: "
+					    "give one report a drive",
+					    s->reports[tied[disk]].name, r->name, f->kernel_name);
+		r->disk = disk;
+		tied[disk] = j;
+		snprintf(r->tied_by, sizeof(r->tied_by), "%s", why);
+	}
+	return 0;
+}
+
+/*
+ * Each report to the one disk it describes, by the NAA id against the
+ * disk's wwid or by the name it gives: a report of two disks, or two
+ * reports of one disk, is bad input (whose geometry is it?).  A disk that
+ * cannot be probed is tied to nothing; its row says why.
+ */
+static int tie_reports(struct scan *s, const struct sp_scan_device *list, size_t n,
+		       size_t *tied, struct sp_error *err)
+{
+	for (size_t i = 0; i < n; i++)
+		tied[i] = SIZE_MAX;
+	for (size_t i = 0; i < n && s->args->n_reports; i++) {
+		struct sp_facts f = { 0 };
+		struct sp_error ignored = { 0 };
+		char node[SP_PATH_MAX];
+		int r = 0;
+
+		if (sp_node_of(list[i].name, node, sizeof(node)) < 0)
+			snprintf(node, sizeof(node), "/dev/%s", list[i].name);
+		if (sp_probe_facts(&s->args->sysfs, node, &f, &ignored) == 0)
+			r = tie_one(s, i, &f, tied, err);
+		sp_facts_release(&f);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* A report of no disk scanned is said (on standard error and in the JSON), never dropped. */
+static size_t untied_warnings(const struct scan *s, char (*warnings)[SP_MSG_MAX])
+{
+	size_t n = 0;
+
+	for (size_t j = 0; j < s->args->n_reports; j++) {
+		const struct scan_report *r = &s->reports[j];
+
+		if (r->disk != SIZE_MAX)
+			continue;
+		snprintf(warnings[n++], SP_MSG_MAX,
+			 "controller-report: %s is of no disk scanned (it gives %s%s%s%s%s): "
+			 "nothing was judged with it",
+			 r->name, r->rep.naa_id[0] ? "NAA id " : "", r->rep.naa_id,
+			 r->rep.naa_id[0] && r->rep.device[0] ? " and " : "",
+			 r->rep.device[0] ? "/dev/" : "", r->rep.device[0] ? r->rep.device :
+			 r->rep.naa_id[0] ? "" : "neither an NAA id nor a device name");
+	}
+	return n;
+}
+
 static int check_usage(const struct sp_cli_args *a, struct sp_error *err)
 {
 	struct stat st;
@@ -335,10 +534,12 @@ static int check_usage(const struct sp_cli_args *a, struct sp_error *err)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "scan: --controller, --level, --disks and --chunk describe the "
 				    "devices given with --device; give them");
-	if ((a->have_level || a->have_disks || a->have_chunk) && !(a->have_level && a->have_disks))
+	/* --level alone is enough for a LUN that exports its stripe (the
+	 * planner says so when the device does not) */
+	if ((a->have_disks || a->have_chunk) && !a->have_level)
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
-				    "scan: give --level and --disks (and --chunk unless a mirror) "
-				    "together");
+				    "scan: give --level with --disks and --chunk (--level alone for "
+				    "a LUN that exports its strip and full stripe)");
 	if (a->root[0] && (stat(a->root, &st) < 0 || !S_ISDIR(st.st_mode)))
 		return sp_error_set(err, ENOTDIR, SP_ERR_INVALID, "root: '%s' is not a directory",
 				    a->root);
@@ -356,16 +557,17 @@ static int run(struct scan *s, struct sp_error *err)
 	struct sp_scan_needed *needed = calloc(1, sizeof(*needed));
 	struct sp_scan_device *list = calloc(SP_SCAN_MAX_DEVICES, sizeof(*list));
 	struct sp_scan_row *rows = NULL;
+	char (*warnings)[SP_MSG_MAX] = calloc(SP_CLI_MAX_REPORTS, sizeof(*warnings));
 	bool failed = false, costly = false;
 	char *text = NULL;
-	size_t n = 0;
+	size_t n = 0, *tied = NULL, n_warnings;
 	int rc = SP_EXIT_FAILED, r;
 
-	if (!needed || !list) {
+	if (!needed || !list || !warnings) {
 		sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 		goto out;
 	}
-	if (sp_profiles_load(dirs, &s->set, err) < 0) {
+	if (sp_profiles_load(dirs, &s->set, err) < 0 || load_reports(s, err) < 0) {
 		rc = sp_cli_fail(err);
 		goto out;
 	}
@@ -382,19 +584,28 @@ static int run(struct scan *s, struct sp_error *err)
 		goto out;
 	}
 	rows = calloc(n ? n : 1, sizeof(*rows));
-	if (!rows) {
+	tied = calloc(n ? n : 1, sizeof(*tied));
+	if (!rows || !tied) {
 		sp_error_set(err, ENOMEM, SP_ERR_FAILED, "out of memory");
 		rc = sp_cli_fail(err);
 		goto out;
 	}
+	if (tie_reports(s, list, n, tied, err) < 0) {
+		rc = sp_cli_fail(err);
+		goto out;
+	}
 	for (size_t i = 0; i < n; i++) {
-		if (scan_one(s, &list[i], &rows[i]) < 0)
+		if (scan_one(s, &list[i], tied[i] == SIZE_MAX ? NULL : &s->reports[tied[i]],
+			     &rows[i]) < 0)
 			failed = true;
 		costly |= rows[i].costly > 0;
 	}
+	n_warnings = untied_warnings(s, warnings);
 	rc = failed ? SP_EXIT_FAILED : costly ? SP_EXIT_DRIFT : SP_EXIT_OK;
-	text = s->args->format == SP_FORMAT_JSON ? sp_format_scan_json(rows, n, rc) :
-						   sp_format_scan_text(rows, n);
+	text = s->args->format == SP_FORMAT_JSON ?
+		       sp_format_scan_json(rows, n, (const char(*)[SP_MSG_MAX])warnings, n_warnings,
+					   rc) :
+		       sp_format_scan_text(rows, n, (const char(*)[SP_MSG_MAX])warnings, n_warnings);
 	sp_cli_outcome("the scan", "%zu devices were read; nothing was touched", n);
 	if (!text) {
 		sp_cli_error("cannot format the scan: out of memory");
@@ -405,8 +616,12 @@ static int run(struct scan *s, struct sp_error *err)
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].error[0])
 			sp_cli_error("%s: %s", rows[i].device, rows[i].error);
+	for (size_t i = 0; i < n_warnings; i++)
+		sp_cli_error("warning: %s", warnings[i]);
 out:
 	free(text);
+	free(tied);
+	free(warnings);
 	free(rows);
 	free(list);
 	free(needed);
@@ -416,7 +631,7 @@ out:
 int sp_cmd_scan(int argc, char **argv)
 {
 	struct sp_cli_args *args = calloc(1, sizeof(*args));
-	struct scan s = { args, NULL, false };
+	struct scan s = { args, NULL, false, NULL };
 	struct sp_error err = { 0 };
 	bool done = false;
 	int rc;
@@ -432,10 +647,11 @@ int sp_cmd_scan(int argc, char **argv)
 		rc = sp_cli_fail(&err);
 		goto out;
 	}
-	s.declared_geometry = args->have_level && args->have_disks;
+	s.declared_level = args->have_level;
 	rc = run(&s, &err);
 out:
 	sp_profiles_free(s.set);
+	free(s.reports);
 	free(args);
 	return rc;
 }

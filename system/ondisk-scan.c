@@ -362,6 +362,7 @@ int sp_gpt_read_disk(int fd, unsigned sector, uint64_t disk_bytes, struct sp_gpt
 		return 0;
 	}
 	last = disk_bytes / sector - 1;
+	g->last_lba = last;
 	if (read_at(fd, mbr, sizeof(mbr), 0, disk_bytes) == (ssize_t)sizeof(mbr))
 		g->have_mbr = sp_mbr_read(mbr, sizeof(mbr), &g->mbr);
 	g->mbr_protective = g->have_mbr && g->mbr.protective;

@@ -63,6 +63,7 @@ struct sp_gpt_state {
 	bool primary_missing, backup_missing;
 	char primary_why[SP_MSG_MAX / 2], backup_why[SP_MSG_MAX / 2];
 	uint64_t primary_lba, backup_lba;        /* where each was read */
+	uint64_t last_lba;                       /* the disk's last sector */
 	struct sp_gpt_header primary_hdr, backup_hdr;
 	/* the partitions of the intact copy (primary first), else of any
 	 * copy whose entries could be read: where filesystems may start */

@@ -558,22 +558,55 @@ static const char *rewrite_reason(const struct sp_step *step)
 	return NULL;
 }
 
-/* "; it differs from the plan: <the first difference> (and N more); <why>" */
+/*
+ * "; it differs from the plan in the <step> step: <the worst difference>
+ * (and N more); <why>": the worst of what the steps that would be
+ * rewritten found (the first such step's, on a tie), not merely the first
+ * line: a partition a few stripes shorter "costs nothing", while the
+ * filesystem on it has the wrong stripe unit.
+ */
 static void describe_drift(const struct sp_ctx *ctx, const struct sp_report *r, size_t first,
 			   char *buf, size_t len)
 {
-	const struct sp_step_result *res = &r->steps[first];
 	const char *why = first < ctx->n_steps ? rewrite_reason(ctx->steps[first]) : NULL;
-	size_t more = res->n_lines ? res->n_lines - 1 + res->n_lines_dropped : 0;
-	char n[48] = "";
+	const struct sp_step_result *worst_res = NULL;
+	size_t worst_line = 0, total = 0;
+	int worst = -1;
+	char n[48] = "", line[SP_MSG_MAX], *fix;
 
 	buf[0] = '\0';
-	if (first >= ctx->n_steps || !res->n_lines || !why)
+	if (!why)
 		return;
-	if (more)
-		snprintf(n, sizeof(n), " (and %zu more)", more);
-	snprintf(buf, len, "; it differs from the plan in the %s step: %s%s; %s", res->name,
-		 res->lines[0], n, why);
+	for (size_t i = first; i < ctx->n_steps; i++) {
+		const struct sp_step_result *res = &r->steps[i];
+
+		if (!rewrite_reason(ctx->steps[i]))
+			continue;
+		total += res->n_lines + res->n_lines_dropped;
+		for (size_t k = 0; k < res->findings.n && k < res->n_lines; k++) {
+			if ((int)res->findings.f[k].severity <= worst)
+				continue;
+			worst = (int)res->findings.f[k].severity;
+			worst_res = res;
+			worst_line = k;
+		}
+		if (!worst_res && res->n_lines) {
+			worst_res = res; /* lines without findings: the first one */
+			worst_line = 0;
+		}
+	}
+	if (!worst_res)
+		return;
+	if (total > 1)
+		snprintf(n, sizeof(n), " (and %zu more)", total - 1);
+	/* the in-place fixes a finding names are not this run's to take:
+	 * --force is, and the why says what it costs */
+	snprintf(line, sizeof(line), "%s", worst_res->lines[worst_line]);
+	fix = strstr(line, "; fix: ");
+	if (fix)
+		*fix = '\0';
+	snprintf(buf, len, "; it differs from the plan in the %s step: %s%s; %s", worst_res->name,
+		 line, n, why);
 }
 
 static int refuse_overwrite(struct sp_ctx *ctx, struct sp_report *r, size_t first, double started)
@@ -1024,7 +1057,8 @@ int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts
 	r->strict = opts->strict;
 	r->worst = -1;
 	ctx->auditing = true;
-	ctx->read_only = opts->read_only;
+	/* check only reads, and reads the label so (scan: nor locks) */
+	ctx->read_only = true;
 	/* check only reads: without the lock it still looks, and says so;
 	 * scan takes none, so it never delays a tool that wants it.  Taken
 	 * before the partition is looked up: udev re-reads a disk's table

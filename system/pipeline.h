@@ -35,8 +35,8 @@ struct sp_run_opts {
 	/* tests only (STRIPEPLAN_TEST_FAST_PBKDF): a cheap PBKDF for luksFormat */
 	bool fast_pbkdf;
 	bool strict;                /* check: any finding is drift, even one that costs nothing */
-	/* check for scan: no lock on the disk, and no descriptor opened for
-	 * writing (struct sp_ctx.read_only) */
+	/* check for scan: no lock on the disk (check takes a shared one on a
+	 * read-only descriptor; neither opens one for writing) */
 	bool read_only;
 	/* called when a step that will apply starts (after every refusal),
 	 * so the CLI can show it running; NULL: not told */

@@ -257,9 +257,14 @@ void sp_probe_controller_at(const char *sys_disk, struct sp_controller_facts *re
 		static const char *const vendor[] = { "vendor", NULL }, *const model[] = { "model", NULL },
 					 *const rev[] = { "rev", NULL };
 
+		const char *base = strrchr(real, '/');
+
 		read_first_attr(real, vendor, c.vendor, sizeof(c.vendor));
 		read_first_attr(real, model, c.model, sizeof(c.model));
 		read_first_attr(real, rev, c.revision, sizeof(c.revision));
+		/* the scsi_device's directory is its address, "0:2:0:0" */
+		if (base && strspn(base + 1, "0123456789:") == strlen(base + 1))
+			copy_string(c.scsi_address, sizeof(c.scsi_address), base + 1);
 	}
 	for (int i = 0; i < SP_SYSFS_CLIMB_MAX + 4; i++) {
 		size_t n;

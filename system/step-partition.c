@@ -317,8 +317,13 @@ static bool read_gpt_copies(const struct sp_ctx *ctx, struct sp_found_partition 
 				       ctx->plan->device.logical_sector_bytes;
 	bool damaged = false;
 
-	if (!g || sp_step_read_gpt(ctx, g) < 0 ||
-	    (g->primary != SP_ONDISK_DAMAGED && g->backup != SP_ONDISK_DAMAGED))
+	if (!g || sp_step_read_gpt(ctx, g) < 0)
+		goto out;
+	if (g->primary == SP_ONDISK_INTACT && g->backup == SP_ONDISK_INTACT) {
+		f->gpt_backup_lba = g->backup_lba;
+		f->disk_last_lba = g->last_lba;
+	}
+	if (g->primary != SP_ONDISK_DAMAGED && g->backup != SP_ONDISK_DAMAGED)
 		goto out;
 	damaged = true;
 	sp_gpt_describe_damage(g, f->gpt_damage, sizeof(f->gpt_damage));
@@ -342,7 +347,8 @@ out:
 }
 
 /*
- * The label as libblkid reads it, for scan (struct sp_ctx.read_only): the
+ * The label as libblkid reads it, for check and scan (struct
+ * sp_ctx.read_only): the
  * names libparted gives ("msdos", "loop" for a filesystem on the whole
  * disk), the partitions in the same order; libblkid counts in 512-byte
  * sectors whatever the disk's.
@@ -359,6 +365,7 @@ static int read_label_blkid(const struct sp_ctx *ctx, struct sp_found_partition 
 	if (!pr)
 		return sp_step_fail(res, errno ? errno : EIO, "cannot open '%s': %s", path,
 				    strerror(errno ? errno : EIO));
+	snprintf(f->reader, sizeof(f->reader), "libblkid");
 	f->sector_bytes = blkid_probe_get_sectorsize(pr);
 	f->disk_bytes = (uint64_t)blkid_probe_get_size(pr);
 	blkid_probe_enable_superblocks(pr, 1);
@@ -368,6 +375,16 @@ static int read_label_blkid(const struct sp_ctx *ctx, struct sp_found_partition 
 	if (r == -1) {
 		blkid_free_probe(pr);
 		return sp_step_fail(res, EIO, "cannot read '%s': libblkid failed", path);
+	}
+	if (r == -2) {
+		/* two signatures that exclude each other: which one the kernel
+		 * and the tools believe is not for check to guess */
+		f->label_unreadable = true;
+		snprintf(f->said, sizeof(f->said),
+			 "more than one signature claims the start of the disk (wipefs %s lists them)",
+			 path);
+		blkid_free_probe(pr);
+		return 0;
 	}
 	if (r == 0 && blkid_probe_lookup_value(pr, "PTTYPE", &pttype, NULL) == 0 && pttype)
 		snprintf(f->label, sizeof(f->label), "%s", strcmp(pttype, "dos") ? pttype : "msdos");
@@ -412,6 +429,7 @@ static int read_label(const struct sp_ctx *ctx, struct sp_found_partition *f,
 
 	if (r < 0)
 		return r;
+	snprintf(f->reader, sizeof(f->reader), "libparted");
 	f->sector_bytes = (unsigned)dev->sector_size;
 	f->disk_bytes = (uint64_t)dev->length * (uint64_t)dev->sector_size;
 	type = ped_disk_probe(dev);

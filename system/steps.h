@@ -29,9 +29,10 @@ struct sp_ctx {
 	bool dry_run;
 	bool force;                /* apply may replace what is there */
 	bool auditing;             /* check: fstab lines are found however they name the fs */
-	/* scan: the label is read by libblkid, never libparted, which opens
-	 * the disk O_RDWR and each partition O_WRONLY (BLKFLSBUF), and their
-	 * close makes udev probe them again */
+	/* check and scan: the label is read by libblkid, never libparted,
+	 * which opens the disk O_RDWR and each partition O_WRONLY (BLKFLSBUF
+	 * and fsync: a flush request each), and their close makes udev probe
+	 * them again */
 	bool read_only;
 	char fs_uuid[SP_UUID_MAX]; /* filled by the filesystem step's verify */
 	unsigned partition_wait_ms; /* bound for the partition node to appear (default 10000) */

@@ -22,7 +22,18 @@ struct sp_controller_facts {
 	char model[32];              /* INQUIRY product (device/model), 16 bytes trimmed */
 	char revision[16];           /* INQUIRY revision (device/rev) */
 	char pci_vendor[8], pci_device[8], pci_subvendor[8], pci_subdevice[8];
+	char scsi_address[24];       /* the SCSI device's host:channel:target:lun, "0:2:0:0" */
 };
+
+/*
+ * Whether the disk is a physical disk a MegaRAID controller passes
+ * through (JBOD, a "system" PD) rather than a logical drive: megaraid_sas
+ * puts those on SCSI channels 0 and 1 and its logical drives on 2 and 3
+ * (Linux 6.1 drivers/scsi/megaraid/megaraid_sas.h: MEGASAS_MAX_PD_CHANNELS
+ * 2, MEGASAS_IS_LOGICAL(sdev) is sdev->channel >= it).  Such a disk is no
+ * array, whatever its controller can make.
+ */
+bool sp_controller_passthrough(const struct sp_controller_facts *c);
 
 /*
  * max_hw_sectors_kib and tag_depth (in sp_facts and each md member) are

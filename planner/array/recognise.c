@@ -150,6 +150,11 @@ static void describe_seen(const struct sp_facts *f, char *buf, size_t len)
 		SEEN("%sPCI %s:%s subsystem %s:%s", used ? ", " : "", c->pci_vendor, c->pci_device,
 		     c->pci_subvendor[0] ? c->pci_subvendor : "?",
 		     c->pci_subdevice[0] ? c->pci_subdevice : "?");
+	if (sp_controller_passthrough(c))
+		SEEN("%sSCSI address %s: a physical disk megaraid_sas passes through (JBOD), on "
+		     "its physical-disk channels 0-1, not a logical drive (channels 2-3; "
+		     "MEGASAS_IS_LOGICAL(), drivers/scsi/megaraid/megaraid_sas.h)",
+		     used ? ", " : "", c->scsi_address);
 	if (!used)
 		SEEN("no controller: no SCSI host, INQUIRY, PCI function or md array");
 #undef SEEN
@@ -164,6 +169,12 @@ void sp_recognise(const struct sp_profile_set *set, const struct sp_facts *f,
 
 	memset(ret, 0, sizeof(*ret));
 	describe_seen(f, ret->seen, sizeof(ret->seen));
+	/* the controller's profile is for its arrays; a disk it passes
+	 * through is a plain disk */
+	if (!f->md.present && sp_controller_passthrough(&f->controller)) {
+		ret->passthrough = true;
+		return;
+	}
 	/* the best score first, then who reaches it */
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < sp_profiles_count(set); i++) {

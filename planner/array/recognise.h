@@ -26,6 +26,9 @@ struct sp_recognition {
 	/* when no profile is decided: the profiles that match as well as any
 	 * other ("dell-perc-h730p, broadcom-mr9560, ..."), or "" */
 	char candidates[SP_MSG_MAX];
+	/* a physical disk its RAID controller passes through (JBOD): no
+	 * profile, as it is no array (sp_controller_passthrough()) */
+	bool passthrough;
 };
 
 /* Fills ret for facts f against the profiles of set.  Never fails: no

@@ -20,6 +20,7 @@
  *            Strip Size: 256 KB
  *            Full Stripe Size: 512 KB      (strip x data disks)
  *            Number of Parity Groups: 2    (RAID 50 and 60 only)
+ *            Unique Identifier: 600508B1001C7A2B3C4D5E6F70819203   (the disk's wwid: naa.<lowercase>)
  *            Disk Name: /dev/sda          Mount Points: None   (one line on some versions)
  *            Mirror Group 0:
  *               physicaldrive 2I:1:7 (port 2I:box 1:bay 7, SAS HDD, 300 GB, OK)
@@ -41,10 +42,11 @@ struct ssacli {
 	unsigned logical_drives, physical_drives, parity_group_lines;
 	char drive_number[12];
 	char fault_tolerance[32];
-	bool have_strip, have_full, have_groups, have_device;
+	bool have_strip, have_full, have_groups, have_device, have_naa;
 	uint64_t strip_bytes, full_bytes;
 	unsigned groups;
 	char device[SP_NAME_MAX];
+	char naa_id[SP_REPORT_NAA_MAX];
 };
 
 static int missing(const char *field, struct sp_error *err)
@@ -138,6 +140,12 @@ static int field(struct ssacli *s, const char *key, const char *value, struct sp
 		return size_field(&s->have_full, &s->full_bytes, key, value, err);
 	if (!strcmp(key, "Disk Name"))
 		return disk_name(s, value, err);
+	if (!strcmp(key, "Unique Identifier")) {
+		if (s->have_naa)
+			return twice(key, err);
+		s->have_naa = true;
+		return sp_report_naa_id(value, "ssacli report: 'Unique Identifier'", s->naa_id, err);
+	}
 	if (!strcmp(key, "Number of Parity Groups")) {
 		if (s->have_groups)
 			return twice(key, err);
@@ -332,6 +340,7 @@ int sp_report_parse_ssacli(const char *text, size_t len, struct sp_controller_re
 	r.chunk_bytes = s.strip_bytes;
 	snprintf(r.drive, sizeof(r.drive), "logical drive %s", s.drive_number);
 	memcpy(r.device, s.device, sizeof(r.device));
+	memcpy(r.naa_id, s.naa_id, sizeof(r.naa_id));
 	*ret = r;
 	return 0;
 }

@@ -7,7 +7,7 @@
  * 007.1907.0000.0000 on Linux 5.14 with seven VDs, RAID1 and RAID0), and
  * from the 'VDn Properties' keys that inventory and monitoring code in
  * Ruby, Go and SQL schemas reads ("Strip Size", "Span Depth", "Number of
- * Drives Per Span", "OS Drive Name"); found by code search, the
+ * Drives Per Span", "OS Drive Name", "SCSI NAA Id"); found by code search, the
  * repositories not recorded:
  *
  *   { "Controllers": [ { "Command Status": { "Status": "Success", ... },
@@ -16,7 +16,8 @@
  *       "PDs for VD 1": [ { "EID:Slt": "8:2", ... }, ... ],
  *       "VD1 Properties": { "Strip Size": "256 KB", "Span Depth": 1,
  *                           "Number of Drives Per Span": 4,
- *                           "OS Drive Name": "/dev/sdb", ... } } } ] }
+ *                           "OS Drive Name": "/dev/sdb",
+ *                           "SCSI NAA Id": "6d0946602a1b3c00...", ... } } } ] }
  *
  * Only those fields are read; a report of several drives (/cX/vall) is
  * refused, as the plan is for one.
@@ -201,7 +202,7 @@ static int parse_properties(json_object *data, unsigned vd, struct sp_controller
 			    struct sp_error *err)
 {
 	char key[32];
-	json_object *props, *strip, *name, *pds;
+	json_object *props, *strip, *name, *naa, *pds;
 	int rc;
 
 	snprintf(key, sizeof(key), "VD%u Properties", vd);
@@ -222,6 +223,11 @@ static int parse_properties(json_object *data, unsigned vd, struct sp_controller
 	if (name && (rc = sp_report_device(json_object_get_string(name),
 					   "storcli report: \"OS Drive Name\"", r->device,
 					   sizeof(r->device), err)) < 0)
+		return rc;
+	/* the LD's identifier, which the disk's wwid carries as naa.<id> */
+	naa = member(props, "SCSI NAA Id", json_type_string);
+	if (naa && (rc = sp_report_naa_id(json_object_get_string(naa),
+					  "storcli report: \"SCSI NAA Id\"", r->naa_id, err)) < 0)
 		return rc;
 	snprintf(key, sizeof(key), "PDs for VD %u", vd);
 	pds = member(data, key, json_type_array);

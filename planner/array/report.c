@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What both report parsers share: which one a report is for, sizes, device names. */
+/* What both report parsers share: which one a report is for, sizes, device names,
+ * NAA identifiers, and which disk a report is of. */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/devname.h"
 #include "base/error.h"
@@ -105,4 +108,35 @@ int sp_report_device(const char *text, const char *field, char *buf, size_t len,
 				    field, text);
 	memcpy(buf, name, strlen(name) + 1);
 	return 0;
+}
+
+static bool hex_digits(const char *text, size_t n)
+{
+	return strlen(text) == n && strspn(text, "0123456789abcdefABCDEF") == n;
+}
+
+int sp_report_naa_id(const char *text, const char *field, char *buf, struct sp_error *err)
+{
+	/* the first digit is the NAA type: 6 (IEEE Registered Extended) is 128
+	 * bits, 2, 3 and 5 are 64 (SPC-4's NAA designator formats) */
+	bool ok = (hex_digits(text, 32) && text[0] == '6') ||
+		  (hex_digits(text, 16) && (text[0] == '2' || text[0] == '3' || text[0] == '5'));
+
+	if (!ok)
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+				    "%s: '%.40s' is not an NAA identifier (32 hex digits starting "
+				    "with 6, or 16 starting with 2, 3 or 5)",
+				    field, text);
+	for (size_t i = 0; text[i]; i++)
+		buf[i] = (char)tolower((unsigned char)text[i]);
+	buf[strlen(text)] = '\0';
+	return 0;
+}
+
+bool sp_report_describes(const struct sp_controller_report *r, const char *wwid,
+			 const char *kernel_name)
+{
+	if (r->naa_id[0] && !strncmp(wwid, "naa.", 4))
+		return !strcasecmp(wwid + 4, r->naa_id);
+	return r->device[0] && !strcmp(r->device, kernel_name);
 }

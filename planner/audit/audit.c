@@ -250,6 +250,26 @@ static bool judge_gpt_copies(const struct sp_found_partition *f, struct sp_findi
 	return false;
 }
 
+/*
+ * An intact GPT whose backup header is not in the disk's last sector: the
+ * disk (a LUN, a grown array) got larger after the label was written.
+ * The space past the backup is unused, nothing is misaligned; libparted
+ * says so itself ("Not all of the space available ..."), and where it
+ * read the label its words are the finding.
+ */
+static void judge_gpt_end(const struct sp_found_partition *f, struct sp_findings *out)
+{
+	if (!f->gpt_backup_lba || f->gpt_backup_lba >= f->disk_last_lba || f->said[0])
+		return;
+	sp_findings_add(out, SP_SEVERITY_DIFFERS, "gpt-not-at-end",
+			"the backup GPT header of %s is at LBA %" PRIu64 ", not in the last one (%" PRIu64
+			"): the disk grew by %" PRIu64 " sectors the label does not cover; nothing is "
+			"misaligned; fix, to use them: sgdisk -e %s (moves the backup to the end), then "
+			"grow the partition",
+			f->disk, f->gpt_backup_lba, f->disk_last_lba,
+			f->disk_last_lba - f->gpt_backup_lba, f->disk);
+}
+
 void sp_judge_partition(const struct sp_plan *plan, const struct sp_found_partition *f,
 			struct sp_findings *out)
 {
@@ -261,8 +281,9 @@ void sp_judge_partition(const struct sp_plan *plan, const struct sp_found_partit
 	}
 	if (f->label_unreadable) {
 		sp_findings_add(out, SP_SEVERITY_COSTLY, "label-unreadable",
-				"cannot read the partition table on %s: libparted said: %s; fix: %s",
-				f->disk, f->said, RECREATE);
+				"cannot read the partition table on %s: %s said: %s; fix: %s",
+				f->disk, f->reader[0] ? f->reader : "its reader", f->said,
+				RECREATE);
 		return;
 	}
 	if (!f->label[0]) {
@@ -297,6 +318,7 @@ void sp_judge_partition(const struct sp_plan *plan, const struct sp_found_partit
 				f->disk, f->first_is_extended ? "an extended" : "a logical");
 	judge_start(plan, f, out);
 	judge_size(plan, f, out);
+	judge_gpt_end(f, out);
 	if (f->said[0])
 		sp_findings_add(out, SP_SEVERITY_DIFFERS, "libparted-said",
 				"libparted complained about %s: %s; fix: parted %s print, and read "
@@ -1036,6 +1058,17 @@ static void layout_found(const struct sp_plan *plan, const struct sp_found_parti
 
 void sp_cost_sentence(const struct sp_plan *plan, const struct sp_cost *c, char *buf, size_t len)
 {
+	/* the model's ratios are over the level's own minimum: raid0 and
+	 * raid10 of the same stripe give the same ones, parity RAID more
+	 * (read-modify-write), so a stand-in raid0 prices the least it costs */
+	if (plan->level_source == SP_SOURCE_ASSUMED) {
+		snprintf(buf, len,
+			 "level unknown: costed as %s, as raid10 of this stripe costs too, parity "
+			 "RAID more: stripe-sized writes cost at least %.2fx the minimum member I/O, "
+			 "chunk-sized reads %.2fx",
+			 sp_level_name(plan->level), c->write_ratio, c->read_ratio);
+		return;
+	}
 	snprintf(buf, len,
 		 "stripe-sized writes cost %.2fx the minimum member I/O of this %s, chunk-sized "
 		 "reads %.2fx",

@@ -62,10 +62,14 @@ struct sp_found_partition {
 	char disk[SP_PATH_MAX];
 	char partition[SP_PATH_MAX];  /* the node the plan names */
 	uint64_t disk_bytes;
-	unsigned sector_bytes;        /* as libparted sees the disk */
-	bool label_unreadable;        /* libparted could not read it: said says why */
+	unsigned sector_bytes;        /* as the label's reader sees the disk */
+	bool label_unreadable;        /* the reader could not read it: said says why */
 	char label[SP_NAME_MAX];      /* "gpt", "msdos", "loop" (fs on the whole disk), "" none */
-	char said[SP_MSG_MAX];        /* what libparted complained about */
+	/* which library read the label: "libparted" (apply's verify: what it
+	 * cannot read, it must not rewrite unasked) or "libblkid" (check and
+	 * scan: it opens the disk read-only and makes no udev event) */
+	char reader[16];
+	char said[SP_MSG_MAX];        /* what the reader complained about */
 	unsigned n_partitions;
 	bool has_first;               /* partition 1 */
 	bool first_is_primary;
@@ -75,6 +79,9 @@ struct sp_found_partition {
 	 * with the other one intact, the partitions above are that one's */
 	char gpt_damage[SP_MSG_MAX];
 	bool gpt_both_damaged;
+	/* an intact GPT's backup header and the disk's last sector (0: no
+	 * GPT read): a backup before the end is a disk that grew */
+	uint64_t gpt_backup_lba, disk_last_lba;
 	/* the kernel's view (sysfs, 512-byte units turned into bytes) */
 	bool kernel_unreadable;
 	char kernel_error[SP_MSG_MAX];

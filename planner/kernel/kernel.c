@@ -194,9 +194,10 @@ enum sp_xfs_barrier_opts sp_kernel_xfs_barrier_opts(const struct sp_kernel *k)
 
 bool sp_kernel_has_systemd(const struct sp_kernel *k)
 {
+	/* a RHEL release string says its major release; RHEL 6's is 2.6.32 */
 	if (k->family == SP_KERNEL_RHEL)
-		return k->vendor_major >= 7;
-	return sp_kernel_cmp(k, 3, 10) >= 0;
+		return sp_kernel_from(k, SP_LIMIT_RHEL_SYSTEMD);
+	return sp_kernel_from(k, SP_LIMIT_SYSTEMD);
 }
 
 struct scheduler_names {
@@ -237,6 +238,23 @@ const char *sp_kernel_scheduler_name(const struct sp_kernel *k, enum sp_queue_fa
 		}
 	}
 	return NULL;
+}
+
+enum sp_limit_id sp_kernel_scheduler_missing(const struct sp_kernel *k, enum sp_queue_family family,
+					     const char *wanted)
+{
+	bool mq = sp_kernel_queue_is_blk_mq(k, family);
+
+	for (size_t i = 0; i < N_SCHEDULERS; i++) {
+		if (strcmp(wanted, schedulers[i].legacy) != 0 && strcmp(wanted, schedulers[i].mq) != 0)
+			continue;
+		if (!mq && !strcmp(schedulers[i].legacy, "kyber"))
+			return SP_LIMIT_MQ_BFQ_KYBER;
+		if (mq && !mq_has(k, &schedulers[i]))
+			return schedulers[i].since;
+		break;
+	}
+	return SP_LIMIT_COUNT;
 }
 
 const char *sp_kernel_scheduler_alias(const char *name)

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "base/base.h"
+#include "limits/limit.h"
 
 struct sp_error;
 
@@ -57,7 +58,8 @@ enum sp_xfs_barrier_opts {
 };
 enum sp_xfs_barrier_opts sp_kernel_xfs_barrier_opts(const struct sp_kernel *k);
 /* systemd's x-systemd.* mount options: the distributions whose kernels
- * are 3.10 or later boot systemd; RHEL 6 (2.6.32) and older do not. */
+ * are 3.10 or later boot systemd; RHEL 6 (2.6.32) and older do not
+ * (limits rows systemd, rhel-systemd). */
 bool sp_kernel_has_systemd(const struct sp_kernel *k);
 /*
  * Translates a scheduler name from any era ("noop", "deadline", "cfq",
@@ -68,6 +70,12 @@ bool sp_kernel_has_systemd(const struct sp_kernel *k);
  */
 const char *sp_kernel_scheduler_name(const struct sp_kernel *k, enum sp_queue_family family,
 				     const char *wanted);
+/* Why sp_kernel_scheduler_name() gave NULL for a known name: the limits row
+ * the kernel is before (mq-deadline, bfq-kyber on a blk-mq queue), or
+ * bfq-kyber for kyber on a single queue; SP_LIMIT_COUNT when the kernel
+ * has it or no kernel has that name. */
+enum sp_limit_id sp_kernel_scheduler_missing(const struct sp_kernel *k, enum sp_queue_family family,
+					     const char *wanted);
 /* The other spellings of the same scheduler ("deadline" -> "mq-deadline"),
  * to find it in a list the running kernel offers; NULL when unknown. */
 const char *sp_kernel_scheduler_alias(const char *name);

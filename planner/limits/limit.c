@@ -2,7 +2,9 @@
 /*
  * The limits a plan respects, each with its source.  The versions are the
  * ones read (xfsprogs 6.1.0, e2fsprogs 1.47.0, Linux 6.1, mdadm 4.3) and
- * the release that introduced the rule where it is younger; the mkfs rows
+ * the release that introduced the rule where it is younger; for the mkfs
+ * rows also xfsprogs 4.5.0 and 5.0.0, e2fsprogs 1.42 and 1.45.0 (RHEL 7's
+ * and 8's), whose answers are in each row's releases; the mkfs rows
  * were also run against mkfs.xfs -N / mke2fs -n at both sides of the
  * bound (tests/cli/mkfs-sweep.sh), the sysfs rows written to a real
  * kernel's devices (tests/vm/guest/knobs.sh).
@@ -27,64 +29,90 @@ static const struct sp_limit limits[SP_LIMIT_COUNT] = {
 		"xfsprogs 5.11",
 		"libxfs/xfs_sb.c xfs_validate_stripe_geometry(), in mkfs since 060ea87af5d6; "
 		"Linux mounts none since 7bc1fea9d36c",
-		SP_LIMIT_REFUSED, NULL },
+		SP_LIMIT_REFUSED, NULL,
+		"xfsprogs 4.5 (RHEL 7) and 5.0 (RHEL 8) take wider ones: 5.0 refuses only a width "
+		"above INT_MAX 512-byte sectors (mkfs/xfs_mkfs.c 'too large of a multiple of the data "
+		"stripe unit'), 4.5 checks none; the plan is never wider than 6.1 takes" },
 	[SP_LIMIT_XFS_LOG_SU] = {
 		"xfs-log-su-max", "mkfs.xfs", "a log stripe unit", 512, 256 * KIB, "bytes",
 		"xfsprogs 6.1",
 		"mkfs/xfs_mkfs.c lopts L_SU maxval XLOG_MAX_RECORD_BSIZE "
 		"(libxfs/xfs_log_format.h)",
-		SP_LIMIT_REFUSED, "a log su taken from a larger data su is replaced by 32 KiB" },
+		SP_LIMIT_REFUSED, "a log su taken from a larger data su is replaced by 32 KiB",
+		"the same 256 KiB, XLOG_MAX_RECORD_BSIZE, in xfsprogs 5.0 (RHEL 8: lopts L_SU maxval) "
+		"and 4.5 (RHEL 7), which lowers a larger -l su to 32 KiB ('log stripe unit adjusted "
+		"to 32KiB') where 5.0 refuses it; the plan's log su is one block" },
 	[SP_LIMIT_XFS_SIZE] = {
 		"xfs-min-size", "mkfs.xfs", "a filesystem", 300 * MIB, 0, "bytes", "xfsprogs 5.19",
 		"mkfs/xfs_mkfs.c validate_supported() 'Filesystem must be larger than 300MB', "
 		"6e0ed3d19c54",
-		SP_LIMIT_REFUSED, NULL },
+		SP_LIMIT_REFUSED, NULL,
+		"xfsprogs 4.5 (RHEL 7) and 5.0 (RHEL 8) have no such floor (validate_supported() came "
+		"in 5.19): they take smaller filesystems than a plan asks for" },
 	[SP_LIMIT_XFS_LOG_SIZE] = {
 		"xfs-log-min", "mkfs.xfs", "a log", 64 * MIB, 0, "bytes", "xfsprogs 5.19",
 		"mkfs/xfs_mkfs.c validate_supported() XFS_MIN_REALISTIC_LOG_BLOCKS "
 		"'Log size must be at least 64MB', 6e0ed3d19c54",
-		SP_LIMIT_REFUSED, "the internal log lies in one AG, so an AG is at least this" },
+		SP_LIMIT_REFUSED, "the internal log lies in one AG, so an AG is at least this",
+		"xfsprogs 4.5 (RHEL 7) and 5.0 (RHEL 8) have no such floor (it came in 5.19): they "
+		"take smaller logs than a plan asks for" },
 	[SP_LIMIT_XFS_AGSIZE] = {
 		"xfs-agsize", "mkfs.xfs", "an allocation group", 16 * MIB, TIB - 4 * KIB, "bytes",
 		"xfsprogs 6.1",
 		"include/xfs_multidisk.h XFS_AG_MIN_BYTES, XFS_AG_MAX_BLOCKS; "
 		"mkfs/xfs_mkfs.c validate_ag_geometry()",
-		SP_LIMIT_REFUSED, "the maximum is 1 TiB less one 4 KiB block" },
+		SP_LIMIT_REFUSED, "the maximum is 1 TiB less one 4 KiB block",
+		"the same in xfsprogs 4.5 (RHEL 7: mkfs/xfs_mkfs.h XFS_AG_MIN_BYTES, "
+		"XFS_AG_MAX_BLOCKS from XFS_AG_BYTES(31)) and 5.0 (RHEL 8: include/xfs_multidisk.h)" },
 	[SP_LIMIT_XFS_AGCOUNT] = {
 		"xfs-agcount-min", "mkfs.xfs", "an allocation group count", 2, 0, "AGs", "xfsprogs 5.19",
 		"mkfs/xfs_mkfs.c validate_supported() 'at least 2 superblocks for redundancy'",
-		SP_LIMIT_REFUSED, NULL },
+		SP_LIMIT_REFUSED, NULL,
+		"xfsprogs 4.5 (RHEL 7) and 5.0 (RHEL 8) have no such check (it came in 5.19): a "
+		"plan's AG count is within what they take" },
 	[SP_LIMIT_XFS_BLOCK] = {
 		"xfs-block-size", "mkfs.xfs", "a block size", 1024, 64 * KIB, "bytes", "xfsprogs 6.1",
 		"mkfs/xfs_mkfs.c bopts B_SIZE, XFS_MIN_CRC_BLOCKSIZE, XFS_MAX_BLOCKSIZE "
 		"(libxfs/xfs_types.h)",
-		SP_LIMIT_REFUSED, "a power of two; Linux mounts none above the page size" },
+		SP_LIMIT_REFUSED, "a power of two; Linux mounts none above the page size",
+		"the same XFS_MIN_CRC_BLOCKSIZE and XFS_MAX_BLOCKSIZE in xfsprogs 4.5 (RHEL 7) and "
+		"5.0 (RHEL 8), libxfs/xfs_types.h" },
 	[SP_LIMIT_XFS_SECTOR] = {
 		"xfs-sector-size", "mkfs.xfs", "a sector size", 512, 32 * KIB, "bytes", "xfsprogs 6.1",
 		"XFS_MIN_SECTORSIZE, XFS_MAX_SECTORSIZE (libxfs/xfs_types.h)",
-		SP_LIMIT_REFUSED, "a power of two" },
+		SP_LIMIT_REFUSED, "a power of two",
+		"the same XFS_MIN_SECTORSIZE and XFS_MAX_SECTORSIZE in xfsprogs 4.5 (RHEL 7) and 5.0 "
+		"(RHEL 8), libxfs/xfs_types.h" },
 	[SP_LIMIT_XFS_INODE] = {
 		"xfs-inode-size", "mkfs.xfs", "an inode size", 256, 2048, "bytes", "xfsprogs 6.1",
 		"mkfs/xfs_mkfs.c iopts I_SIZE, XFS_DINODE_MIN_SIZE, XFS_DINODE_MAX_SIZE "
 		"(libxfs/xfs_format.h)",
-		SP_LIMIT_REFUSED, "a power of two" },
+		SP_LIMIT_REFUSED, "a power of two, and with CRCs (-m crc=1) at least 512: mkfs.xfs "
+		"refuses less (mkfs/xfs_mkfs.c 'Minimum inode size for CRCs'); no plan passes -i size",
+		"the same XFS_DINODE_MIN_LOG 8 and XFS_DINODE_MAX_LOG 11, and the same CRC minimum, in "
+		"xfsprogs 4.5 (RHEL 7) and 5.0 (RHEL 8), libxfs/xfs_format.h" },
 	[SP_LIMIT_EXT_STRIDE] = {
 		"ext-stride-max", "mke2fs", "a stride", 0, 65535, "blocks", "e2fsprogs 1.47",
 		"misc/mke2fs.c parse_extended_opts() 'stride' into the 16-bit s_raid_stride "
 		"(lib/ext2fs/ext2_fs.h)",
-		SP_LIMIT_TRUNCATED, "mke2fs stores it modulo 65536 without a word" },
+		SP_LIMIT_TRUNCATED, "mke2fs stores it modulo 65536 without a word",
+		"the same in e2fsprogs 1.42 (RHEL 7) and 1.45 (RHEL 8): parse_extended_opts() reads "
+		"'stride' into the __u16 s_raid_stride" },
 	[SP_LIMIT_EXT_STRIPE_WIDTH] = {
 		"ext-stripe-width-max", "mke2fs", "a stripe width", 0, 4294967295, "blocks",
 		"e2fsprogs 1.47",
 		"misc/mke2fs.c parse_extended_opts() 'stripe_width' into the 32-bit "
 		"s_raid_stripe_width (lib/ext2fs/ext2_fs.h)",
-		SP_LIMIT_TRUNCATED, "mke2fs stores it modulo 2^32 without a word" },
+		SP_LIMIT_TRUNCATED, "mke2fs stores it modulo 2^32 without a word",
+		"the same in e2fsprogs 1.42 (RHEL 7) and 1.45 (RHEL 8): 'stripe-width' or "
+		"'stripe_width' into the __u32 s_raid_stripe_width" },
 	[SP_LIMIT_EXT3_BLOCKS] = {
 		"ext3-blocks-max", "mke2fs", "an ext3 filesystem", 0, 4294967295, "blocks",
 		"e2fsprogs 1.47",
 		"misc/mke2fs.c PRS() MAX_32_NUM 'too big to be expressed in 32 bits' "
 		"(ext3 has no 64bit feature)",
-		SP_LIMIT_REFUSED, "16 TiB - 4 KiB with 4 KiB blocks" },
+		SP_LIMIT_REFUSED, "16 TiB - 4 KiB with 4 KiB blocks",
+		"the same MAX_32_NUM check in e2fsprogs 1.42 (RHEL 7) and 1.45 (RHEL 8)" },
 	[SP_LIMIT_EXT4_STRIPE_USED] = {
 		"ext4-stripe-used-max", "Linux", "an ext4 stripe width", 0, 32768, "blocks", "Linux 6.1",
 		"fs/ext4/super.c ext4_get_stripe_size(): a stripe above the blocks per group "
@@ -114,6 +142,23 @@ static const struct sp_limit limits[SP_LIMIT_COUNT] = {
 		"block/blk-mq-sched.h MAX_SCHED_RQ (16 * BLKDEV_DEFAULT_RQ; 16 * BLKDEV_MAX_RQ "
 		"in older blk-mq, the same 2048)",
 		SP_LIMIT_REFUSED, "any blk-mq queue with mq-deadline, bfq or kyber" },
+	[SP_LIMIT_MAX_SECTORS_HW] = {
+		"max-sectors-kb-hw", "Linux", "a queue/max_sectors_kb up to the disk's max_hw_sectors_kb",
+		4, 0, "KiB", "Linux 6.1",
+		"block/blk-sysfs.c queue_max_sectors_store(): 'max_sectors_kb > max_hw_sectors_kb || "
+		"max_sectors_kb < page_kb' is -EINVAL, max_hw_sectors_kb the smaller of the queue's "
+		"max_hw_sectors and max_dev_sectors",
+		SP_LIMIT_REFUSED, "the bound is each disk's own, read from queue/max_hw_sectors_kb; "
+		"a profile's value above it is planned at it" },
+	[SP_LIMIT_NR_REQUESTS_TAGS] = {
+		"nr-requests-tag-depth", "Linux",
+		"a queue/nr_requests with scheduler none up to the disk's tag depth", 4, 0, "requests",
+		"Linux 6.1",
+		"block/blk-mq.c blk_mq_update_nr_requests() -> block/blk-mq-tag.c "
+		"blk_mq_tag_update_depth(hctx, &hctx->tags, nr, false): 'tdepth > tags->nr_tags' "
+		"with !can_grow is -EINVAL (only a scheduler's sched_tags may grow)",
+		SP_LIMIT_REFUSED, "the bound is each disk's own, the smallest of its mq/*/nr_tags; "
+		"a profile's value above it is planned at it" },
 	[SP_LIMIT_QUEUE_DEPTH] = {
 		"scsi-queue-depth", "Linux", "a device/queue_depth", 1, 4096, "commands", "Linux 6.1",
 		"drivers/scsi/scsi_sysfs.c sdev_store_queue_depth() (-EINVAL above the host's "
@@ -194,6 +239,16 @@ static const struct sp_limit limits[SP_LIMIT_COUNT] = {
 		"aee69d78dec0 'block, bfq: introduce the BFQ-v0 I/O scheduler as an extra scheduler'; "
 		"00e043936e9a 'blk-mq: introduce Kyber multiqueue I/O scheduler'",
 		SP_LIMIT_CHANGED, "bfq is where a blk-mq queue has cfq's place; before it, none" },
+	[SP_LIMIT_SYSTEMD] = {
+		"systemd", "systemd", "x-systemd.* mount options (the system boots systemd)",
+		SP_LIMIT_RELEASE(3, 10), 0, "release", "Linux 3.10",
+		"systemd README, REQUIREMENTS 'Linux kernel >= 3.0' (systemd/systemd at 00180928); "
+		"3.10 is the kernel of RHEL 7, the first Red Hat release to boot systemd (row "
+		"rhel-systemd)",
+		SP_LIMIT_CHANGED, "from it the plan mounts with x-systemd.device-timeout; a kernel "
+		"release names no init system, and 3.10 is no requirement of systemd's but the release "
+		"below which the distributions planned for (RHEL 6, SLES 11, Debian 7) boot Upstart or "
+		"SysV init" },
 	[SP_LIMIT_RHEL_BLK_MQ_ONLY] = {
 		"rhel-blk-mq-only", "Red Hat Enterprise Linux", "block devices multi-queue only", 8, 0,
 		"RHEL", "RHEL 8.0",
@@ -218,6 +273,12 @@ static const struct sp_limit limits[SP_LIMIT_COUNT] = {
 		"blk-mq I/O path'",
 		SP_LIMIT_CHANGED, "none, mq-deadline, bfq, kyber; the guide read is SP2's (5.3), and "
 		"15 GA and SP1 (4.12) are planned the same way" },
+	[SP_LIMIT_RHEL_SYSTEMD] = {
+		"rhel-systemd", "Red Hat Enterprise Linux", "systemd the init system", 7, 0, "RHEL",
+		"RHEL 7.0",
+		"Red Hat, RHEL 7 System Administrator's Guide 10.1 'Introduction to systemd' ('In Red "
+		"Hat Enterprise Linux 7, systemd replaces Upstart as the default init system')",
+		SP_LIMIT_CHANGED, "RHEL 6 (2.6.32) boots Upstart: no x-systemd.* option" },
 };
 
 const struct sp_limit *sp_limit(enum sp_limit_id id)

@@ -37,6 +37,8 @@ enum sp_limit_id {
 	SP_LIMIT_MAX_SECTORS_KB,
 	SP_LIMIT_NR_REQUESTS,
 	SP_LIMIT_NR_REQUESTS_SCHED,
+	SP_LIMIT_MAX_SECTORS_HW,
+	SP_LIMIT_NR_REQUESTS_TAGS,
 	SP_LIMIT_QUEUE_DEPTH,
 	SP_LIMIT_MD_STRIPE_CACHE,
 	SP_LIMIT_MD_SYNC_SPEED,
@@ -54,10 +56,12 @@ enum sp_limit_id {
 	SP_LIMIT_XFS_BARRIER_IGNORED,
 	SP_LIMIT_MQ_DEADLINE,
 	SP_LIMIT_MQ_BFQ_KYBER,
+	SP_LIMIT_SYSTEMD,
 	/* what changed with a vendor's major release: min is the release (RHEL 8) */
 	SP_LIMIT_RHEL_BLK_MQ_ONLY,
 	SP_LIMIT_RHEL_BARRIER_REMOVED,
 	SP_LIMIT_SLES_BLK_MQ_ONLY,
+	SP_LIMIT_RHEL_SYSTEMD,
 	SP_LIMIT_COUNT
 };
 
@@ -86,6 +90,10 @@ struct sp_limit {
 	const char *source;   /* file and function, commit, document section */
 	enum sp_limit_action action;
 	const char *note;     /* the condition, or what happens instead; may be NULL */
+	/* the older releases read beside the one named (a target system's mkfs
+	 * may be older than the planning host's): the same bound, or how they
+	 * differ; NULL where none was read */
+	const char *releases;
 };
 
 const struct sp_limit *sp_limit(enum sp_limit_id id);

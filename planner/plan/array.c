@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "array/md.h"
 #include "base/error.h"
@@ -296,11 +297,46 @@ static bool topology_usable(const struct sp_facts *f, struct sp_plan *plan)
 	return !bad;
 }
 
+/*
+ * scan's stand-in level stands only on an exported stripe: without one
+ * nothing about the LUN is known, and with an implausible one the
+ * stripe would be made up too.
+ */
+int sp_plan_exported_stripe(const struct sp_facts *f, struct sp_error *err)
+{
+	char why[SP_MSG_MAX / 2];
+	const char *bad;
+
+	if (!sp_topology_exported(f))
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+				    "%s is not an md array and exports no strip and full stripe "
+				    "(queue/minimum_io_size, optimal_io_size)",
+				    f->path);
+	bad = sp_topology_implausible(f, why, sizeof(why));
+	if (bad)
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+				    "%s exports minimum_io_size %" PRIu64
+				    " and optimal_io_size %" PRIu64 ", which is no stripe: %s",
+				    f->path, f->min_io_bytes, f->optimal_io_bytes, bad);
+	return 0;
+}
+
 static int take_declared(const struct sp_spec *spec, const struct sp_facts *f,
 			 struct sp_plan *plan, struct diffs *d, struct sp_error *err)
 {
 	if (!declared(spec, SP_FIELD_LEVEL))
 		return required(f, "level", err);
+	if (spec->level_assumed) {
+		int r = sp_plan_exported_stripe(f, err);
+
+		if (r < 0) {
+			char why[SP_MSG_MAX];
+
+			snprintf(why, sizeof(why), "%s", err ? err->message : "");
+			return sp_error_set(err, -r, SP_ERR_INVALID, "level: unknown: %s", why);
+		}
+		plan->level_source = SP_SOURCE_ASSUMED;
+	}
 	plan->level = spec->level;
 	if (topology_usable(f, plan)) {
 		int r = take_topology(spec, f, plan, d, err);
@@ -374,8 +410,14 @@ static int take_report(const struct sp_spec *spec, const struct sp_facts *f,
 				    "controller-report: %s is an md array, whose geometry the "
 				    "kernel tells; %s is a hardware controller's",
 				    f->kernel_name, src);
-	if (rep->device[0] && f->kernel_name[0] && strcmp(rep->device, f->kernel_name) != 0)
+	/* the NAA identifier when both have one: kernel names move between boots */
+	if (rep->naa_id[0] && !strncmp(f->wwn, "naa.", 4)) {
+		if (strcasecmp(f->wwn + 4, rep->naa_id) != 0)
+			diff_add(d, "device: %s is of the drive with NAA id %s, but %s's wwid is %s",
+				 src, rep->naa_id, f->path, f->wwn);
+	} else if (rep->device[0] && f->kernel_name[0] && strcmp(rep->device, f->kernel_name) != 0) {
 		diff_add(d, "device: %s is of /dev/%s, not %s", src, rep->device, f->path);
+	}
 	if (declared(spec, SP_FIELD_LEVEL) && spec->level != rep->level)
 		diff_add(d, "level: --level %s, but %s says %s", sp_level_name(spec->level) + 4, src,
 			 sp_level_name(rep->level));

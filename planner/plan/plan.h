@@ -163,6 +163,13 @@ struct sp_plan {
 };
 
 /*
+ * Whether the device's exported queue limits are a stripe a plan can
+ * take without --disks and --chunk (0), or why not: no md array, no
+ * exported strip and full stripe, or values that cannot be a stripe.
+ */
+int sp_plan_exported_stripe(const struct sp_facts *f, struct sp_error *err);
+
+/*
  * The planner: pure, no I/O.  Returns -EINVAL with err->kind set to
  * SP_ERR_INVALID for impossible requests.
  */

@@ -28,6 +28,7 @@ static const char *const sp_source_table[] = {
 	[SP_SOURCE_NONE] = "none",
 	[SP_SOURCE_TOPOLOGY] = "topology",
 	[SP_SOURCE_REPORT] = "report",
+	[SP_SOURCE_ASSUMED] = "assumed",
 };
 SP_STRING_TABLE(sp_source, enum sp_source, "unknown")
 

@@ -97,6 +97,7 @@ enum sp_source {
 	SP_SOURCE_NONE,         /* does not apply (a mirror's chunk) */
 	SP_SOURCE_TOPOLOGY,     /* the device's queue/minimum_io_size and optimal_io_size */
 	SP_SOURCE_REPORT,       /* the controller's own report (--controller-report) */
+	SP_SOURCE_ASSUMED,      /* scan: a stand-in level for a LUN that exports only its stripe */
 };
 
 SP_STRING_TABLE_DECLARE(sp_source, enum sp_source); /* "declared", "kernel", ... */
@@ -128,6 +129,10 @@ struct sp_spec {
 	char lv_name[SP_DM_NAME_MAX];
 	char luks_name[SP_DM_NAME_MAX];
 	unsigned omitted;           /* SP_FIELD_*: not given, take them from the kernel */
+	/* scan: level is no one's word but a stand-in for pricing what is
+	 * found on a LUN that exports its strip and full stripe and nothing
+	 * else; planned only from that topology (array.c) */
+	bool level_assumed;
 	/* --controller-report: the controller's word on level, disks, spans
 	 * and strip where the kernel exports none; report_name says which
 	 * report ("storcli report vd1.json") */

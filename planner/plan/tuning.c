@@ -56,6 +56,45 @@ static bool offered(const struct sp_facts *f, const char *name)
 	return false;
 }
 
+static bool has_warning_on(const struct sp_plan *plan, const char *code, const char *where)
+{
+	for (size_t i = 0; i < plan->n_warnings; i++)
+		if (!strcmp(plan->warnings[i].code, code) && strstr(plan->warnings[i].message, where))
+			return true;
+	return false;
+}
+
+/*
+ * The kernel planned for has no such scheduler on this disk's queue (a
+ * blk-mq queue before mq-deadline's or bfq's release, kyber on a single
+ * queue): nothing is written, so the disk keeps the kernel's own, and the
+ * plan says so with the row -- once for the device, once for the members.
+ */
+static void scheduler_dropped(const struct sp_spec *spec, struct sp_plan *plan, bool is_device,
+			      const char *disk, const char *wanted)
+{
+	enum sp_queue_family family = sp_queue_family_of(disk);
+	enum sp_limit_id row = sp_kernel_scheduler_missing(&spec->kernel, family, wanted);
+	bool mq = sp_kernel_queue_is_blk_mq(&spec->kernel, family);
+	bool legacy = !strcmp(wanted, "noop") || !strcmp(wanted, "deadline") || !strcmp(wanted, "cfq");
+	const char *alias = sp_kernel_scheduler_alias(wanted);
+	char where[SP_NAME_MAX + 16], asked[48] = "";
+
+	if (row == SP_LIMIT_COUNT)
+		return;
+	snprintf(where, sizeof(where), "on %s:", is_device ? disk : "the member disks");
+	if (has_warning_on(plan, "scheduler-not-in-release", where))
+		return;
+	/* a blk-mq queue calls the profile's deadline mq-deadline */
+	if (mq && legacy && alias)
+		snprintf(asked, sizeof(asked), " (the profile's %s)", wanted);
+	sp_plan_add_warning(plan, "scheduler-not-in-release",
+			    "queue/scheduler is not planned %s Linux %s has no %s%s on a %s queue "
+			    "(limits row %s: %s), so the disk keeps the scheduler the kernel gives it",
+			    where, spec->kernel.release, asked[0] ? alias : wanted, asked,
+			    mq ? "blk-mq" : "single", sp_limit(row)->id, SP_LIMIT_CITED(row));
+}
+
 /*
  * The kernel's name for the scheduler the profile wants.  For the running
  * kernel the probed device's queue/scheduler is the truth (vendors
@@ -70,8 +109,11 @@ static const char *choose_scheduler(const struct sp_spec *spec, struct sp_plan *
 	char list[8 * 17] = "";
 	size_t used = 0;
 
-	if (!is_device || !spec->kernel_is_running || f->offline || !f->n_schedulers)
+	if (!is_device || !spec->kernel_is_running || f->offline || !f->n_schedulers) {
+		if (!name)
+			scheduler_dropped(spec, plan, is_device, disk, wanted);
 		return name;
+	}
 	if (offered(f, name))
 		return name;
 	if (offered(f, alias))
@@ -211,10 +253,10 @@ static void lowered_init(struct lowered low[LOWER_COUNT])
 {
 	memset(low, 0, LOWER_COUNT * sizeof(*low));
 	low[LOWER_MAX_SECTORS] = (struct lowered){ .knob = "queue/max_sectors_kb",
-						   .limit = SP_LIMIT_MAX_SECTORS_KB,
+						   .limit = SP_LIMIT_MAX_SECTORS_HW,
 						   .bound = "queue/max_hw_sectors_kb" };
 	low[LOWER_NR_REQUESTS] = (struct lowered){ .knob = "queue/nr_requests",
-						   .limit = SP_LIMIT_NR_REQUESTS,
+						   .limit = SP_LIMIT_NR_REQUESTS_TAGS,
 						   .bound = "tag depth (mq/*/nr_tags) with scheduler none" };
 }
 
@@ -314,9 +356,9 @@ static void lowered_warnings(struct sp_plan *plan, const struct lowered low[LOWE
 			snprintf(more, sizeof(more), " and %zu more", low[i].n - low[i].listed);
 		sp_plan_add_warning(plan, "knob-lowered",
 				    "%s is planned lower than the %s profile's %" PRIu64
-				    " on %s%s: the %s, above which Linux refuses it (%s)",
+				    " on %s%s: the %s, above which Linux refuses it (limits row %s: %s)",
 				    low[i].knob, plan->controller, low[i].asked, low[i].disks, more,
-				    low[i].bound, SP_LIMIT_CITED(low[i].limit));
+				    low[i].bound, sp_limit(low[i].limit)->id, SP_LIMIT_CITED(low[i].limit));
 	}
 }
 

@@ -115,6 +115,8 @@ static const struct sp_field controller_fields[] = {
 		  .charset = HEX4, .charset_says = "four lowercase hex digits"),
 	SP_STRING(sp_controller_facts, pci_subdevice, "pci_subdevice", .flags = SP_FF_NULL_EMPTY,
 		  .charset = HEX4, .charset_says = "four lowercase hex digits"),
+	SP_STRING(sp_controller_facts, scsi_address, "scsi_address", .flags = SP_FF_NULL_EMPTY,
+		  .charset = "0123456789:", .charset_says = "host:channel:target:lun in decimal"),
 };
 static const struct sp_schema controller_schema =
 	SP_SCHEMA(sp_controller_facts, controller_fields, .check = controller_check);
@@ -125,7 +127,7 @@ static bool controller_unknown(const void *member)
 
 	return !c->proc_name[0] && !c->vendor[0] && !c->model[0] && !c->revision[0] &&
 	       !c->pci_vendor[0] && !c->pci_device[0] && !c->pci_subvendor[0] &&
-	       !c->pci_subdevice[0];
+	       !c->pci_subdevice[0] && !c->scsi_address[0];
 }
 
 static const struct sp_field facts_fields[] = {

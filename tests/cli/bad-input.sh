@@ -49,7 +49,7 @@ expect_exit 2 'chunk: must not be zero' with --chunk 0
 expect_exit 2 'chunk: 96K is not a power of two' with --chunk 96K
 expect_exit 2 'chunk: 2K is smaller than the 4K filesystem block' \
 	sp plan --controller lsi-megaraid-475 --level 5 --disks 3 --chunk 2K --fs ext3 --device /dev/sda --size 33G --kernel 6.1
-expect_exit 2 'chunk: 512K is outside what hp-p400 supports \(8K..256K\)' with --chunk 512K
+expect_exit 2 'chunk: 2M is outside what dell-perc6i supports \(8K..1M\)' with --controller dell-perc6i --chunk 2M
 expect_exit 2 "chunk: '128kB' is ambiguous .* use 128K or 128KiB" with --chunk 128kB
 expect_exit 2 "chunk: '2G' is larger than any controller's chunk" with --chunk 2G
 # negative, absurd, overflowing numbers

@@ -18,8 +18,11 @@ has() {
 		grep -qF -- "$s" "$file" || { fail "$what: no '$s' in $(basename "$file")"; return; }
 	done
 }
+# the LUN without its wwid: the samples' NAA ids are made up, and a report
+# is tied by its id when the disk has one (below), by its name otherwise
+grep -v '"wwn"' "$F/p400-lun.json" >"$WORK/lun.json"
 lun() { "$STRIPEPLAN" plan --controller generic --kernel 6.1.0 --mountpoint /data --fs xfs \
-	--facts "$F/p400-lun.json" "$@"; }
+	--facts "$WORK/lun.json" "$@"; }
 
 # storcli RAID5, 4 x 256 KB on /dev/sdb: the plan's numbers and where they came from
 checks=$((checks + 1))
@@ -64,6 +67,17 @@ fi
 # the report of another drive: RAID 50 on /dev/sdc, the plan for /dev/sdb
 expect_exit 2 "device: ssacli report .*ssacli-raid50-ld2.txt \(logical drive 2\) is of /dev/sdc, not /dev/sdb" \
 	lun --controller-report "$R/ssacli-raid50-ld2.txt"
+# with the disk's wwid, the NAA id decides: another drive's id is refused, the
+# report's own taken whatever the name it gives (names move between boots)
+expect_exit 2 "device: storcli report .*storcli-raid5-vd1.json \(VD 1\) is of the drive with NAA id 6d0946602a1b3c002e4f5a6b7c8d9e0f, but /dev/sdb's wwid is naa.600508b1001c5e8f3a2b4c6d7e8f9012" \
+	"$STRIPEPLAN" plan --controller generic --kernel 6.1.0 --fs xfs --facts "$F/p400-lun.json" \
+	--controller-report "$R/storcli-raid5-vd1.json"
+sed 's/"sdb"/"sdq"/; s|/dev/sdb|/dev/sdq|; s/naa.600508b1001c5e8f3a2b4c6d7e8f9012/naa.6d0946602a1b3c002e4f5a6b7c8d9e0f/' \
+	"$F/p400-lun.json" >"$WORK/sdq.json"
+checks=$((checks + 1))
+"$STRIPEPLAN" plan --controller generic --kernel 6.1.0 --fs xfs --facts "$WORK/sdq.json" \
+	--controller-report "$R/storcli-raid5-vd1.json" >/dev/null 2>"$WORK/sdq.err" ||
+	fail "the report of the disk's NAA id, naming another name, is refused: $(cat "$WORK/sdq.err")"
 # planned offline for /dev/sdc, it is taken
 checks=$((checks + 1))
 "$STRIPEPLAN" plan --controller generic --kernel 6.1.0 --fs xfs --device /dev/sdc --size 12T \

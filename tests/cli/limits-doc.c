@@ -88,6 +88,11 @@ static void limit_rows(void)
 		printf("; ");
 		roff(l->source);
 		printf(".\n");
+		if (l->releases) {
+			printf("Older releases: ");
+			roff(l->releases);
+			printf(".\n");
+		}
 	}
 }
 

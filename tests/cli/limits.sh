@@ -62,7 +62,7 @@ sed 's|"alignment_offset_bytes": 0,|"alignment_offset_bytes": 0, "max_hw_sectors
 	"$SRCDIR/fixtures/facts/p400-lun.json" >"$WORK/bounded.json"
 B=(--controller site-big --level 5 --disks 4 --chunk 64K --fs xfs --mountpoint /data --kernel 6.1.0 --profiles "$WORK/profiles")
 checks_ok sp plan "${B[@]}" --facts "$WORK/bounded.json" -o "$WORK/bounded.txt"
-checks_ok grep -q "queue/max_sectors_kb is planned lower than the site-big profile's 4096 on sdb (512): the queue/max_hw_sectors_kb, above which Linux refuses it (Linux 6.1, block/blk-sysfs.c queue_max_sectors_store()" "$WORK/bounded.txt"
+checks_ok grep -q "queue/max_sectors_kb is planned lower than the site-big profile's 4096 on sdb (512): the queue/max_hw_sectors_kb, above which Linux refuses it (limits row max-sectors-kb-hw: Linux 6.1, block/blk-sysfs.c queue_max_sectors_store()" "$WORK/bounded.txt"
 checks_ok grep -q "queue/nr_requests is planned lower than the site-big profile's 4096 on sdb (256): the tag depth (mq/\*/nr_tags) with scheduler none" "$WORK/bounded.txt"
 checks_ok sp plan "${B[@]}" --facts "$WORK/bounded.json" --format script -o "$WORK/bounded.sh"
 checks_ok grep -q "tune 'queue/max_sectors_kb' '512'" "$WORK/bounded.sh"
@@ -90,6 +90,8 @@ P5E=(--controller dell-perc5e --level 5 --disks 4 --chunk 64K --fs xfs --size 2T
 checks_ok test "$(sched "${P5E[@]}" --device /dev/nvme0n1 --kernel 4.11.0)" = mq-deadline
 checks_ok test -z "$(sched "${P5E[@]}" --device /dev/nvme0n1 --kernel 4.9.0)"
 checks_ok test "$(sched "${P5E[@]}" --device /dev/sdb --kernel 4.9.0)" = deadline
+# and the plan says the scheduler was dropped, naming the row
+golden scheduler-not-in-release.txt sp plan "${P5E[@]}" --device /dev/nvme0n1 --kernel 4.9.0
 
 # inode64 above 2 TiB before 3.7 (RHEL 6), not from 3.7 on
 H=(--controller dell-perc6i --level 5 --disks 4 --chunk 64K --device /dev/sdb)

@@ -61,6 +61,24 @@ if ! sp plan --facts "$SRCDIR/fixtures/facts/4kn.json" --level 5 --disks 4 --chu
 	fail "a device without a controller is not said so: $(grep controller "$WORK/loop.txt")"
 fi
 
+# a disk the H755 passes through (JBOD, on megaraid_sas's physical-disk
+# channels 0-1): no profile, as it is no array; a declared one is refused
+sed 's/"pci_subdevice": "1ae1"/"pci_subdevice": "1ae1",\n\t\t"scsi_address": "0:0:5:0"/' "$R/perc-h755-lun.json" >"$WORK/jbod.json"
+checks=$((checks + 1))
+sp plan --facts "$WORK/jbod.json" --level 0 --disks 2 --chunk 64K --fs xfs --kernel 6.12.0 >"$WORK/jbod.txt" ||
+	fail "a JBOD disk is not planned"
+checks=$((checks + 1))
+grep -qF "[controller-not-recognised] no controller profile recognises /dev/sdb (SCSI host proc_name 'megaraid_sas', INQUIRY vendor 'DELL' model 'PERC H755 Front' revision '5.16', PCI 1000:10e2 subsystem 1028:1ae1, SCSI address 0:0:5:0: a physical disk megaraid_sas passes through (JBOD)" "$WORK/jbod.txt" ||
+	fail "a JBOD disk is not said so: $(grep controller "$WORK/jbod.txt")"
+expect_exit 2 "^stripeplan: controller: --controller dell-perc-h755, but /dev/sdb is no logical drive of it \(.*SCSI address 0:0:5:0: a physical disk megaraid_sas passes through \(JBOD\).*\): a disk the controller passes through is no array; give --controller generic" \
+	sp plan --facts "$WORK/jbod.json" --level 0 --disks 2 --chunk 64K --fs xfs --kernel 6.12.0 --controller dell-perc-h755
+sed 's/"pci_subdevice": "1ae1"/"pci_subdevice": "1ae1",\n\t\t"scsi_address": "0:2:0:0"/' "$R/perc-h755-lun.json" >"$WORK/ld.json"
+checks=$((checks + 1))
+sp plan --facts "$WORK/ld.json" --level 5 --disks 4 --chunk 256K --fs xfs --kernel 6.12.0 | grep -q '^stripeplan: dell-perc-h755 raid5' ||
+	fail "a logical drive on channel 2 is not the H755's"
+expect_exit 2 "controller.scsi_address must be host:channel:target:lun in decimal" \
+	sp plan --facts "$(sed 's/0:2:0:0/x:0/' "$WORK/ld.json" >"$WORK/badaddr.json"; echo "$WORK/badaddr.json")" --level 5 --disks 4 --chunk 256K --fs xfs --kernel 6.12.0
+
 # a facts file's INQUIRY strings are printable ASCII, as the kernel's are
 sed 's/"PERC H755 Front"/"PERC\\u001b[2J"/' "$R/perc-h755-lun.json" >"$WORK/escape.json"
 expect_exit 2 "controller.model holds a byte that is not printable ASCII \(0x1b\)" \

@@ -70,6 +70,14 @@ unchanged "$dev" "$before" "refusal of a different plan"
 expect_rc 3 "without --force; it differs from the plan in the partition step: differs: $dev has a gpt label, the plan says msdos.*; a partition cannot move or change size under a filesystem" \
 	sp apply "${P400[@]}" --fs xfs --table msdos --device "$dev"
 unchanged "$dev" "$before" "refusal of another label"
+# another chunk: the partition is a few stripes shorter (costs nothing),
+# the XFS on it has the old stripe unit (costly); the refusal names the
+# worst difference, without the in-place fix a finding offers
+expect_rc 3 "without --force; it differs from the plan in the filesystem step: costly: xfs on ${dev}p1 has su=256k,sw=4 \\(sb_unit 64, sb_width 256 blocks\\), the array's is su=128k,sw=4 \\(and [0-9]+ more\\); a partition cannot move" \
+	sp apply --controller hp-p400 --level 10 --disks 8 --chunk 128K --kernel 6.1 --fs xfs --device "$dev"
+unchanged "$dev" "$before" "refusal of another chunk"
+checks=$((checks + 1))
+grep -q "mount with sunit" "$WORK/err" && fail "the refusal offers a finding's in-place fix: $(cat "$WORK/err")"
 # xfs where the plan says ext4, both aligned: harmless, unless --strict,
 # as every help text says check's exit status is
 expect_ok "check, another fs" sp check "${P400[@]}" --fs ext4 --device "$dev"

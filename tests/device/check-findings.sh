@@ -5,6 +5,8 @@
 # hand in tests/unit/test-cost.c), and messages that name the device, the
 # value and the fix, with no advice the disk does not call for.
 . "$SRCDIR/tests/device/lib.bash"
+# shellcheck source=check-json.bash
+. "$SRCDIR/tests/device/check-json.bash"
 
 G5=(--controller generic --level 5 --disks 4 --chunk 64K --kernel 6.1)
 R0=(--controller generic --level 0 --disks 2 --chunk 8K --kernel 6.1)
@@ -48,45 +50,6 @@ layout() {
 	parted -s "$1" mklabel "$2" mkpart primary "$3" "$4" 2>/dev/null || fail "parted $*"
 	for _ in $(seq 50); do [ -e "${1}p1" ] && return; sleep 0.1; done
 	fail "no ${1}p1 after parted"
-}
-
-# json_check CMD...: runs a --format json check into $WORK/json (any exit code)
-json_check() {
-	sp check "$@" --format json >"$WORK/json" 2>"$WORK/err" || true
-}
-
-# finding CODE SEVERITY: the last JSON report has that finding with that severity
-finding() {
-	checks=$((checks + 1))
-	python3 - "$WORK/json" "$1" "$2" <<'EOF' || fail "no $2 finding '$1': $(cat "$WORK/json")"
-import json, sys
-r = json.load(open(sys.argv[1]))
-sys.exit(0 if any(f["code"] == sys.argv[2] and f["severity"] == sys.argv[3]
-                  for f in r["findings"]) else 1)
-EOF
-}
-
-# no_finding CODE: the last JSON report has no finding with that code
-no_finding() {
-	checks=$((checks + 1))
-	python3 - "$WORK/json" "$1" <<'EOF' || fail "unexpected finding '$1': $(cat "$WORK/json")"
-import json, sys
-r = json.load(open(sys.argv[1]))
-sys.exit(1 if any(f["code"] == sys.argv[2] for f in r["findings"]) else 0)
-EOF
-}
-
-# cost CODE WRITE READ: the finding's cost, to two decimals
-cost() {
-	checks=$((checks + 1))
-	python3 - "$WORK/json" "$1" "$2" "$3" <<'EOF' || fail "cost of '$1' is not $2/$3: $(cat "$WORK/json")"
-import json, sys
-r = json.load(open(sys.argv[1]))
-f = [f for f in r["findings"] if f["code"] == sys.argv[2]]
-c = f[0]["cost"] if f else None
-sys.exit(0 if c and "%.2f" % c["write_ratio"] == sys.argv[3] and
-         "%.2f" % c["read_ratio"] == sys.argv[4] else 1)
-EOF
 }
 
 # actionable: every finding names a device or file and a fix (or that none is needed)
@@ -251,8 +214,34 @@ expect_rc 1 "suboptimal: queue/read_ahead_kb on $(basename "$dap") is 128 KiB \\
 echo 4096 >"$knob"
 
 # --- a check writes nothing ---------------------------------------------------
-before=$(digest "$d63")
-sp check "${G5[@]}" --device "$d63" >/dev/null 2>&1 || true
-unchanged "$d63" "$before" "check"
+# not a byte, and no request at all: libparted, which check does not read
+# the label with, opens the disk O_RDWR and fsyncs each partition (a flush
+# request each; their close is a udev change event on someone else's disk)
+# writes_and_flushes DEV: the write and flush requests the kernel completed
+# on DEV and its partitions (/sys/block/X/stat fields 5 and 16)
+writes_and_flushes() {
+	sync
+	awk '{ print $5, $16 }' "/sys/block/$(basename "$1")/stat"
+}
+for d in "$d63" "$dap"; do
+	before=$(digest "$d")
+	requests=$(writes_and_flushes "$d")
+	sp check "${G5[@]}" --device "$d" --root "$aroot" --mountpoint /data >/dev/null 2>&1 || true
+	unchanged "$d" "$before" "check of $d"
+	checks=$((checks + 1))
+	[ "$(writes_and_flushes "$d")" = "$requests" ] ||
+		fail "check of $d sent write or flush requests: $requests -> $(writes_and_flushes "$d")"
+done
+
+# --- the LUN grew: its GPT's backup is no longer in the last sector ----------
+# libparted would offer to fix it; check reads the label itself and says so,
+# harmlessly (the partition, still aligned, is smaller than a new plan's)
+truncate -s 1100M "$(image_of "$dap")"
+losetup --set-capacity "$dap"
+json_check "${P400[@]}" --fs xfs --device "$dap" --mountpoint /data --root "$aroot"
+exit_code 0
+finding gpt-not-at-end differs
+expect_rc 0 "the backup GPT header of $dap is at LBA 2097151, not in the last one \\(2252799\\): the disk grew by 155648 sectors .*fix, to use them: sgdisk -e $dap" \
+	sp check "${P400[@]}" --fs xfs --device "$dap" --mountpoint /data --root "$aroot"
 
 device_finish

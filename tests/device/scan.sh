@@ -87,7 +87,7 @@ expect_out "worst: costly: partition 1 of $d63 starts at sector 63"
 # without the geometry: unknown, and nothing is judged (exit 0)
 expect_ok "no geometry" sp scan --device "$aligned" --device "$blank" --root "$SP_TEST_ROOT"
 expect_out "^$aligned +1 GiB disk +generic +unknown +not checked\$"
-expect_out "geometry: unknown: the kernel does not tell it; give --device $aligned with --level"
+expect_out "geometry: unknown: $aligned is not an md array and exports no strip and full stripe \\(queue/minimum_io_size, optimal_io_size\\); give --device $aligned with --level"
 
 # an aligned array alone: exit 0
 expect_ok "aligned alone" sp scan --device "$aligned" "${G5[@]}" --root "$SP_TEST_ROOT"
@@ -149,12 +149,48 @@ if [ "${root_dev%%:*}" != 0 ]; then
 	done
 fi
 
+# --- controllers' reports: each judges the disk it names ------------------------
+# loop devices have no wwid: the reports are tied by the name they give
+report() { # report FILE DEVICE: the storcli sample (RAID5 4 x 256 KiB) naming DEVICE
+	sed "s|\"/dev/sdb\"|\"$2\"|" "$SRCDIR/fixtures/reports/storcli-raid5-vd1.json" >"$1"
+}
+report "$WORK/d63.json" "$d63"
+report "$WORK/none.json" /dev/sdzz
+expect_rc 1 "" sp scan --device "$aligned" --device "$d63" --root "$SP_TEST_ROOT" --format json \
+	--controller-report "$WORK/d63.json" --controller-report "$WORK/none.json"
+row "$d63" level '"raid5"'
+row "$d63" chunk_bytes 262144
+row "$d63" stripe_width_bytes 786432
+row "$d63" costly 2 # the start, and xfs's su=64k on the 256 KiB strip
+row "$d63" geometry_from "\"the storcli report $WORK/d63.json (VD 1), tied to this disk by the device name it gives, $d63 (the disk has no naa. wwid)\""
+row "$aligned" geometry_from "\"unknown: $aligned is not an md array and exports no strip and full stripe (queue/minimum_io_size, optimal_io_size); give --device $aligned with --level, --disks and --chunk\""
+checks=$((checks + 1))
+python3 - "$WORK/out" "$WORK/none.json" <<'EOF' || fail "no warning of the report of no disk: $(cat "$WORK/out")"
+import json, sys
+w = json.load(open(sys.argv[1]))["warnings"]
+sys.exit(0 if w == ["controller-report: storcli report %s (VD 1) is of no disk scanned (it gives "
+                    "NAA id 6d0946602a1b3c002e4f5a6b7c8d9e0f and /dev/sdzz): nothing was judged "
+                    "with it" % sys.argv[2]] else 1)
+EOF
+checks=$((checks + 1))
+grep -q "^stripeplan: warning: controller-report: storcli report $WORK/none.json (VD 1) is of no disk scanned" "$WORK/err" ||
+	fail "no warning on standard error: $(cat "$WORK/err")"
+expect_rc 1 "worst: costly: partition 1 of $d63 starts at sector 63 .*of this raid5" \
+	sp scan --device "$d63" --controller-report "$WORK/d63.json" --root "$SP_TEST_ROOT"
+expect_out "^$d63 +1 GiB disk +generic +raid5 4 x 256K +2 costly"
+expect_rc 2 "controller-report: storcli report $WORK/d63.json \\(VD 1\\) and storcli report $WORK/d63.json \\(VD 1\\) are both of $d63: give one report a drive" \
+	sp scan --device "$d63" --controller-report "$WORK/d63.json" --controller-report "$WORK/d63.json"
+echo '{}' >"$WORK/bad.json"
+expect_rc 2 "controller-report: '$WORK/bad.json': storcli report: \"Controllers\" \\(one controller\\) is missing" \
+	sp scan --device "$d63" --controller-report "$WORK/bad.json"
+
 # --- bad input: exit 2, nothing printed ------------------------------------------
 expect_rc 2 "device: '${d63}p1' is a partition of ${d63#/dev/}; give the whole disk" \
 	sp scan --device "${d63}p1"
 expect_rc 2 "device: '$blank' is ${blank#/dev/}, given twice" sp scan --device "$blank" --device "$blank"
 expect_rc 2 "device: '$WORK/err': Block device required" sp scan --device "$WORK/err"
 expect_rc 2 "device: '/dev/nonexistent': No such file or directory" sp scan --device /dev/nonexistent
-expect_rc 2 "scan: give --level and --disks" sp scan --device "$blank" --chunk 64K
+expect_rc 2 "scan: give --level with --disks and --chunk" sp scan --device "$blank" --chunk 64K
+expect_rc 2 "scan: give --level with --disks and --chunk" sp scan --device "$blank" --disks 4
 
 device_finish

@@ -8,6 +8,8 @@
 # made with the plan's numbers are not; a damaged header is said to be;
 # check reads and never writes (the image's sha256).
 . "$SRCDIR/tests/device/lib.bash"
+# shellcheck source=check-json.bash
+. "$SRCDIR/tests/device/check-json.bash"
 
 G5=(--controller generic --level 5 --disks 4 --chunk 64K --kernel 6.1)
 KEY="$SP_LOOP_TMPDIR/key"
@@ -21,41 +23,6 @@ layout() {
 	parted -s "$1" mklabel gpt mkpart primary 3MiB 100% 2>/dev/null || fail "parted $*"
 	for _ in $(seq 50); do [ -e "${1}p1" ] && return; sleep 0.1; done
 	fail "no ${1}p1 after parted"
-}
-
-json_check() {
-	sp check "$@" --format json >"$WORK/json" 2>"$WORK/err" || true
-}
-
-finding() {
-	checks=$((checks + 1))
-	python3 - "$WORK/json" "$1" "$2" <<'PY' || fail "no $2 finding '$1': $(cat "$WORK/json")"
-import json, sys
-r = json.load(open(sys.argv[1]))
-sys.exit(0 if any(f["code"] == sys.argv[2] and f["severity"] == sys.argv[3]
-                  for f in r["findings"]) else 1)
-PY
-}
-
-no_finding() {
-	checks=$((checks + 1))
-	python3 - "$WORK/json" "$1" <<'PY' || fail "unexpected finding '$1': $(cat "$WORK/json")"
-import json, sys
-r = json.load(open(sys.argv[1]))
-sys.exit(1 if any(f["code"] == sys.argv[2] for f in r["findings"]) else 0)
-PY
-}
-
-cost() {
-	checks=$((checks + 1))
-	python3 - "$WORK/json" "$1" "$2" "$3" <<'PY' || fail "cost of '$1' is not $2/$3: $(cat "$WORK/json")"
-import json, sys
-r = json.load(open(sys.argv[1]))
-f = [f for f in r["findings"] if f["code"] == sys.argv[2]]
-c = f[0]["cost"] if f else None
-sys.exit(0 if c and "%.2f" % c["write_ratio"] == sys.argv[3] and
-         "%.2f" % c["read_ratio"] == sys.argv[4] else 1)
-PY
 }
 
 # check_readonly DEV: the check above changed nothing on the device

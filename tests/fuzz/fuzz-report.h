@@ -4,7 +4,8 @@
  * report parser to, on arbitrary bytes: a report taken describes an array
  * (a level the planner knows, 1..SP_MAX_DISKS disks, spans for RAID50/60
  * only and dividing the disks, a strip of 1 byte..1 GiB, terminated names,
- * a device name that is a block device's) and reads the same twice; a
+ * a device name that is a block device's, an NAA identifier of 32 or 16
+ * lowercase hex digits of its type) and reads the same twice; a
  * refusal fills the error, names the parser ('storcli report: ...') and
  * leaves the out-parameter alone.
  */
@@ -38,6 +39,12 @@ static void check_report(const struct sp_controller_report *r, enum sp_report_ki
 	FUZZ_CHECK_TERMINATED(r->drive);
 	FUZZ_CHECK_TERMINATED(r->device);
 	FUZZ_CHECK(!r->device[0] || sp_block_name_ok(r->device), "device '%s'", r->device);
+	FUZZ_CHECK_TERMINATED(r->naa_id);
+	FUZZ_CHECK(!r->naa_id[0] ||
+			   (strspn(r->naa_id, "0123456789abcdef") == strlen(r->naa_id) &&
+			    (strlen(r->naa_id) == 32 ? r->naa_id[0] == '6' :
+			     strlen(r->naa_id) == 16 && strchr("235", r->naa_id[0]))),
+		   "NAA id '%s'", r->naa_id);
 }
 
 static int fuzz_report(const uint8_t *data, size_t size, report_parser parse,
@@ -73,7 +80,7 @@ static int fuzz_report(const uint8_t *data, size_t size, report_parser parse,
 		   err.message);
 	FUZZ_CHECK(again.level == r.level && again.disks == r.disks && again.spans == r.spans &&
 			   again.chunk_bytes == r.chunk_bytes && !strcmp(again.device, r.device) &&
-			   !strcmp(again.drive, r.drive),
+			   !strcmp(again.drive, r.drive) && !strcmp(again.naa_id, r.naa_id),
 		   "the same text read differently");
 	free(text);
 	return 0;

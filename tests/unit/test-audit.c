@@ -216,6 +216,38 @@ static void test_aligned_elsewhere(void **state)
 	}
 }
 
+/* A disk that grew under an intact GPT: said once, harmlessly, by the
+ * label's reader (libparted's own words when it read it). */
+static void test_gpt_not_at_end(void **state)
+{
+	struct sp_plan *plan = raid5_plan("6.1", SP_FS_XFS, "");
+	struct sp_found_partition p = parted("gpt", plan->start_bytes, plan->size_bytes);
+	struct sp_findings out = { 0 };
+	const struct sp_finding *f;
+
+	(void)state;
+	p.gpt_backup_lba = 2097151;
+	p.disk_last_lba = 2252799;
+	sp_judge_partition(plan, &p, &out);
+	f = find(&out, "gpt-not-at-end");
+	assert_non_null(f);
+	assert_int_equal(f->severity, SP_SEVERITY_DIFFERS);
+	assert_non_null(strstr(f->message, "grew by 155648 sectors"));
+	assert_non_null(strstr(f->message, "sgdisk -e /dev/sdb"));
+
+	memset(&out, 0, sizeof(out));
+	snprintf(p.said, sizeof(p.said), "Not all of the space available to /dev/sdb appears to be used");
+	sp_judge_partition(plan, &p, &out);
+	assert_null(find(&out, "gpt-not-at-end"));
+	assert_non_null(find(&out, "libparted-said"));
+
+	memset(&out, 0, sizeof(out));
+	p.said[0] = '\0';
+	p.disk_last_lba = p.gpt_backup_lba;
+	sp_judge_partition(plan, &p, &out);
+	assert_null(find(&out, "gpt-not-at-end"));
+}
+
 /* The kernel has an old view of the label: then, and only then, partprobe. */
 static void test_kernel_stale(void **state)
 {
@@ -597,6 +629,7 @@ int main(void)
 		cmocka_unit_test(test_msdos_63),
 		cmocka_unit_test(test_aligned_elsewhere),
 		cmocka_unit_test(test_kernel_stale),
+		cmocka_unit_test(test_gpt_not_at_end),
 		cmocka_unit_test(test_xfs_without_geometry),
 		cmocka_unit_test(test_xfs_small_sync),
 		cmocka_unit_test(test_ext4_wrong_stride),

@@ -40,6 +40,7 @@ struct req {
 	enum sp_workload workload;
 	uint64_t memory_budget;
 	bool force_mountpoint;
+	bool level_assumed;        /* scan's stand-in level */
 };
 
 static int make(const struct req *q, struct sp_plan *plan, struct sp_error *err)
@@ -74,6 +75,7 @@ static int make(const struct req *q, struct sp_plan *plan, struct sp_error *err)
 	spec.workload = q->workload;
 	spec.memory_budget_bytes = q->memory_budget;
 	spec.force_mountpoint = q->force_mountpoint;
+	spec.level_assumed = q->level_assumed;
 	if (q->schedulers)
 		facts.n_schedulers = sp_parse_scheduler_list(q->schedulers, facts.schedulers, 8);
 	sp_plan_release(plan);
@@ -935,6 +937,57 @@ static void test_topology_geometry(void **state)
 }
 
 /* Each rule an exported geometry must pass, or it is ignored with a warning naming why. */
+/*
+ * scan on a LUN that exports its stripe and no level: raid0 stands in to
+ * price what is found (raid10 of the stripe costs the same), marked
+ * assumed; without an exported stripe, or with one that is none, there is
+ * nothing for it to stand on.
+ */
+static void test_topology_level_assumed(void **state)
+{
+	struct req q = { .controller = "generic", .level = "0", .size = 10 * GiB, .fs = SP_FS_XFS,
+			 .min_io = 64 * KiB, .optimal_io = 128 * KiB, .scsi = true,
+			 .omitted = SP_FIELD_DISKS | SP_FIELD_CHUNK, .level_assumed = true };
+	struct sp_cost cost = { .known = true, .write_ratio = 1.5, .read_ratio = 2 };
+	struct sp_error err = { 0 };
+	struct sp_facts f = { .path = "/dev/sdb", .is_scsi = true, .logical_sector_bytes = 512,
+			      .physical_sector_bytes = 512 };
+	char sentence[SP_MSG_MAX];
+	struct sp_plan *p;
+
+	(void)state;
+	p = plan_ok(&q);
+	assert_int_equal(p->level, SP_LEVEL_0);
+	assert_int_equal(p->level_source, SP_SOURCE_ASSUMED);
+	assert_int_equal(p->disks, 2);
+	assert_int_equal(p->chunk_bytes, 64 * KiB);
+	assert_int_equal(p->stripe_width_bytes, 128 * KiB);
+	assert_string_equal(sp_source_name(p->level_source), "assumed");
+	sp_cost_sentence(p, &cost, sentence, sizeof(sentence));
+	assert_string_equal(sentence, "level unknown: costed as raid0, as raid10 of this stripe "
+				      "costs too, parity RAID more: stripe-sized writes cost at "
+				      "least 1.50x the minimum member I/O, chunk-sized reads 2.00x");
+	/* a level given is no assumption */
+	q.level_assumed = false;
+	assert_int_equal(plan_ok(&q)->level_source, SP_SOURCE_DECLARED);
+	q.level_assumed = true;
+	q.min_io = 512; /* the physical block: nothing exported */
+	assert_non_null(strstr(plan_error(&q), "level: unknown: /dev/sdb is not an md array and "
+					       "exports no strip and full stripe"));
+	q.min_io = 256 * KiB;
+	q.optimal_io = 33553920;
+	assert_non_null(strstr(plan_error(&q), "level: unknown: /dev/sdb exports minimum_io_size "
+					       "262144 and optimal_io_size 33553920, which is no "
+					       "stripe: it is 0xffff 512-byte blocks"));
+	/* what scan asks before it plans */
+	f.min_io_bytes = 64 * KiB;
+	f.optimal_io_bytes = 192 * KiB;
+	assert_int_equal(sp_plan_exported_stripe(&f, &err), 0);
+	f.is_scsi = false; /* an NVMe namespace's NPWG/NOWS are no stripe */
+	assert_int_equal(sp_plan_exported_stripe(&f, &err), -EINVAL);
+	assert_non_null(strstr(err.message, "exports no strip and full stripe"));
+}
+
 static void test_topology_implausible(void **state)
 {
 	const struct {
@@ -1145,8 +1198,13 @@ static void test_chunk_errors(void **state)
 	assert_non_null(strstr(plan_error(&q), "must not be zero"));
 	q.chunk = 96 * KiB;
 	assert_non_null(strstr(plan_error(&q), "not a power of two"));
+	/* the P400's stripe sizes are in no source found: any power of two
+	 * is taken as declared, with the warning that says so */
 	q.chunk = 512 * KiB;
-	assert_non_null(strstr(plan_error(&q), "outside what hp-p400 supports (8K..256K)"));
+	assert_true(has_warning(plan_ok(&q), "strips-not-documented"));
+	q.controller = "dell-perc6i";
+	q.chunk = 2 * MiB;
+	assert_non_null(strstr(plan_error(&q), "outside what dell-perc6i supports (8K..1M)"));
 	q.controller = "lsi-megaraid-475";
 	q.level = "5";
 	q.disks = 3;
@@ -1297,6 +1355,34 @@ static const char *warning_message(const struct sp_plan *p, const char *code)
 	return NULL;
 }
 
+/* A profile's scheduler the kernel planned for lacks on that queue is not
+ * planned, and the plan says so with the limits row (issue 23). */
+static void test_scheduler_not_in_release(void **state)
+{
+	struct req q = { .controller = "dell-perc5e", .level = "5", .disks = 6, .chunk = 64 * KiB,
+			 .size = 1 * TiB, .fs = SP_FS_XFS, .kernel = "4.9.0", .path = "/dev/nvme0n1" };
+	struct sp_plan *p = plan_ok(&q);
+	const char *w = warning_message(p, "scheduler-not-in-release");
+
+	(void)state;
+	assert_null(tuning_value(p, "/sys/block/nvme0n1/queue/scheduler"));
+	assert_non_null(w);
+	assert_non_null(strstr(w, "queue/scheduler is not planned on nvme0n1: Linux 4.9.0 has no "
+				  "mq-deadline (the profile's deadline) on a blk-mq queue (limits row "
+				  "mq-deadline: Linux 4.11, 945ffb60c11d"));
+	/* from the row's release the scheduler is planned, unsaid */
+	q.kernel = "4.11.0";
+	p = plan_ok(&q);
+	assert_string_equal(tuning_value(p, "/sys/block/nvme0n1/queue/scheduler"), "mq-deadline");
+	assert_false(has_warning(p, "scheduler-not-in-release"));
+	/* a SCSI disk on 4.9 is single-queue: deadline is there */
+	q.kernel = "4.9.0";
+	q.path = "/dev/sdb";
+	p = plan_ok(&q);
+	assert_string_equal(tuning_value(p, "/sys/block/sdb/queue/scheduler"), "deadline");
+	assert_false(has_warning(p, "scheduler-not-in-release"));
+}
+
 static const struct sp_tuning *tuning_of(const struct sp_plan *p, const char *path)
 {
 	char have[SP_PATH_MAX];
@@ -1392,6 +1478,9 @@ static void test_tag_depth_bounds_nr_requests(void **state)
 	assert_non_null(w);
 	assert_non_null(strstr(w, "queue/max_sectors_kb is planned lower than the hp-p400 "
 				  "profile's 4096 on sdb (1280)"));
+	/* each names the limits row of its bound, not the knob's range */
+	assert_non_null(strstr(w, "(limits row max-sectors-kb-hw: Linux 6.1, block/blk-sysfs.c "
+				  "queue_max_sectors_store()"));
 	/* the second warning of the same code: nr_requests */
 	{
 		bool found = false;
@@ -1399,7 +1488,10 @@ static void test_tag_depth_bounds_nr_requests(void **state)
 		for (size_t i = 0; i < p->n_warnings; i++)
 			found |= strstr(p->warnings[i].message,
 					"queue/nr_requests is planned lower than the hp-p400 "
-					"profile's 512 on sdb (128): the tag depth") != NULL;
+					"profile's 512 on sdb (128): the tag depth") != NULL &&
+				 strstr(p->warnings[i].message,
+					"(limits row nr-requests-tag-depth: Linux 6.1, "
+					"block/blk-mq.c blk_mq_update_nr_requests()") != NULL;
 		assert_true(found);
 	}
 	/* the plan file carries the bounds; the replan check makes the same plan */
@@ -1618,6 +1710,7 @@ int main(void)
 		cmocka_unit_test(test_workload_small_sync),
 		cmocka_unit_test(test_workload_small_sync_md_facts),
 		cmocka_unit_test(test_ext_stripe_not_power_of_two),
+		cmocka_unit_test(test_scheduler_not_in_release),
 		cmocka_unit_test(test_p400_raid10_seed),
 		cmocka_unit_test(test_p400_cciss_on_old_kernel),
 		cmocka_unit_test(test_perc5e_seed_corrected),
@@ -1641,6 +1734,7 @@ int main(void)
 		cmocka_unit_test(test_labels),
 		cmocka_unit_test(test_topology),
 		cmocka_unit_test(test_topology_geometry),
+		cmocka_unit_test(test_topology_level_assumed),
 		cmocka_unit_test(test_topology_implausible),
 		cmocka_unit_test(test_filesystem_limits),
 		cmocka_unit_test(test_stripe_width_limits),

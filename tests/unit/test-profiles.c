@@ -34,7 +34,8 @@ static void test_embedded_profiles(void **state)
 	(void)state;
 	assert_int_equal(sp_profiles_embedded(&set, &err), 0);
 	sp_profiles_names(set, names, sizeof(names));
-	assert_string_equal(names, "broadcom-mr9460, broadcom-mr9560, broadcom-mr9660, dell-perc-h730p, "
+	assert_string_equal(names, "broadcom-mr9460, broadcom-mr9560, broadcom-mr9660, dell-perc-h700, "
+				   "dell-perc-h730p, "
 				   "dell-perc-h740p, dell-perc-h755, dell-perc-h965i, dell-perc5e, "
 				   "dell-perc6i, generic, hp-p400, hpe-mr416i, hpe-sr-p408i-p816i, "
 				   "hpe-sr932i-p, intel-vroc, lsi-megaraid-475, md, "
@@ -44,7 +45,19 @@ static void test_embedded_profiles(void **state)
 	assert_true(p->protected_write_cache);
 	assert_string_equal(p->scheduler, "noop");
 	assert_string_equal(knob(p, "queue/read_ahead_kb"), "4096"); /* setra 8192 = 4 MiB */
-	assert_string_equal(p->warnings[0].code, "p400-parity-raid");
+	/* no source found gives the P400's or the PERC 5/E's stripe sizes: no
+	 * list, stripeplan's own bounds, and the warning in every plan */
+	assert_string_equal(p->warnings[0].code, "strips-not-documented");
+	assert_string_equal(p->warnings[1].code, "p400-parity-raid");
+	assert_int_equal(strncmp(p->strips_source, "not found", 9), 0);
+	assert_int_equal(p->n_strip_sizes, 0);
+	assert_int_equal(p->chunk_min_bytes, 4 * 1024);
+	assert_int_equal(p->chunk_max_bytes, 64 * 1024 * 1024);
+	p = sp_profiles_find(set, "dell-perc5e");
+	assert_string_equal(p->warnings[0].code, "strips-not-documented");
+	assert_int_equal(strncmp(p->strips_source, "not found", 9), 0);
+	assert_int_equal(p->n_strip_sizes, 0);
+	assert_int_equal(p->spans_max, 8);
 	p = sp_profiles_find(set, "md");
 	assert_true(p->is_md);
 	assert_string_equal(knob(p, "queue/read_ahead_kb"), "32768"); /* setra 65536 */
@@ -106,8 +119,8 @@ static bool warns(const struct sp_profile *p, const char *code)
 static void test_current_controller_profiles(void **state)
 {
 	static const char *const names[] = {
-		"dell-perc-h730p", "dell-perc-h740p", "dell-perc-h755", "dell-perc-h965i",
-		"broadcom-mr9460", "broadcom-mr9560", "broadcom-mr9660", "hpe-mr416i",
+		"dell-perc-h700", "dell-perc-h730p", "dell-perc-h740p", "dell-perc-h755",
+		"dell-perc-h965i", "broadcom-mr9460", "broadcom-mr9560", "broadcom-mr9660", "hpe-mr416i",
 		"hpe-sr-p408i-p816i", "hpe-sr932i-p", "microchip-smartraid-3100", "intel-vroc",
 	};
 	struct sp_profile_set *set = NULL;

@@ -168,6 +168,9 @@ static void test_kernel_families(void **state)
 		{ "6.1.0-13-amd64", SP_KERNEL_DEBIAN, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
 		{ "6.5.6-300.fc39.x86_64", SP_KERNEL_FEDORA, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
 		{ "4.9.0", SP_KERNEL_MAINLINE, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, true },
+		/* x-systemd.* from 3.10 (limits row systemd), RHEL's by its major (rhel-systemd) */
+		{ "3.9.11", SP_KERNEL_MAINLINE, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, false },
+		{ "3.10", SP_KERNEL_MAINLINE, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, true },
 		{ "6.1", SP_KERNEL_MAINLINE, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
 		/* an unknown suffix: its version decides */
 		{ "4.14.35-acme7", SP_KERNEL_UNKNOWN, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_IGNORED, true },
@@ -191,6 +194,30 @@ static void test_kernel_families(void **state)
 			fail_msg("%s: nobarrier %d", cases[i].release, sp_kernel_xfs_barrier_opts(&k));
 		assert_int_equal(sp_kernel_has_systemd(&k), cases[i].systemd);
 	}
+}
+
+/* The row that says why a release lacks a scheduler on a queue. */
+static void test_scheduler_missing_row(void **state)
+{
+	struct sp_kernel k49 = kernel("4.9.0"), k411 = kernel("4.11.0"), k414 = kernel("4.14.0");
+	struct sp_kernel k61 = kernel("6.1.0");
+
+	(void)state;
+	assert_int_equal(sp_kernel_scheduler_missing(&k49, SP_QUEUE_NVME, "deadline"), SP_LIMIT_MQ_DEADLINE);
+	assert_int_equal(sp_kernel_scheduler_missing(&k49, SP_QUEUE_VIRTIO, "mq-deadline"),
+			 SP_LIMIT_MQ_DEADLINE);
+	assert_int_equal(sp_kernel_scheduler_missing(&k411, SP_QUEUE_NVME, "bfq"), SP_LIMIT_MQ_BFQ_KYBER);
+	assert_int_equal(sp_kernel_scheduler_missing(&k411, SP_QUEUE_NVME, "cfq"), SP_LIMIT_MQ_BFQ_KYBER);
+	/* kyber has no single-queue form: a SCSI disk before 4.19 */
+	assert_int_equal(sp_kernel_scheduler_missing(&k414, SP_QUEUE_SCSI, "kyber"), SP_LIMIT_MQ_BFQ_KYBER);
+	/* present, or no kernel's name: no row */
+	assert_int_equal(sp_kernel_scheduler_missing(&k411, SP_QUEUE_NVME, "deadline"), SP_LIMIT_COUNT);
+	assert_int_equal(sp_kernel_scheduler_missing(&k49, SP_QUEUE_NVME, "noop"), SP_LIMIT_COUNT);
+	assert_int_equal(sp_kernel_scheduler_missing(&k61, SP_QUEUE_SCSI, "kyber"), SP_LIMIT_COUNT);
+	assert_int_equal(sp_kernel_scheduler_missing(&k61, SP_QUEUE_SCSI, "anticipatory"), SP_LIMIT_COUNT);
+	/* each row is the one sp_kernel_scheduler_name() follows */
+	assert_null(sp_kernel_scheduler_name(&k49, SP_QUEUE_NVME, "deadline"));
+	assert_null(sp_kernel_scheduler_name(&k414, SP_QUEUE_SCSI, "kyber"));
 }
 
 static void test_scheduler_list(void **state)
@@ -348,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_rules),
 		cmocka_unit_test(test_kernel_families),
 		cmocka_unit_test(test_scheduler_list),
+		cmocka_unit_test(test_scheduler_missing_row),
 		cmocka_unit_test(test_device_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

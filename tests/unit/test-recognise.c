@@ -81,6 +81,10 @@ struct scsi_lun {
 	const char *inq_vendor, *inq_model, *inq_rev; /* NULL: no INQUIRY files */
 };
 
+/* the fake LUN's SCSI address: a logical drive's on megaraid_sas unless a
+ * test says otherwise (setup() resets it) */
+static const char *lun_address = "0:2:0:0";
+
 /*
  * /sys/block/sdb -> .../PCI/host0/target0:2:0/0:2:0:0/block/sdb, with
  * device -> ../../../0:2:0:0 (its scsi_device/ and INQUIRY files),
@@ -89,7 +93,11 @@ struct scsi_lun {
  */
 static void make_scsi_lun(const struct scsi_lun *l)
 {
-	char rel[PATH_MAX], sdev[PATH_MAX], text[PATH_MAX];
+	const char *addr = lun_address;
+	char rel[PATH_MAX], sdev[PATH_MAX], text[PATH_MAX], target[64];
+
+	/* the target's directory is the address without its LUN: target0:2:0 */
+	snprintf(target, sizeof(target), "target%.*s", (int)(strrchr(addr, ':') - addr), addr);
 
 	snprintf(rel, sizeof(rel), "sys/%s/vendor", l->pci);
 	snprintf(text, sizeof(text), "0x%s\n", l->vendor);
@@ -106,8 +114,8 @@ static void make_scsi_lun(const struct scsi_lun *l)
 	snprintf(rel, sizeof(rel), "sys/%s/host0/scsi_host/host0/proc_name", l->pci);
 	snprintf(text, sizeof(text), "%s\n", l->proc_name);
 	put(rel, text);
-	snprintf(sdev, sizeof(sdev), "sys/%s/host0/target0:2:0/0:2:0:0", l->pci);
-	snprintf(rel, sizeof(rel), "%s/scsi_device/0:2:0:0/.keep", sdev);
+	snprintf(sdev, sizeof(sdev), "sys/%s/host0/%s/%s", l->pci, target, addr);
+	snprintf(rel, sizeof(rel), "%s/scsi_device/%s/.keep", sdev, addr);
 	put(rel, "");
 	if (l->inq_vendor) {
 		/* sd pads the INQUIRY fields with blanks, as the kernel prints them */
@@ -122,8 +130,9 @@ static void make_scsi_lun(const struct scsi_lun *l)
 		put(rel, text);
 	}
 	snprintf(rel, sizeof(rel), "%s/block/sdb/device", sdev);
-	link_at("../../../0:2:0:0", rel);
-	snprintf(text, sizeof(text), "../%s/host0/target0:2:0/0:2:0:0/block/sdb", l->pci);
+	snprintf(text, sizeof(text), "../../../%s", addr);
+	link_at(text, rel);
+	snprintf(text, sizeof(text), "../%s/host0/%s/%s/block/sdb", l->pci, target, addr);
 	link_at(text, "sys/block/sdb");
 }
 
@@ -132,6 +141,7 @@ static int setup(void **state)
 	const char *tmp = getenv("TMPDIR");
 
 	(void)state;
+	lun_address = "0:2:0:0";
 	snprintf(root, sizeof(root), "%s/sp-recognise.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	assert_non_null(mkdtemp(root));
 	return 0;
@@ -199,11 +209,61 @@ static void test_megaraid_sas_h755(void **state)
 	assert_string_equal(f.controller.pci_device, "10e2");
 	assert_string_equal(f.controller.pci_subvendor, "1028");
 	assert_string_equal(f.controller.pci_subdevice, "1ae1");
+	assert_string_equal(f.controller.scsi_address, "0:2:0:0");
+	assert_false(rec.passthrough);
 	assert_string_equal(decided(&rec), "dell-perc-h755");
 	assert_int_equal(rec.n_by, 3);
 	assert_string_equal(rec.by[0], "PCI 1000:10e2 subsystem 1028:1ae1, PERC H755 Front");
 	assert_string_equal(rec.by[1], "INQUIRY vendor 'DELL' model 'PERC H755 Front'");
 	assert_string_equal(rec.by[2], "SCSI host proc_name 'megaraid_sas'");
+}
+
+/*
+ * A disk the H755 passes through (JBOD, a system PD): megaraid_sas puts it
+ * on a physical-disk channel (0 or 1), its INQUIRY the drive's own; no
+ * profile, as it is no array.  A logical drive on channel 3 is one.
+ */
+static void test_megaraid_sas_jbod(void **state)
+{
+	static const struct scsi_lun jbod = { "devices/pci0000:00/0000:17:00.0", "1000", "10e2",
+					      "1028", "1ae1", "megaraid_sas", "ATA",
+					      "SAMSUNG MZ7LH960", "404Q" };
+	static const struct scsi_lun ld3 = { "devices/pci0000:00/0000:17:00.0", "1000", "10e2",
+					     "1028", "1ae1", "megaraid_sas", "DELL",
+					     "PERC H755 Front", "5.16" };
+	struct sp_controller_facts c = { .proc_name = "megaraid_sas", .scsi_address = "0:1:0:0" };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	lun_address = "0:0:5:0";
+	recognise_lun(&jbod, &f, &rec);
+	assert_string_equal(f.controller.scsi_address, "0:0:5:0");
+	assert_true(rec.passthrough);
+	assert_null(rec.profile);
+	assert_int_equal(rec.n_by, 0);
+	assert_non_null(strstr(rec.seen, "SCSI address 0:0:5:0: a physical disk megaraid_sas "
+					 "passes through (JBOD)"));
+	assert_true(sp_controller_passthrough(&c));
+	/* channels 2 and 3 are logical drives; other drivers' channels say nothing */
+	snprintf(c.scsi_address, sizeof(c.scsi_address), "0:2:0:0");
+	assert_false(sp_controller_passthrough(&c));
+	snprintf(c.scsi_address, sizeof(c.scsi_address), "0:0:0:0");
+	snprintf(c.proc_name, sizeof(c.proc_name), "smartpqi");
+	assert_false(sp_controller_passthrough(&c));
+	snprintf(c.proc_name, sizeof(c.proc_name), "megaraid_sas");
+	for (size_t i = 0; i < 5; i++) {
+		static const char *const bad[] = { "", "0:0:0", "0:0:0:0:0", "0:x:0:0", "0::0:0" };
+
+		snprintf(c.scsi_address, sizeof(c.scsi_address), "%s", bad[i]);
+		assert_false(sp_controller_passthrough(&c));
+	}
+	teardown(state);
+	setup(state);
+	lun_address = "0:3:1:0";
+	recognise_lun(&ld3, &f, &rec);
+	assert_false(rec.passthrough);
+	assert_string_equal(decided(&rec), "dell-perc-h755");
 }
 
 /* the same Aero chip on Broadcom's own board: the subsystem decides */
@@ -311,9 +371,10 @@ static void test_qemu_megasas(void **state)
 }
 
 /* QEMU's -device megasas-gen2, the SAS2108 (1000:0079, the PERC H700/H800's
- * chip) on the 9260-8i's subsystem 1000:9261: no profile has the chip, so
- * every megaraid_sas profile that lists its chips is ruled out; the MR416i,
- * which lists none, is all that is named */
+ * chip) on LSI's own 9260-8i subsystem 1000:9261: not a Dell board, so the
+ * dell-perc-h700 profile, which lists the chip on Dell's boards only, is not
+ * decided but not ruled out either (the same chip); every other
+ * megaraid_sas profile that lists its chips is; the MR416i lists none */
 static void test_qemu_megasas_gen2(void **state)
 {
 	static const struct scsi_lun l = { "devices/pci0000:00/0000:00:06.0", "1000", "0079", "1000",
@@ -324,8 +385,24 @@ static void test_qemu_megasas_gen2(void **state)
 	(void)state;
 	recognise_lun(&l, &f, &rec);
 	assert_null(rec.profile);
-	assert_string_equal(rec.candidates, "hpe-mr416i");
+	assert_string_equal(rec.candidates, "dell-perc-h700, hpe-mr416i");
 	assert_non_null(strstr(rec.seen, "PCI 1000:0079 subsystem 1000:9261"));
+}
+
+/* a PERC H700 Integrated (SAS2108 on Dell's 1f17): the board and the INQUIRY decide */
+static void test_megaraid_sas_h700(void **state)
+{
+	static const struct scsi_lun l = { "devices/pci0000:00/0000:03:00.0", "1000", "0079", "1028",
+					   "1f17", "megaraid_sas", "DELL", "PERC H700", "2.10" };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	recognise_lun(&l, &f, &rec);
+	assert_string_equal(decided(&rec), "dell-perc-h700");
+	assert_int_equal(rec.n_by, 3);
+	assert_string_equal(rec.by[0], "PCI 1000:0079 subsystem 1028:1f17, PERC H700 Integrated");
+	assert_string_equal(rec.by[1], "INQUIRY vendor 'DELL' model 'PERC H700'");
 }
 
 /* mpi3mr: one chip (SAS4116) under the H965i and the 9660 */
@@ -580,7 +657,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_megaraid_sas_perc5e, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_qemu_megasas_perc6i_inquiry, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_qemu_megasas, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_megaraid_sas_jbod, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_qemu_megasas_gen2, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_megaraid_sas_h700, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mpi3mr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mpi3mr_9660, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_smartpqi, setup, teardown),

@@ -149,6 +149,15 @@ static void test_storcli_refused(void **state)
 		{ "\"Success\"", "\"Failure\"", "did not succeed (Status 'Failure')" },
 		{ "\"/dev/sdb\"", "\"sdb\"", "'sdb' is not a block device" },
 		{ "\"/dev/sdb\"", "\"/dev/../sdb\"", "is not a block device" },
+		{ "\"6d0946602a1b3c002e4f5a6b7c8d9e0f\"", "\"6d0946602a1b3c002e4f5a6b7c8d9e0\"",
+		  "\"SCSI NAA Id\": '6d0946602a1b3c002e4f5a6b7c8d9e0' is not an NAA identifier" },
+		{ "\"6d0946602a1b3c002e4f5a6b7c8d9e0f\"", "\"5d0946602a1b3c002e4f5a6b7c8d9e0f\"",
+		  "is not an NAA identifier" },
+		{ "\"6d0946602a1b3c002e4f5a6b7c8d9e0f\"", "\"naa.6d0946602a1b3c002e4f5a6b7c8d9e0f\"",
+		  "is not an NAA identifier" },
+		{ "\"6d0946602a1b3c002e4f5a6b7c8d9e0f\"", "\"6d0946602a1b3c002e4f5a6b7c8d9e0g\"",
+		  "is not an NAA identifier" },
+		{ "\"6d0946602a1b3c002e4f5a6b7c8d9e0f\"", "\"\"", "is not an NAA identifier" },
 		{ "\"/c0/v1\"", "\"/c0/v+1\"", "the virtual drive's table (\"/cX/vY\") is missing" },
 		{ "\"/c0/v1\" : [", "\"/c0/v2\" : [{}], \"/c0/v1\" : [", "more than one virtual drive" },
 		{ "\"VD1 Properties\"", "\"VD2 Properties\"", "VD1 Properties is missing" },
@@ -178,6 +187,9 @@ static void test_ssacli_refused(void **state)
 		{ "Full Stripe Size: 512 KB", "Full Stripe Size: 256 MB", "a full stripe of 1024 strips at fault tolerance 1+0 makes 2048 drives, more than 1920" },
 		{ "Disk Name: /dev/sdb", "Disk Name: sdb", "'Disk Name': 'sdb' is not a block device" },
 		{ "Disk Name: /dev/sdb", "Disk Name: /dev/sdb\nDisk Name: /dev/sdc", "'Disk Name' is given twice" },
+		{ "Unique Identifier: 600508B1001C7A2B3C4D5E6F70819203", "Unique Identifier: 600508B1001C7A2B3C4D5E6F70819203\nUnique Identifier: 600508B1001C7A2B3C4D5E6F70819203", "'Unique Identifier' is given twice" },
+		{ "Unique Identifier: 600508B1001C7A2B3C4D5E6F70819203", "Unique Identifier: 600508B1001C7A2B3C4D5E6F7081920", "'Unique Identifier': '600508B1001C7A2B3C4D5E6F7081920' is not an NAA identifier" },
+		{ "Unique Identifier: 600508B1001C7A2B3C4D5E6F70819203", "Unique Identifier: 600508B1001C7A2B3C4D5E6F70819203 (LD)", "is not an NAA identifier" },
 		{ "Logical Drive: 1", "Logical Drive: 1\nLogical Drive: 2", "more than one logical drive" },
 		{ "Logical Drive: 1", "Logical Drive 1", "'Logical Drive' is missing" },
 		{ "Logical Drive: 1", "Logical Drive: 1234567890123", "'Logical Drive: 1234567890123...' is too long" },
@@ -233,6 +245,46 @@ static void test_ssacli_refused(void **state)
 	free(text);
 }
 
+/*
+ * A report is tied to its disk by the NAA identifier it gives and the
+ * disk's wwid carries (naa.<id>, lowercase), else by the device name it
+ * gives; the identifier decides when both are there.
+ */
+static void test_naa_and_disk(void **state)
+{
+	char *t = slurp("ssacli-raid10-ld1.txt"), *j = slurp("storcli-raid5-vd1.json"), *u;
+	struct sp_controller_report r = parse_ok(t), s = parse_ok(j);
+	struct sp_error err = { 0 };
+	char naa[SP_REPORT_NAA_MAX];
+
+	(void)state;
+	assert_string_equal(r.naa_id, "600508b1001c7a2b3c4d5e6f70819203");
+	assert_string_equal(s.naa_id, "6d0946602a1b3c002e4f5a6b7c8d9e0f");
+	assert_true(sp_report_describes(&r, "naa.600508b1001c7a2b3c4d5e6f70819203", "sdx"));
+	assert_false(sp_report_describes(&r, "naa.600508b1001c7a2b3c4d5e6f70819204", "sdb"));
+	assert_true(sp_report_describes(&r, "", "sdb"));       /* no wwid: by name */
+	assert_true(sp_report_describes(&r, "t10.ATA foo", "sdb"));
+	assert_false(sp_report_describes(&r, "", "sdc"));
+	assert_true(sp_report_describes(&s, "naa.6D0946602A1B3C002E4F5A6B7C8D9E0F", "sdq"));
+	/* neither an identifier nor a name: of no disk */
+	u = edited(t, "Unique Identifier: 600508B1001C7A2B3C4D5E6F70819203\n", "");
+	free(t);
+	t = edited(u, "Disk Name: /dev/sdb\n", "");
+	r = parse_ok(t);
+	assert_string_equal(r.naa_id, "");
+	assert_string_equal(r.device, "");
+	assert_false(sp_report_describes(&r, "naa.600508b1001c7a2b3c4d5e6f70819203", "sdb"));
+	/* the NAA formats: 16 digits of types 2, 3, 5; 32 of type 6 */
+	assert_int_equal(sp_report_naa_id("5000C500A1B2C3D4", "f", naa, &err), 0);
+	assert_string_equal(naa, "5000c500a1b2c3d4");
+	assert_int_equal(sp_report_naa_id("6000C500A1B2C3D4", "f", naa, &err), -EINVAL);
+	assert_int_equal(sp_report_naa_id("1000C500A1B2C3D4", "f", naa, &err), -EINVAL);
+	assert_int_equal(sp_report_naa_id("", "f", naa, &err), -EINVAL);
+	free(u);
+	free(t);
+	free(j);
+}
+
 static void test_bounds(void **state)
 {
 	struct sp_controller_report r;
@@ -282,6 +334,7 @@ struct req {
 	unsigned disks;
 	uint64_t chunk, min_io, optimal_io;
 	const char *path;
+	const char *wwn;
 	bool md;
 };
 
@@ -312,6 +365,7 @@ static int plan_with(const struct req *q, struct sp_plan *plan, struct sp_error 
 	facts.optimal_io_bytes = q->optimal_io;
 	facts.is_scsi = true;
 	facts.md.present = q->md;
+	snprintf(facts.wwn, sizeof(facts.wwn), "%s", q->wwn ? q->wwn : "");
 	free(text);
 	r = sp_plan_make(&spec, sp_profiles_find(profiles, "generic"), &facts, plan, err);
 	return r;
@@ -405,6 +459,19 @@ static void test_plan_refuses(void **state)
 	refused(&(struct req){ .sample = s, .omitted = ALL, .min_io = 256 * KiB, .optimal_io = 1024 * KiB },
 		"says 4 disks, 3 of data, but /dev/sdb exports a full stripe of 4 strips");
 	refused(&(struct req){ .sample = s, .omitted = ALL, .md = true }, "is an md array, whose geometry the kernel tells");
+	/* the NAA id decides when the disk has an naa. wwid: the name may be another boot's */
+	refused(&(struct req){ .sample = s, .omitted = ALL, .wwn = "naa.6d0946602a1b3c002e4f5a6b7c8d9e00" },
+		"device: storcli report storcli-raid5-vd1.json (VD 1) is of the drive with NAA id "
+		"6d0946602a1b3c002e4f5a6b7c8d9e0f, but /dev/sdb's wwid is "
+		"naa.6d0946602a1b3c002e4f5a6b7c8d9e00");
+	p = calloc(1, sizeof(*p));
+	assert_non_null(p);
+	assert_int_equal(plan_with(&(struct req){ .sample = s, .omitted = ALL, .path = "/dev/sdc",
+						  .wwn = "naa.6D0946602A1B3C002E4F5A6B7C8D9E0F" },
+				   p, &err),
+			 0);
+	sp_plan_release(p);
+	free(p);
 }
 
 int main(void)
@@ -413,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_samples),
 		cmocka_unit_test(test_storcli_refused),
 		cmocka_unit_test(test_ssacli_refused),
+		cmocka_unit_test(test_naa_and_disk),
 		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_plan_takes_report),
 		cmocka_unit_test(test_plan_refuses),

@@ -285,7 +285,7 @@ static void test_json(void **state)
 	strcpy(rows[1].kind, "disk");
 	rows[1].system = true;
 	strcpy(rows[1].system_use, "/ (sda2)");
-	text = sp_format_scan_json(rows, 2, 1);
+	text = sp_format_scan_json(rows, 2, NULL, 0, 1);
 	assert_non_null(text);
 	assert_non_null(strstr(text, "\"format_version\": 1"));
 	assert_non_null(strstr(text, "\"exit_code\": 1"));
@@ -295,7 +295,7 @@ static void test_json(void **state)
 	/* an unknown geometry is null, not 0 or "" */
 	assert_non_null(strstr(text, "\"level\": null"));
 	free(text);
-	text = sp_format_scan_text(rows, 2);
+	text = sp_format_scan_text(rows, 2, NULL, 0);
 	assert_non_null(text);
 	assert_non_null(strstr(text, "1 costly, 0 suboptimal, 0 differs"));
 	assert_non_null(strstr(text, "system disk: holds / (sda2); never a candidate for apply"));

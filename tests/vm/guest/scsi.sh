@@ -205,13 +205,14 @@ expect_out "$mrq: ... and the profiles it could be (the MR416i's lists no chip)"
 expect_rc 0 "plan $mrq declared as the PERC 6/i (not contradicted)" stripeplan plan "${R5[@]}" \
 	--controller dell-perc6i --device "/dev/$mrq"
 
-# the 2108: no profile has its chip (no PERC H700/H800 profile): generic,
-# the warning naming what was seen; only the MR416i, whose profile lists no
-# chip, is not ruled out
+# the 2108 on LSI's own 9260-8i board (subsystem 1000:9261), not a Dell one:
+# the dell-perc-h700 profile lists the chip on Dell's boards only, so nothing
+# decides; generic, the warning naming what was seen and the two profiles not
+# ruled out (the H700/H800's, the same chip, and the MR416i's, which lists none)
 expect_rc 0 "plan $mr2 without --controller" stripeplan plan "${R5[@]}" --device "/dev/$mr2"
 expect_out "$mr2: planned as generic" "^stripeplan: generic raid5"
 expect_out "$mr2: the warning names the driver and the 2108's PCI ids" \
-	"controller-not-recognised.*proc_name 'megaraid_sas'.*PCI 1000:0079 subsystem 1000:9261\); it could be hpe-mr416i, which"
+	"controller-not-recognised.*proc_name 'megaraid_sas'.*PCI 1000:0079 subsystem 1000:9261\); it could be dell-perc-h700, hpe-mr416i, which"
 expect_rc 0 "apply $mr2 without --controller" stripeplan apply "${R5[@]}" --device "/dev/$mr2" --root "$ROOT"
 expect_eq "$mr2 xfs sunit swidth (blocks): su=64k sw=3" \
 	"$(xfs_sb "/dev/${mr2}1" unit) $(xfs_sb "/dev/${mr2}1" width)" "16 48"

@@ -74,6 +74,15 @@ options:
     description: md RAID10 only, the layout.
     type: str
     choices: [n2, n3, f2, f3, o2, o3]
+  controller_report:
+    description:
+      - Controller CLIs' saved reports on the managed host, one logical drive each (C(storcli64 /cX/vY show all J),
+        C(perccli64) alike, C(ssacli ctrl slot=N ld N show detail)), as C(stripeplan scan --controller-report)
+        takes them; each judges the disk whose wwid carries its NAA id (else the disk it names) with its level,
+        disks and strip.
+      - A report of no disk scanned is a warning (and in the fact's C(warnings)); of two disks, invalid input.
+    type: list
+    elements: path
   kernel:
     description: Judge for this kernel release instead of the running one.
     type: str
@@ -142,7 +151,8 @@ ansible_facts:
   contains:
     stripeplan_scan:
       description:
-        - What C(stripeplan scan --format json) prints - C(format_version), C(exit_code) and C(devices), one
+        - What C(stripeplan scan --format json) prints - C(format_version), C(exit_code), C(warnings) (a
+          controller report of no disk scanned) and C(devices), one
           row per device (see stripeplan(8), scan) with C(device), C(kind), C(size_bytes), C(controller),
           C(controller_by), C(level), C(disks), C(chunk_bytes), C(stripe_width_bytes), C(geometry_from),
           C(table), C(partitions), C(signature), C(contents), C(blank), C(member_of), C(system),
@@ -182,6 +192,8 @@ def scan_argv(p):
     argv = ['scan', '--format', 'json']
     for path in p['devices'] or ():
         argv += ['--device', path]
+    for path in p['controller_report'] or ():
+        argv += ['--controller-report', path]
     for opt, flag in SCAN_FLAGS:
         if p[opt] is not None:
             argv += [flag, str(p[opt])]
@@ -198,6 +210,7 @@ def main():
             chunk=dict(type='str'),
             spans=dict(type='int'),
             layout=dict(type='str', choices=['n2', 'n3', 'f2', 'f3', 'o2', 'o3']),
+            controller_report=dict(type='list', elements='path'),
             kernel=dict(type='str'),
             root=dict(type='path', default='/'),
             profiles=dict(type='path'),
@@ -222,6 +235,8 @@ def main():
     for r in rows:
         if r.get('error'):
             module.warn('%s: %s' % (r['device'], r['error']))
+    for w in scan.get('warnings') or ():
+        module.warn(w)
     msg = '%d devices, %d with a costly finding%s' % (
         len(rows), len(costly), ' (%s)' % ', '.join(costly) if costly else '')
     if unreadable:
