@@ -21,7 +21,7 @@ enum {
 	OPT_SIZE, OPT_SECTOR_SIZE, OPT_MOUNTPOINT, OPT_KERNEL, OPT_FORMAT, OPT_TABLE,
 	OPT_MEMBERS, OPT_PROFILES, OPT_LABEL, OPT_BARRIERS, OPT_FACTS, OPT_PLAN, OPT_ROOT,
 	OPT_FORCE, OPT_DRY_RUN, OPT_TUNING, OPT_WORKLOAD, OPT_MEMORY_BUDGET, OPT_STRICT, OPT_LAYOUT,
-	OPT_STACK, OPT_VG, OPT_LV, OPT_LUKS_NAME, OPT_CONTROLLER_REPORT,
+	OPT_STACK, OPT_VG, OPT_LV, OPT_LUKS_NAME, OPT_CONTROLLER_REPORT, OPT_KEY_FILE,
 };
 
 struct opt_info {
@@ -64,6 +64,7 @@ static const struct opt_info opt_table[] = {
 	{ { "root", required_argument, NULL, OPT_ROOT }, SP_OPT_ROOT },
 	{ { "force", no_argument, NULL, OPT_FORCE }, SP_OPT_FORCE },
 	{ { "dry-run", no_argument, NULL, OPT_DRY_RUN }, SP_OPT_APPLY },
+	{ { "key-file", required_argument, NULL, OPT_KEY_FILE }, SP_OPT_APPLY },
 	{ { "strict", no_argument, NULL, OPT_STRICT }, SP_OPT_CHECK },
 	{ { "help", no_argument, NULL, 'h' }, 0 },
 };
@@ -324,6 +325,8 @@ static int parse_one(int c, const char *arg, struct sp_cli_args *a, struct sp_er
 	case OPT_DRY_RUN:
 		a->dry_run = true;
 		return 0;
+	case OPT_KEY_FILE:
+		return copy_arg(a->key_file, sizeof(a->key_file), arg, "key-file", err);
 	case OPT_STRICT:
 		a->strict = true;
 		return 0;
@@ -418,6 +421,20 @@ static int plan_for_running_kernel(struct sp_cli_args *a, struct sp_error *err)
 	}
 	a->spec.kernel_is_running = sp_cli_running_kernel(&running, NULL) == 0 &&
 				    !strcmp(running.release, a->spec.kernel.release);
+	return 0;
+}
+
+/* The test hook that makes luksFormat's PBKDF cheap (cli.h): "1" or unset. */
+static int fast_pbkdf_hook(bool *ret, struct sp_error *err)
+{
+	const char *v = getenv("STRIPEPLAN_TEST_FAST_PBKDF");
+
+	if (!v)
+		return 0;
+	if (strcmp(v, "1"))
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+				    "STRIPEPLAN_TEST_FAST_PBKDF: '%.32s' is not 1", v);
+	*ret = true;
 	return 0;
 }
 
@@ -539,7 +556,8 @@ int sp_cli_parse(int argc, char **argv, unsigned allowed, const char *help,
 	args->pause_dir = getenv("STRIPEPLAN_TEST_PAUSE_BEFORE_WRITE");
 	args->program_dirs = getenv("STRIPEPLAN_TEST_PROGRAM_DIRS");
 	*done = false;
-	if (deadline_hook(&args->program_deadline_s, &err) < 0)
+	if (deadline_hook(&args->program_deadline_s, &err) < 0 ||
+	    fast_pbkdf_hook(&args->fast_pbkdf, &err) < 0)
 		return sp_cli_fail(&err);
 	for (size_t i = 0; i < N_OPTS; i++)
 		longopts[i] = opt_table[i].opt;

@@ -46,12 +46,15 @@ struct sp_cli_args {
 	 * a directory where apply says it is about to write and waits;
 	 * STRIPEPLAN_TEST_PROGRAM_DIRS, where apply looks for mkfs instead of
 	 * the system directories; STRIPEPLAN_TEST_DEADLINE, seconds a program
-	 * may run */
+	 * may run; STRIPEPLAN_TEST_FAST_PBKDF=1, luksFormat with PBKDF2 and
+	 * 1000 iterations (argon2's default needs a gigabyte and seconds) */
 	struct sp_sysfs sysfs;
 	const char *stop_after;
 	const char *pause_dir;
 	const char *program_dirs;
 	unsigned program_deadline_s;
+	bool fast_pbkdf;
+	char key_file[SP_PATH_MAX]; /* apply: a LUKS2 layer's key ("" none) */
 	bool strict;                /* check: any difference is drift */
 };
 

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "format.h"
 #include "inputs.h"
+#include "keyfile.h"
 #include "pipeline.h"
 #include "probe.h"
 #include "runlog.h"
@@ -21,8 +22,10 @@ static const char usage_apply[] =
 	"Make the device match the plan, in four steps: partition (a table with one\n"
 	"stripe-aligned partition), filesystem (the planned geometry), fstab (the\n"
 	"line that mounts it, under --root) and tuning (the queue knobs, live and as\n"
-	"a udev rule and script under --root); each step is verified by reading it\n"
-	"back.  A device that already matches is left alone.\n"
+	"a udev rule and script under --root); with --stack, a luks and an lvm step\n"
+	"between partition and filesystem make and open the plan's layers.  Each\n"
+	"step is verified by reading it back.  A device that already matches is left\n"
+	"alone.\n"
 	"\n"
 	"      --plan FILE         apply exactly this reviewed plan (from 'plan --format json')\n"
 	"      PLAN OPTIONS        or plan now: see 'stripeplan plan --help'\n"
@@ -31,6 +34,8 @@ static const char usage_apply[] =
 	"      --force             replace partition tables and filesystems found on the\n"
 	"                          device; accept a system directory as --mountpoint\n"
 	"      --dry-run           print every action and command; touch nothing\n"
+	"      --key-file FILE     the key of the plan's LUKS2 layer (a regular file only\n"
+	"                          its owner may read; '-' reads it from stdin)\n"
 	"      --format text|json  report format\n"
 	"  -h, --help              show this help\n"
 	"\n"
@@ -293,6 +298,7 @@ static int run(int argc, char **argv, bool apply)
 			   SP_OPT_FORCE | (apply ? SP_OPT_APPLY : SP_OPT_CHECK);
 	char *text = NULL, kept[SP_PATH_MAX + SP_NAME_MAX * 2 + 1] = "";
 	struct sp_runlog where;
+	struct sp_key key = { 0 };
 	bool done = false;
 	int rc;
 
@@ -316,14 +322,15 @@ static int run(int argc, char **argv, bool apply)
 		rc = sp_cli_fail(&err);
 		goto out;
 	}
-	if (plan->n_layers) {
-		/* planned (stripeplan plan shows each layer's numbers); the steps
-		 * that make and read the layers come next */
-		sp_error_set(&err, ENOTSUP, SP_ERR_INVALID,
-			     "stack: %s does not make or verify LUKS2 and LVM layers yet; "
-			     "'stripeplan plan --stack' shows each layer's offsets, and "
-			     "'stripeplan check' without --stack judges layers made by hand",
-			     apply ? "apply" : "check");
+	if (apply && args->key_file[0] && !sp_plan_has_layer(plan, SP_LAYER_LUKS)) {
+		sp_error_set(&err, EINVAL, SP_ERR_INVALID,
+			     "key-file: the plan has no LUKS2 layer (--stack luks) to use it");
+		rc = sp_cli_fail(&err);
+		goto out;
+	}
+	/* read (and judged) before the device is opened: a key file that is
+	 * not the owner's alone is refused with nothing written */
+	if (apply && args->key_file[0] && sp_key_read(args->key_file, STDIN_FILENO, &key, &err) < 0) {
 		rc = sp_cli_fail(&err);
 		goto out;
 	}
@@ -337,6 +344,8 @@ static int run(int argc, char **argv, bool apply)
 	opts.stop_after = args->stop_after;
 	opts.program_dirs = args->program_dirs;
 	opts.program_deadline_s = args->program_deadline_s;
+	opts.key = key.bytes ? &key : NULL;
+	opts.fast_pbkdf = args->fast_pbkdf;
 	if (apply && !args->dry_run) {
 		opts.before_write = before_write;
 		opts.before_write_data = &progress;
@@ -362,6 +371,7 @@ static int run(int argc, char **argv, bool apply)
 	if (!text && rc == SP_EXIT_OK)
 		rc = SP_EXIT_FAILED;
 out:
+	sp_key_wipe(&key);
 	free(text);
 	sp_report_free(report);
 	free(report);

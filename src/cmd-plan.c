@@ -115,7 +115,7 @@ static char *render(const struct sp_cli_args *args, const struct sp_plan *plan, 
 		if (plan->n_layers) {
 			sp_error_set(err, ENOTSUP, SP_ERR_INVALID,
 				     "format: installer snippets do not carry a --stack yet "
-				     "(apply does not make its layers yet)");
+				     "(nor the LUKS2 key file the installed machine's apply needs)");
 			return NULL;
 		}
 		if (!args->device[0] || args->facts_file[0]) {

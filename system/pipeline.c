@@ -49,18 +49,31 @@
 #include <linux/fs.h>
 
 #include "pipeline.h"
+#include "dm-node.h"
 #include "probe.h"
 
 #define DEFAULT_LOCK_WAIT_MS 5000U
 
-static const struct sp_step *const steps[] = {
-	&sp_step_partition,
-	&sp_step_filesystem,
-	&sp_step_fstab, /* needs the filesystem's UUID */
-	&sp_step_tuning,
-};
+/*
+ * The steps of a run: the partition, the plan's layers bottom up (each
+ * made on the one below), the filesystem on the top, its fstab line
+ * (needs the filesystem's UUID), the LUKS2 volume's crypttab line, the
+ * tuning.
+ */
+static void plan_steps(const struct sp_plan *plan, struct sp_ctx *ctx)
+{
+	ctx->n_steps = 0;
+	ctx->steps[ctx->n_steps++] = &sp_step_partition;
+	for (size_t i = 0; i < plan->n_layers && i < SP_MAX_LAYERS; i++)
+		ctx->steps[ctx->n_steps++] =
+			plan->layers[i] == SP_LAYER_LUKS ? &sp_step_luks : &sp_step_lvm;
+	ctx->steps[ctx->n_steps++] = &sp_step_filesystem;
+	ctx->steps[ctx->n_steps++] = &sp_step_fstab;
+	if (sp_plan_has_layer(plan, SP_LAYER_LUKS))
+		ctx->steps[ctx->n_steps++] = &sp_step_crypttab; /* needs the LUKS2 UUID */
+	ctx->steps[ctx->n_steps++] = &sp_step_tuning;
+}
 
-#define N_STEPS (ARRAY_SIZE(steps))
 
 static void note(struct sp_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -303,6 +316,42 @@ static void release_claim(struct sp_ctx *ctx)
 	ctx->claim_fd = -1;
 }
 
+/* The device-mapper name the plan's bottom layer has: what holds the
+ * partition (or the whole device) when the plan's stack is open. */
+static void bottom_dm_name(const struct sp_plan *plan, char *buf, size_t len)
+{
+	if (plan->layers[0] == SP_LAYER_LUKS)
+		snprintf(buf, len, "%s", plan->luks.name);
+	else
+		sp_dm_lvm_name(plan->lvm.vg, plan->lvm.lv, buf, len);
+}
+
+/*
+ * Whether every use found is the plan's own bottom layer holding the
+ * device (its dm name, as sysfs has it): a re-run over the stack this
+ * plan made, left open.  Any other use, or more than that, is a use.
+ */
+static bool own_stack_holds(const struct sp_ctx *ctx, const struct sp_usage *u)
+{
+	static const char held[] = "is held by ";
+	char want[SP_NAME_MAX], name[SP_NAME_MAX], attr[SP_PATH_MAX];
+	size_t kept = u->n < SP_USAGE_MAX ? u->n : SP_USAGE_MAX;
+
+	if (!ctx->plan->n_layers || u->n > kept)
+		return false;
+	bottom_dm_name(ctx->plan, want, sizeof(want));
+	for (size_t i = 0; i < kept; i++) {
+		const struct sp_usage_entry *e = &u->e[i];
+
+		if (e->use != SP_USE_HELD || strncmp(e->what, held, strlen(held)) ||
+		    sp_sysfs_path(ctx->sysfs, attr, sizeof(attr), "block/%s/dm/name",
+				  e->what + strlen(held)) < 0 ||
+		    sp_sysfs_read(attr, name, sizeof(name)) < 0 || strcmp(name, want))
+			return false;
+	}
+	return true;
+}
+
 /*
  * In use = what the kernel says, in one place, never overridable by
  * --force: a read-only disk or partition, every use the scan names (a
@@ -328,6 +377,12 @@ static int refuse_if_in_use(struct sp_ctx *ctx, const struct sp_facts *facts,
 	if (sp_probe_usage(ctx->sysfs, facts, getpid(), u, &err) < 0) {
 		r->error = err;
 		rc = finish(r, SP_OUTCOME_REFUSED, started);
+		goto out;
+	}
+	if (u->n && own_stack_holds(ctx, u)) {
+		/* the plan's own stack, open: no claim (dm holds it); only the
+		 * steps above the layers may write (sp_pipeline_apply) */
+		ctx->stack_open = true;
 		goto out;
 	}
 	if (u->n) {
@@ -412,6 +467,9 @@ static void init_ctx(const struct sp_plan *plan, const struct sp_run_opts *opts,
 	ctx->claim_fd = -1;
 	ctx->fstab_lock_fd = -1;
 	ctx->program_dirs = opts->program_dirs;
+	ctx->key = opts->key;
+	ctx->fast_pbkdf = opts->fast_pbkdf;
+	plan_steps(plan, ctx);
 }
 
 /* What the steps check every write against: the disk as locked. */
@@ -435,13 +493,13 @@ static void unbind(struct sp_ctx *ctx)
 	ctx->part_rdev = ctx->disk_rdev = 0;
 }
 
-static void report_init(struct sp_report *r, const char *command)
+static void report_init(const struct sp_ctx *ctx, struct sp_report *r, const char *command)
 {
 	memset(r, 0, sizeof(*r));
 	r->command = command;
-	r->n_steps = N_STEPS;
-	for (size_t i = 0; i < N_STEPS; i++)
-		r->steps[i].name = steps[i]->name;
+	r->n_steps = ctx->n_steps;
+	for (size_t i = 0; i < ctx->n_steps; i++)
+		r->steps[i].name = ctx->steps[i]->name;
 	r->kept.name = "report";
 }
 
@@ -459,7 +517,7 @@ static int run_verify(size_t i, struct sp_ctx *ctx, struct sp_step_result *res)
 
 	sp_step_result_clear(res);
 	res->status = SP_STEP_UNCHANGED;
-	rc = steps[i]->verify(ctx, res);
+	rc = ctx->steps[i]->verify(ctx, res);
 	if (rc < 0)
 		res->status = SP_STEP_FAILED;
 	res->seconds = sp_now_seconds() - t0;
@@ -468,12 +526,12 @@ static int run_verify(size_t i, struct sp_ctx *ctx, struct sp_step_result *res)
 
 static int verify_all(struct sp_ctx *ctx, struct sp_report *r, size_t *ret_first_drift)
 {
-	size_t first = N_STEPS;
+	size_t first = ctx->n_steps;
 
-	for (size_t i = 0; i < N_STEPS; i++) {
+	for (size_t i = 0; i < ctx->n_steps; i++) {
 		if (run_verify(i, ctx, &r->steps[i]) < 0)
 			return -EIO;
-		if (r->steps[i].status != SP_STEP_UNCHANGED && first == N_STEPS)
+		if (r->steps[i].status != SP_STEP_UNCHANGED && first == ctx->n_steps)
 			first = i;
 	}
 	*ret_first_drift = first;
@@ -492,6 +550,11 @@ static const char *rewrite_reason(const struct sp_step *step)
 	if (step == &sp_step_filesystem)
 		return "a filesystem's type and stripe geometry are set when it is made: only a new "
 		       "one has the plan's";
+	if (step == &sp_step_luks)
+		return "a LUKS2 volume's data offset and sector size are set when it is formatted: "
+		       "only a new one has the plan's";
+	if (step == &sp_step_lvm)
+		return "a PV's pe_start is set when it is made: only a new one has the plan's";
 	return NULL;
 }
 
@@ -502,9 +565,10 @@ static const char *rewrite_reason(const struct sp_step *step)
  * line: a partition a few stripes shorter "costs nothing", while the
  * filesystem on it has the wrong stripe unit.
  */
-static void describe_drift(const struct sp_report *r, size_t first, char *buf, size_t len)
+static void describe_drift(const struct sp_ctx *ctx, const struct sp_report *r, size_t first,
+			   char *buf, size_t len)
 {
-	const char *why = first < N_STEPS ? rewrite_reason(steps[first]) : NULL;
+	const char *why = first < ctx->n_steps ? rewrite_reason(ctx->steps[first]) : NULL;
 	const struct sp_step_result *worst_res = NULL;
 	size_t worst_line = 0, total = 0;
 	int worst = -1;
@@ -513,10 +577,10 @@ static void describe_drift(const struct sp_report *r, size_t first, char *buf, s
 	buf[0] = '\0';
 	if (!why)
 		return;
-	for (size_t i = first; i < N_STEPS; i++) {
+	for (size_t i = first; i < ctx->n_steps; i++) {
 		const struct sp_step_result *res = &r->steps[i];
 
-		if (!rewrite_reason(steps[i]))
+		if (!rewrite_reason(ctx->steps[i]))
 			continue;
 		total += res->n_lines + res->n_lines_dropped;
 		for (size_t k = 0; k < res->findings.n && k < res->n_lines; k++) {
@@ -551,12 +615,12 @@ static int refuse_overwrite(struct sp_ctx *ctx, struct sp_report *r, size_t firs
 
 	if (ctx->force)
 		return 0;
-	describe_drift(r, first, drift, sizeof(drift));
-	for (size_t i = first; i < N_STEPS; i++) {
-		if (!steps[i]->probe_existing)
+	describe_drift(ctx, r, first, drift, sizeof(drift));
+	for (size_t i = first; i < ctx->n_steps; i++) {
+		if (!ctx->steps[i]->probe_existing)
 			continue;
 		what[0] = '\0';
-		if (steps[i]->probe_existing(ctx, what, sizeof(what)) > 0)
+		if (ctx->steps[i]->probe_existing(ctx, what, sizeof(what)) > 0)
 			return refuse(r, started, EEXIST,
 				      "'%s' holds %s; stripeplan will not overwrite it without "
 				      "--force%s",
@@ -572,12 +636,12 @@ static int refuse_overwrite(struct sp_ctx *ctx, struct sp_report *r, size_t firs
  */
 static int preflight_all(struct sp_ctx *ctx, struct sp_report *r, size_t first, double started)
 {
-	for (size_t i = first; i < N_STEPS; i++) {
-		struct sp_step_result res = { .name = steps[i]->name };
+	for (size_t i = first; i < ctx->n_steps; i++) {
+		struct sp_step_result res = { .name = ctx->steps[i]->name };
 
-		if (!steps[i]->preflight)
+		if (!ctx->steps[i]->preflight)
 			continue;
-		if (steps[i]->preflight(ctx, &res) < 0) {
+		if (ctx->steps[i]->preflight(ctx, &res) < 0) {
 			r->error = res.error;
 			sp_step_result_clear(&res);
 			return finish(r, SP_OUTCOME_REFUSED, started);
@@ -596,12 +660,12 @@ static int reserve_all(struct sp_ctx *ctx, struct sp_report *r, size_t first, do
 {
 	if (ctx->dry_run)
 		return 0;
-	for (size_t i = first; i < N_STEPS; i++) {
-		struct sp_step_result res = { .name = steps[i]->name };
+	for (size_t i = first; i < ctx->n_steps; i++) {
+		struct sp_step_result res = { .name = ctx->steps[i]->name };
 
-		if (!steps[i]->reserve)
+		if (!ctx->steps[i]->reserve)
 			continue;
-		if (steps[i]->reserve(ctx, &res) < 0) {
+		if (ctx->steps[i]->reserve(ctx, &res) < 0) {
 			r->error = res.error;
 			sp_step_result_clear(&res);
 			return finish(r, SP_OUTCOME_REFUSED, started);
@@ -639,7 +703,7 @@ static void failed_after_writes(struct sp_report *r, size_t first, size_t failed
 		if (r->steps[j].status == SP_STEP_DONE)
 			used += (size_t)snprintf(done + used, sizeof(done) - used, "%s%s",
 						 used ? ", " : "", r->steps[j].name);
-	for (size_t j = failed + 1; j < N_STEPS; j++)
+	for (size_t j = failed + 1; j < r->n_steps; j++)
 		rused += (size_t)snprintf(rest + rused, sizeof(rest) - rused, "%s%s",
 					  rused ? ", " : "", r->steps[j].name);
 	if (!used)
@@ -663,7 +727,7 @@ static bool stop_requested_after(const struct sp_run_opts *opts, const char *nam
  */
 static int bind_partition_before(struct sp_ctx *ctx, size_t i, struct sp_step_result *res)
 {
-	if (ctx->dry_run || ctx->part_rdev || steps[i] == &sp_step_partition)
+	if (ctx->dry_run || ctx->part_rdev || ctx->steps[i] == &sp_step_partition)
 		return 0;
 	return sp_step_partition_bind(ctx, res);
 }
@@ -675,7 +739,7 @@ static int not_started(struct sp_report *r, size_t first, size_t i, double start
 	bool wrote = i > first;
 
 	r->steps[i].status = SP_STEP_FAILED;
-	for (size_t j = i + 1; j < N_STEPS; j++)
+	for (size_t j = i + 1; j < r->n_steps; j++)
 		r->steps[j].status = SP_STEP_SKIPPED;
 	run_error(r, i, wrote ? SP_ERR_FAILED : SP_ERR_REFUSED);
 	if (wrote)
@@ -683,10 +747,98 @@ static int not_started(struct sp_report *r, size_t first, size_t i, double start
 	return finish(r, wrote ? SP_OUTCOME_FAILED : SP_OUTCOME_REFUSED, started);
 }
 
+/*
+ * On a stack, a step above the first one applied was verified before
+ * anything was written, when what it lies on may have been closed: a
+ * closed LUKS2 volume of the plan's hides its PV, an inactive LV its
+ * filesystem.  Once the step below has opened it, the step is looked at
+ * again and left alone when it matches: opening a volume must never make
+ * its filesystem look missing and be made anew.  Not in a dry run, which
+ * opened nothing; not without layers, where nothing is opened.
+ */
+static bool reverified_unchanged(struct sp_ctx *ctx, size_t i, size_t first,
+				 struct sp_step_result *res)
+{
+	if (ctx->dry_run || i <= first || !ctx->plan->n_layers)
+		return false;
+	if (run_verify(i, ctx, res) == 0 && res->status == SP_STEP_UNCHANGED)
+		return true;
+	sp_step_result_clear(res);
+	return false;
+}
+
+static size_t filesystem_index(const struct sp_ctx *ctx)
+{
+	size_t i = 0;
+
+	while (i < ctx->n_steps && ctx->steps[i] != &sp_step_filesystem)
+		i++;
+	return i;
+}
+
+/*
+ * The plan's stack is open and a step at or below its layers differs:
+ * changing it would mean closing what this run did not open.  Never
+ * done, even with --force; the commands that close it are named.
+ */
+static int refuse_open_stack(const struct sp_ctx *ctx, struct sp_report *r, size_t first,
+			     double started)
+{
+	const struct sp_plan *plan = ctx->plan;
+	char close_cmds[SP_MSG_MAX] = "";
+	size_t n = 0;
+
+	/* top down: the LV before the volume it lies on, and the other way */
+	for (size_t i = plan->n_layers; i-- > 0 && n < sizeof(close_cmds);) {
+		int w = plan->layers[i] == SP_LAYER_LVM ?
+				snprintf(close_cmds + n, sizeof(close_cmds) - n, "%s'vgchange -an %s'",
+					 n ? ", then " : "", plan->lvm.vg) :
+				snprintf(close_cmds + n, sizeof(close_cmds) - n, "%s'cryptsetup close %s'",
+					 n ? ", then " : "", plan->luks.name);
+
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+	return refuse(r, started, EBUSY,
+		      "'%s' is held by the plan's own stack, open, and the %s step differs (%s); "
+		      "stripeplan does not close what it did not open in this run, even with "
+		      "--force: close it first (%s) and run apply again",
+		      ctx->disk_path, r->steps[first].name,
+		      r->steps[first].n_lines ? r->steps[first].lines[0] : "see the step",
+		      close_cmds);
+}
+
+/*
+ * A dry run over a closed LUKS2 volume of the plan's: what is on it (the
+ * PV, the filesystem, the fstab line naming its UUID) cannot be read
+ * until apply opens it, and apply then reads each step again and changes
+ * it only if it differs.  Listing what a blank volume would need (a
+ * pvcreate, a mkfs) would say the real run destroys what it keeps, so
+ * the dry run says that instead, with no action.
+ */
+static bool hidden_by_closed_volume(const struct sp_ctx *ctx, size_t i, struct sp_step_result *res)
+{
+	const struct sp_step *s = ctx->steps[i];
+	size_t luks = 0;
+
+	if (!ctx->dry_run || !ctx->luks_closed)
+		return false;
+	while (luks < ctx->n_steps && ctx->steps[luks] != &sp_step_luks)
+		luks++;
+	if (i <= luks || (s != &sp_step_lvm && s != &sp_step_filesystem && s != &sp_step_fstab))
+		return false;
+	sp_step_line(res, "not read while the LUKS2 volume '%s' is closed: apply opens it, reads "
+		     "this step again and changes it only if it then differs from the plan",
+		     ctx->plan->luks.path);
+	res->status = SP_STEP_DRY_RUN;
+	return true;
+}
+
 static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct sp_report *r,
 		      size_t first, double started)
 {
-	for (size_t i = 0; i < N_STEPS; i++) {
+	for (size_t i = 0; i < ctx->n_steps; i++) {
 		struct sp_step_result *res = &r->steps[i];
 		double t0 = sp_now_seconds();
 
@@ -696,18 +848,22 @@ static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct
 		}
 		sp_step_result_clear(res);
 		if (opts->on_step_start)
-			opts->on_step_start(steps[i]->name, i, r->n_steps, opts->userdata);
+			opts->on_step_start(ctx->steps[i]->name, i, r->n_steps, opts->userdata);
 		if (!ctx->dry_run && (sp_ctx_check_disk(ctx, res) < 0 ||
 				      bind_partition_before(ctx, i, res) < 0)) {
 			step_done(opts, r, i);
 			return not_started(r, first, i, started);
 		}
-		if (steps[i]->apply(ctx, res) < 0) {
+		if (reverified_unchanged(ctx, i, first, res) || hidden_by_closed_volume(ctx, i, res)) {
+			step_done(opts, r, i);
+			continue;
+		}
+		if (ctx->steps[i]->apply(ctx, res) < 0) {
 			res->status = SP_STEP_FAILED;
 			res->seconds = sp_now_seconds() - t0;
 			r->error = res->error;
 			step_done(opts, r, i);
-			for (size_t j = i + 1; j < N_STEPS; j++)
+			for (size_t j = i + 1; j < ctx->n_steps; j++)
 				r->steps[j].status = SP_STEP_SKIPPED;
 			failed_after_writes(r, first, i);
 			return finish(r, SP_OUTCOME_FAILED, started);
@@ -738,15 +894,15 @@ static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct
 		res->seconds = sp_now_seconds() - t0;
 		step_done(opts, r, i);
 		if (res->status == SP_STEP_FAILED) {
-			for (size_t j = i + 1; j < N_STEPS; j++)
+			for (size_t j = i + 1; j < ctx->n_steps; j++)
 				r->steps[j].status = SP_STEP_SKIPPED;
 			failed_after_writes(r, first, i);
 			return finish(r, SP_OUTCOME_FAILED, started);
 		}
-		if (!ctx->dry_run && stop_requested_after(opts, steps[i]->name)) {
-			for (size_t j = i + 1; j < N_STEPS; j++)
+		if (!ctx->dry_run && stop_requested_after(opts, ctx->steps[i]->name)) {
+			for (size_t j = i + 1; j < ctx->n_steps; j++)
 				r->steps[j].status = SP_STEP_SKIPPED;
-			note(r, "stopped after step '%s' (STRIPEPLAN_TEST_STOP_AFTER)", steps[i]->name);
+			note(r, "stopped after step '%s' (STRIPEPLAN_TEST_STOP_AFTER)", ctx->steps[i]->name);
 			return finish(r, SP_OUTCOME_FAILED, started);
 		}
 	}
@@ -762,8 +918,8 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 	size_t first, n;
 	int disk_fd = -1, rc;
 
-	report_init(r, "apply");
 	init_ctx(plan, opts, &ctx);
+	report_init(&ctx, r, "apply");
 	/* lock first, then identify what we hold: never the other way round */
 	if (open_and_lock(plan->device.path, LOCK_EX,
 			  opts->lock_wait_ms ? opts->lock_wait_ms : DEFAULT_LOCK_WAIT_MS, &disk_fd,
@@ -795,17 +951,21 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 	sp_step_partition_resolve(&ctx);
 
 	if (verify_all(&ctx, r, &first) < 0) {
-		for (size_t i = 0; i < N_STEPS; i++)
+		for (size_t i = 0; i < ctx.n_steps; i++)
 			if (r->steps[i].status == SP_STEP_FAILED)
 				r->error = r->steps[i].error;
 		rc = finish(r, SP_OUTCOME_FAILED, started);
 		goto out;
 	}
-	if (first == N_STEPS) {
+	if (first == ctx.n_steps) {
 		note(r, "'%s' already matches the plan: nothing to do", plan->device.path);
-		for (size_t i = 0; i < N_STEPS; i++)
+		for (size_t i = 0; i < ctx.n_steps; i++)
 			step_done(opts, r, i);
 		rc = finish(r, SP_OUTCOME_UNCHANGED, started);
+		goto out;
+	}
+	if (ctx.stack_open && first < filesystem_index(&ctx)) {
+		rc = refuse_open_stack(&ctx, r, first, started);
 		goto out;
 	}
 	rc = preflight_all(&ctx, r, first, started);
@@ -886,14 +1046,16 @@ int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts
 	int lock_fd = -1, rc;
 	size_t n;
 
-	report_init(r, "check");
-	r->strict = opts->strict;
-	r->worst = -1;
 	if (!ctx) {
+		memset(r, 0, sizeof(*r));
+		r->command = "check";
 		sp_error_set(&r->error, ENOMEM, SP_ERR_FAILED, "out of memory");
 		return finish(r, SP_OUTCOME_FAILED, started);
 	}
 	init_ctx(plan, opts, ctx);
+	report_init(ctx, r, "check");
+	r->strict = opts->strict;
+	r->worst = -1;
 	ctx->auditing = true;
 	/* check only reads, and reads the label so (scan: nor locks) */
 	ctx->read_only = true;
@@ -919,7 +1081,7 @@ int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts
 	sp_step_partition_resolve(ctx);
 	n = identity_differences(&plan->device, &facts, r->notes, SP_STEP_MAX_LINES);
 	r->n_notes = n < SP_STEP_MAX_LINES ? n : SP_STEP_MAX_LINES;
-	for (size_t i = 0; i < N_STEPS; i++) {
+	for (size_t i = 0; i < ctx->n_steps; i++) {
 		if (run_verify(i, ctx, &r->steps[i]) < 0) {
 			failed = true;
 			r->error = r->steps[i].error;
@@ -928,7 +1090,7 @@ int sp_pipeline_check(const struct sp_plan *plan, const struct sp_run_opts *opts
 	if (lock_fd >= 0)
 		close(lock_fd);
 	add_costs(ctx, r);
-	for (size_t i = 0; i < N_STEPS; i++)
+	for (size_t i = 0; i < ctx->n_steps; i++)
 		step_done(opts, r, i);
 	snprintf(r->fs_uuid, sizeof(r->fs_uuid), "%s", ctx->fs_uuid);
 	free(ctx);

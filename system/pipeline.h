@@ -30,6 +30,10 @@ struct sp_run_opts {
 	 */
 	void (*before_write)(void *data);
 	void *before_write_data;
+	/* apply: the key of the plan's LUKS2 layer (--key-file), NULL none */
+	const struct sp_key *key;
+	/* tests only (STRIPEPLAN_TEST_FAST_PBKDF): a cheap PBKDF for luksFormat */
+	bool fast_pbkdf;
 	bool strict;                /* check: any finding is drift, even one that costs nothing */
 	/* check for scan: no lock on the disk (check takes a shared one on a
 	 * read-only descriptor; neither opens one for writing) */

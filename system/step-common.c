@@ -343,6 +343,17 @@ const char *sp_ctx_partition_path(const struct sp_ctx *ctx)
 	return ctx->partition_path[0] ? ctx->partition_path : ctx->plan->partition_path;
 }
 
+const char *sp_ctx_fs_path(const struct sp_ctx *ctx)
+{
+	return ctx->plan->n_layers ? ctx->plan->fs_path : sp_ctx_partition_path(ctx);
+}
+
+const char *sp_ctx_layer_below(const struct sp_ctx *ctx, const char *planned_below)
+{
+	return strcmp(planned_below, ctx->plan->partition_path) ? planned_below :
+								 sp_ctx_partition_path(ctx);
+}
+
 /* ------------------------------------------------- the on-disk readers */
 
 /* Starts judged at most: the classic ones, the plan's, 1 MiB multiples up

@@ -31,6 +31,7 @@
 #include <xfs/xfs.h>
 #include <xfs/xfs_format.h>
 
+#include "dm-node.h"
 #include "exec.h"
 #include "mkfs-check.h"
 #include "steps.h"
@@ -446,7 +447,10 @@ static int filesystem_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 	memset(f, 0, sizeof(*f));
 	/* check: a filesystem on the whole disk (libparted's "loop" label) is
 	 * judged where it is */
-	if (ctx->auditing && ctx->have_found_partition && !strcmp(ctx->found_partition.label, "loop"))
+	if (ctx->plan->n_layers)
+		snprintf(f->path, sizeof(f->path), "%s", sp_ctx_fs_path(ctx));
+	else if (ctx->auditing && ctx->have_found_partition &&
+		 !strcmp(ctx->found_partition.label, "loop"))
 		snprintf(f->path, sizeof(f->path), "%s", sp_ctx_disk_path(ctx));
 	else
 		snprintf(f->path, sizeof(f->path), "%s", sp_ctx_partition_path(ctx));
@@ -459,8 +463,14 @@ static int filesystem_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 		snprintf(ctx->fs_uuid, sizeof(ctx->fs_uuid), "%s", f->uuid);
 		summarize(ctx->plan, f->uuid, res);
 	}
+	/* a closed LUKS2 volume of the plan's hides what is above it: check
+	 * says so in the LUKS2 step and judges no further */
+	if (ctx->auditing && ctx->luks_closed && f->no_node) {
+		sp_step_line(res, "'%s' is not open: the filesystem on it is not read", f->path);
+		return 0;
+	}
 	sp_judge_filesystem(ctx->plan, f, &res->findings);
-	if (!f->blank && !f->ambivalent &&
+	if (!ctx->plan->n_layers && !f->blank && !f->ambivalent &&
 	    (!strcmp(f->type, "crypto_LUKS") || !strcmp(f->type, "LVM2_member"))) {
 		r = judge_layer(ctx, f, res);
 		if (r < 0)
@@ -510,15 +520,18 @@ static void mkfs_action(const struct sp_ctx *ctx, const char *path, struct sp_st
 static int dry_run(const struct sp_ctx *ctx, struct sp_step_result *res)
 {
 	const struct sp_plan *plan = ctx->plan;
-	const char *path = sp_ctx_partition_path(ctx);
+	const char *path = sp_ctx_fs_path(ctx);
 	char cmd[SP_MSG_MAX];
-	int r;
+	int r = 0;
 
 	join_argv(ctx->plan, cmd, sizeof(cmd));
 	/* the partition a dry run has not made is its range of the disk; the
 	 * whole device, once the partition step's wipe has gone over it, holds
 	 * none of what that wipe listed */
-	if (plan->table != SP_TABLE_NONE)
+	/* a layer's node: made by the step below, blank (lvcreate -Zy) */
+	if (plan->n_layers)
+		r = 0;
+	else if (plan->table != SP_TABLE_NONE)
 		r = sp_step_wipe_dry_run(ctx, path, plan->start_bytes, plan->size_bytes, res);
 	else
 		r = ctx->dry_run_wiped_disk ? 0 : sp_step_wipe_dry_run(ctx, path, 0, 0, res);
@@ -537,6 +550,28 @@ static int dry_run(const struct sp_ctx *ctx, struct sp_step_result *res)
 
 /* Never a whole disk unless the plan says so (--table none): otherwise
  * the node must be what the kernel calls a partition. */
+/* The top of a stack must be the mapping the layer step made: its
+ * device-mapper name is the plan's. */
+static int check_is_top(const struct sp_ctx *ctx, const char *path, struct sp_step_result *res)
+{
+	const struct sp_plan *plan = ctx->plan;
+	char want[SP_NAME_MAX];
+	struct sp_dm_node m;
+	int r = sp_dm_node_read(ctx->sysfs, path, &m);
+
+	if (plan->layers[plan->n_layers - 1] == SP_LAYER_LUKS)
+		snprintf(want, sizeof(want), "%s", plan->luks.name);
+	else
+		sp_dm_lvm_name(plan->lvm.vg, plan->lvm.lv, want, sizeof(want));
+	if (r < 0)
+		return sp_step_fail(res, -r, "cannot read '%s' in sysfs: %s", path, strerror(-r));
+	if (!m.exists || !m.is_dm || strcmp(m.dm_name, want))
+		return sp_step_fail(res, EPERM,
+				    "refusing to format '%s': it is not the device-mapper device "
+				    "'%s' the plan's stack makes", path, want);
+	return 0;
+}
+
 static int check_is_partition(const struct sp_plan *plan, const char *path,
 			      struct sp_step_result *res)
 {
@@ -569,7 +604,7 @@ static int check_is_partition(const struct sp_plan *plan, const char *path,
  */
 static int check_argv(const struct sp_plan *plan, struct sp_step_result *res)
 {
-	const char *path = plan->partition_path;
+	const char *path = plan->n_layers ? plan->fs_path : plan->partition_path;
 	const char *tool = plan->n_mkfs_argv ? plan->mkfs_argv[0] : "";
 	bool tool_ok = !strcmp(tool, sp_mkfs_tool(plan->fs));
 
@@ -649,14 +684,17 @@ static int filesystem_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 	r = sp_step_apply_begin(ctx, res, dry_run);
 	if (r <= 0)
 		return r;
-	path = sp_ctx_partition_path(ctx);
-	r = check_is_partition(ctx->plan, path, res);
+	path = sp_ctx_fs_path(ctx);
+	r = ctx->plan->n_layers ? check_is_top(ctx, path, res) :
+				  check_is_partition(ctx->plan, path, res);
 	if (r == 0)
 		r = check_argv(ctx->plan, res);
-	if (r == 0)
+	/* a layer's node is new and blank (lvcreate -Zy, a fresh mapping), and
+	 * has its own disk sequence: the disk's checks are the layers' */
+	if (r == 0 && !ctx->plan->n_layers)
 		r = sp_step_wipe_signatures(ctx, path, ctx->part_rdev, res);
 	if (r == 0)
-		r = still_bound(ctx, path, res);
+		r = ctx->plan->n_layers ? sp_ctx_check_disk(ctx, res) : still_bound(ctx, path, res);
 	if (r == 0)
 		mkfs_action(ctx, path, res);
 	if (r == 0)
@@ -710,6 +748,19 @@ static int filesystem_probe_existing(struct sp_ctx *ctx, char *what, size_t len)
 	char found[SP_MSG_MAX], start[32], node[SP_PATH_MAX];
 	struct sp_fs_trace t;
 	int r, s;
+
+	/* on a stack: what is on its top now (the layers' steps read below) */
+	if (plan->n_layers) {
+		r = sp_step_probe_signature(plan->fs_path, found, sizeof(found));
+		if (r == 0 || r == -ENOENT)
+			return 0;
+		if (r < 0)
+			snprintf(found, sizeof(found), "unrecognised data (cannot be probed: %s)",
+				 strerror(-r));
+		snprintf(what, len, "%s on %s, where the plan's filesystem goes", found,
+			 plan->fs_path);
+		return 1;
+	}
 
 	r = sp_step_probe_range(ctx, plan->start_bytes, plan->size_bytes, found, sizeof(found));
 	s = sp_step_scan_filesystems(ctx, plan->start_bytes + plan->size_bytes, &t, node,

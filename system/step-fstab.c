@@ -83,7 +83,7 @@ static int mount_test(const struct sp_ctx *ctx, struct sp_step_result *res)
 	int r;
 
 	join_options(plan, options, sizeof(options));
-	r = sp_mount_test(sp_ctx_partition_path(ctx), sp_fs_name(plan->fs), options, msg,
+	r = sp_mount_test(sp_ctx_fs_path(ctx), sp_fs_name(plan->fs), options, msg,
 			  sizeof(msg));
 	if (r < 0)
 		return fail(res, -r, SP_ERR_FAILED, "%s; fstab was not changed", msg);
@@ -367,6 +367,15 @@ static int verify(struct sp_ctx *ctx, struct sp_step_result *res)
 
 	if (!f)
 		return fail(res, ENOMEM, SP_ERR_FAILED, "out of memory");
+	/* check over a closed LUKS2 volume of the plan's: the filesystem the
+	 * line names is not readable, so the line is not judged (the luks
+	 * step says the volume is closed) */
+	if (ctx->auditing && ctx->luks_closed && ctx->have_found_fs && ctx->found_fs.no_node) {
+		sp_step_line(res, "'%s' is not open: the fstab line of the filesystem on it is not "
+			     "judged", ctx->plan->luks.path);
+		free(f);
+		return 0;
+	}
 	r = read_fstab(ctx, f, res);
 	if (r == 0) {
 		sp_judge_fstab(ctx->plan, f, &res->findings);
@@ -400,8 +409,7 @@ static void dry_run_lines(const struct sp_ctx *ctx, const struct where *w, const
 			  enum sp_fstab_action action, enum mnt_state mnt,
 			  struct sp_step_result *res)
 {
-	const char *source = ctx->partition_path[0] ? ctx->partition_path :
-						      ctx->plan->partition_path;
+	const char *source = sp_ctx_fs_path(ctx);
 	char options[OPTIONS_MAX];
 
 	join_options(ctx->plan, options, sizeof(options));
@@ -423,8 +431,7 @@ static int render_line(const struct sp_ctx *ctx, bool placeholder_ok, char *line
 			return fail(res, ENOENT, SP_ERR_FAILED,
 				    "the UUID of the filesystem on '%s' is unknown (the filesystem "
 				    "step reported none); no fstab line written",
-				    ctx->partition_path[0] ? ctx->partition_path :
-							     ctx->plan->partition_path);
+				    sp_ctx_fs_path(ctx));
 		snprintf(line, len, "%s", ctx->plan->fstab_line);
 		return 0;
 	}
@@ -499,6 +506,9 @@ static int read_names(struct sp_ctx *ctx, struct sp_step_result *res)
 		r = add_partitions(ctx, set);
 	if (r == 0)
 		r = add_node(set, sp_ctx_partition_path(ctx));
+	/* the top of a stack, once there (a line naming /dev/VG/LV is ours) */
+	if (r == 0 && ctx->plan->n_layers && access(ctx->plan->fs_path, F_OK) == 0)
+		r = add_node(set, ctx->plan->fs_path);
 	if (r == 0)
 		r = sp_fs_names_add_fs(set, ctx->fs_uuid, ctx->plan->label);
 	if (r < 0) {
@@ -566,7 +576,7 @@ static int prepare(const struct sp_ctx *ctx, const struct where *w, const char *
 		   enum sp_fstab_action *ret_action, char **ret_old, struct sp_step_result *res)
 {
 	const struct sp_fstab_names names = { merge_ours, merge_node_of,
-					      sp_ctx_partition_path(ctx), ctx->names };
+					      sp_ctx_fs_path(ctx), ctx->names };
 	struct sp_error err = { 0 };
 	char *old = NULL;
 	int r;

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "clock.h"
+#include "keyfile.h"
 #include "ondisk-scan.h"
 #include "audit/result.h"
 #include "stripeplan.h"
@@ -91,6 +92,26 @@ struct sp_ctx {
 	 * before the first write (the fstab step's preflight reads them;
 	 * NULL until then): a line naming any is this device's */
 	struct sp_fs_names *names;
+	/* the steps of this run, in order: the plan's layers between the
+	 * partition and the filesystem (pipeline.c) */
+	size_t n_steps;
+	const struct sp_step *steps[SP_MAX_STEPS];
+	/* the key a LUKS2 layer is formatted and opened with (NULL: none
+	 * given; apply's preflight refuses a run that needs one) */
+	const struct sp_key *key;
+	/* tests only (STRIPEPLAN_TEST_FAST_PBKDF): luksFormat with PBKDF2 and
+	 * 1000 iterations, not argon2's gigabyte and seconds */
+	bool fast_pbkdf;
+	/* the plan's own mappings hold the disk (a stack this plan made, open):
+	 * no claim, and only the steps above the layers may write */
+	bool stack_open;
+	/* the LUKS2 step's verify: the header is the plan's, the mapping closed */
+	bool luks_closed;
+	/* the LUKS2 step's verify: the UUID of the plan's header ("" none yet) */
+	char luks_uuid[SP_UUID_MAX];
+	/* the programs the layer steps run, by absolute path (their preflights) */
+	char cryptsetup_path[SP_PATH_MAX];
+	char lvm_path[SP_PATH_MAX];
 };
 
 /*
@@ -138,6 +159,40 @@ extern const struct sp_step sp_step_partition;
 extern const struct sp_step sp_step_filesystem;
 extern const struct sp_step sp_step_fstab;
 extern const struct sp_step sp_step_tuning;
+extern const struct sp_step sp_step_luks;
+extern const struct sp_step sp_step_lvm;
+extern const struct sp_step sp_step_crypttab;
+
+/* The device a layer of the stack is made on: the run's partition node
+ * for the bottom layer (the kernel's, see sp_step_partition_resolve),
+ * the layer below's node otherwise. */
+const char *sp_ctx_layer_below(const struct sp_ctx *ctx, const char *planned_below);
+
+/* ------------------------------------- shared by the layer steps (step-layer.c) */
+
+struct sp_found_layer;
+
+/* What libblkid sees at the start of path (read-only): 0 blank, 1 with
+ * type ("crypto_LUKS", "LVM2_member", "xfs"), uuid and what ("an xfs
+ * filesystem (UUID ...)"), -errno when path cannot be opened. */
+int sp_layer_probe(const char *path, char *type, size_t type_len, char *uuid, size_t uuid_len,
+		   char *what, size_t what_len);
+/* The header of the layer of blkid type at the start of path (sp_scan_layer). */
+int sp_layer_header(const char *path, const char *type, struct sp_found_layer *ret,
+		    struct sp_step_result *res);
+/* Runs argv (argv[0] an absolute path) with stdin (NULL: /dev/null), its
+ * output appended to res->tool_output; a failure (exit status not 0)
+ * names the program and the last line it printed.  0 or -errno. */
+int sp_layer_run(const struct sp_ctx *ctx, const char *const *argv, const void *stdin_bytes,
+		 size_t stdin_len, struct sp_step_result *res);
+/* As sp_layer_run, but the exit status is the answer (LVM's "does VG
+ * exist": 0 yes, 5 no): >= 0 the status, or -errno. */
+int sp_layer_status(const struct sp_ctx *ctx, const char *const *argv, struct sp_step_result *res);
+/* probe_existing for a layer on dev: 1 with what (and where) when
+ * anything is there; the bottom layer's device is read as the plan's
+ * partition range of the disk, made or not. */
+int sp_layer_probe_below(const struct sp_ctx *ctx, const char *dev, const char *layer, char *what,
+			 size_t len);
 
 /*
  * Opens the partition node the partition step verified or made, checks
@@ -240,5 +295,8 @@ void sp_step_fstab_release(struct sp_ctx *ctx);
 /* The disk and partition node a run works on (the plan's, unless set). */
 const char *sp_ctx_disk_path(const struct sp_ctx *ctx);
 const char *sp_ctx_partition_path(const struct sp_ctx *ctx);
+/* The node the filesystem is on: the top of the plan's stack (an LV, a
+ * LUKS2 mapping), else the partition (the whole device with --table none). */
+const char *sp_ctx_fs_path(const struct sp_ctx *ctx);
 
 #endif

@@ -74,7 +74,9 @@ void sp_step_action(struct sp_step_result *res, enum sp_action_kind kind, const 
 	a = &res->actions[res->n_actions++];
 	a->kind = kind;
 	a->destroys = kind == SP_ACTION_WIPE || kind == SP_ACTION_LABEL || kind == SP_ACTION_MKFS ||
-		      kind == SP_ACTION_FSTAB_REMOVE;
+		      kind == SP_ACTION_FSTAB_REMOVE ||
+		      /* a layer formatted over something: what was there is gone */
+		      ((kind == SP_ACTION_LUKS || kind == SP_ACTION_LVM) && before && before[0]);
 	snprintf(a->target, sizeof(a->target), "%s", target ? target : "");
 	snprintf(a->before, sizeof(a->before), "%s", before ? before : "");
 	snprintf(a->after, sizeof(a->after), "%s", after ? after : "");
@@ -139,5 +141,7 @@ static const char *const sp_action_kind_table[] = {
 	[SP_ACTION_FSTAB_ADD] = "fstab-add",
 	[SP_ACTION_FILE] = "file",
 	[SP_ACTION_KNOB] = "knob",
+	[SP_ACTION_LUKS] = "luks",
+	[SP_ACTION_LVM] = "lvm",
 };
 SP_STRING_TABLE(sp_action_kind, enum sp_action_kind, "unknown")

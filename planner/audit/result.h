@@ -41,6 +41,8 @@ enum sp_action_kind {
 	SP_ACTION_FSTAB_ADD,    /* an fstab line added: after the line */
 	SP_ACTION_FILE,         /* a file written: target its path */
 	SP_ACTION_KNOB,         /* a kernel setting: old value -> new */
+	SP_ACTION_LUKS,         /* a LUKS2 volume formatted (before: what it replaces), or opened */
+	SP_ACTION_LVM,          /* an LVM PV, VG or LV made, or activated */
 };
 
 #define SP_ACTION_VALUE_MAX 256U

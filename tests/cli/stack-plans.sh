@@ -51,16 +51,43 @@ expect_exit 2 "luks-name: '.*' is too long" sp --stack luks --luks-name "$(print
 expect_exit 2 "size: /dev/md3 \(20 MiB\) leaves no room for data after the LUKS2 header's 18 MiB" \
 	"$STRIPEPLAN" plan --controller md --level 5 --disks 10 --chunk 1M --fs xfs --device /dev/md3 \
 	--size 20M --stack luks --kernel 6.1.0
-# not yet made by apply or check, nor carried by the installer snippets:
-# refused before anything is probed or written
+# not carried by the installer snippets yet: refused before anything is probed
 expect_exit 2 "format: installer snippets do not carry a --stack yet" sp --stack lvm --format kickstart
-# (a device that does not exist: were the refusal gone, the probe would fail)
+# apply reads and judges the key before it opens the device (which does
+# not exist here: were a refusal missed, the open would say so)
 "$STRIPEPLAN" "${perc[@]}" --device /dev/stripeplan-test-none --stack luks,lvm --format json -o "$WORK/plan.json"
 mkdir "$WORK/root"
-expect_exit 2 "stack: apply does not make or verify LUKS2 and LVM layers yet" \
-	"$STRIPEPLAN" apply --plan "$WORK/plan.json" --device /dev/stripeplan-test-none --root "$WORK/root"
-expect_exit 2 "stack: check does not make or verify LUKS2 and LVM layers yet" \
-	"$STRIPEPLAN" check --plan "$WORK/plan.json" --device /dev/stripeplan-test-none --root "$WORK/root"
-expect_exit 2 "stack: apply does not make or verify LUKS2 and LVM layers yet" \
-	"$STRIPEPLAN" "${perc[@]/plan/apply}" --device /dev/stripeplan-test-none --stack lvm --root "$WORK/root"
+printf 'secret' >"$WORK/key"
+chmod 0644 "$WORK/key"
+expect_exit 3 "key file '.*/key' has mode 0644: its group or others may use it" \
+	"$STRIPEPLAN" apply --plan "$WORK/plan.json" --device /dev/stripeplan-test-none --root "$WORK/root" \
+	--key-file "$WORK/key"
+mkdir "$WORK/keydir"
+chmod 0700 "$WORK/keydir"
+expect_exit 2 "key file '.*/keydir' is not a regular file" \
+	"$STRIPEPLAN" apply --plan "$WORK/plan.json" --device /dev/stripeplan-test-none --root "$WORK/root" \
+	--key-file "$WORK/keydir"
+chmod 0600 "$WORK/key"
+expect_exit 2 "key-file: the plan has no LUKS2 layer \(--stack luks\) to use it" \
+	"$STRIPEPLAN" "${perc[@]/plan/apply}" --device /dev/stripeplan-test-none --stack lvm --root "$WORK/root" \
+	--key-file "$WORK/key"
+expect_exit 2 "STRIPEPLAN_TEST_FAST_PBKDF: 'yes' is not 1" \
+	env STRIPEPLAN_TEST_FAST_PBKDF=yes "$STRIPEPLAN" apply --plan "$WORK/plan.json" \
+	--device /dev/stripeplan-test-none --root "$WORK/root" --key-file "$WORK/key"
+# a good key: apply and check of a stack plan go on to the device (the
+# reason on stderr; check's report lists its luks and lvm steps, not run)
+stack_run() {
+	local want=$1 rc=0
+	shift
+	checks=$((checks + 1))
+	"$@" >"$WORK/out" 2>"$WORK/err" || rc=$?
+	if [ "$rc" != "$want" ] || ! grep -q "'/dev/stripeplan-test-none'" "$WORK/err" ||
+		{ [ "$want" = 2 ] && ! grep -Pzq '  partition +pending\n  luks +pending\n  lvm +pending\n  filesystem' "$WORK/out"; }; then
+		fail "'$*': exit $rc, expected $want: $(cat "$WORK/err" "$WORK/out")"
+	fi
+}
+stack_run 3 "$STRIPEPLAN" apply --plan "$WORK/plan.json" --device /dev/stripeplan-test-none \
+	--root "$WORK/root" --key-file "$WORK/key"
+stack_run 2 "$STRIPEPLAN" check --plan "$WORK/plan.json" --device /dev/stripeplan-test-none \
+	--root "$WORK/root"
 finish

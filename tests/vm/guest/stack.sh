@@ -98,15 +98,34 @@ expect_eq "xfs sunit swidth (blocks) on the LV" \
 mkfs_derived "/dev/$vg/$lv" >/tmp/derived
 expect_eq "what mkfs.xfs derives on the LV alone" "$(cat /tmp/derived)" "16 48"
 
-# ---- apply and check of a stack plan: refused, nothing written -------------
-# (until the LUKS2 and LVM steps exist: exit 2 before the device is opened)
+# ---- check --stack of the stack made by hand with the plan's numbers ------
+# the luks and lvm steps read it back (header, dm mappings in sysfs) and the
+# filesystem on its top: all of it is the plan's
 sb=$(dd if=/dev/md5 bs=1M count=20 2>/dev/null | sha256sum)
-expect_rc 2 "apply --stack luks,lvm: not made by apply yet" \
-	stripeplan apply "${S[@]}" --device /dev/md5 --root "$ROOT"
-expect_out "... and says so" "apply does not make or verify LUKS2 and LVM layers yet"
-expect_rc 2 "check --stack luks,lvm: not read by check yet" \
-	stripeplan check "${S[@]}" --device /dev/md5 --root "$ROOT"
-expect_eq "md5's first 20 MiB after both" "$(dd if=/dev/md5 bs=1M count=20 2>/dev/null | sha256sum)" "$sb"
+sp_check "${S[@]}" --device /dev/md5 --root "$ROOT" >"$OUT" 2>"$ERR" || true
+sed 's/^/    > /' "$OUT"
+expect_out "check --stack luks,lvm on the stack made by hand: its luks step matches" \
+	"\] luks +LUKS2 md5_crypt on /dev/md5, data at $((offset * 512)) B, $sector B sectors, UUID .* already matches"
+expect_out "... its lvm step matches" "\] lvm +PV /dev/mapper/md5_crypt, pe_start .* already matches"
+expect_out "... its filesystem step matches" "\] filesystem .* already matches"
+
+# ---- an open LUKS2 mapping that is not the plan's: refused, nothing written --
+# writes: the sectors the kernel counts written on md5's members (field 7 of
+# /sys/block/X/stat), once what is cached is on the disks and md has marked
+# the array clean after the last write (one superblock sector on some
+# members, a moment after it goes idle: vm/scan waits the same)
+writes() {
+	local d
+	sync
+	udevadm settle
+	sleep 1
+	for d in "${members[@]}"; do echo "$d $(awk '{ print $7 }' "/sys/block/$d/stat")"; done
+}
+before=$(writes)
+expect_rc 3 "apply --stack luks,lvm --luks-name other while md5_crypt holds md5: refused" \
+	stripeplan apply "${S[@]}" --luks-name other --device /dev/md5 --root "$ROOT" --key-file /tmp/key --force
+expect_out "... naming the holder" "is held by $cryptdm; stripeplan never touches a disk in use, even with --force"
+expect_eq "sectors written on md5's members after the refusal" "$(writes)" "$before"
 
 # ---- the layers held open: apply refuses md5 even with --force ------------
 expect_rc 3 "apply --force on md5 while the LUKS2 mapping holds it: refused" \
@@ -146,6 +165,102 @@ echo "pvcreate's own pe_start on the LUKS2 volume: $def_pe bytes; the layers' su
 expect_eq "pvcreate's own pe_start on the LUKS2 volume is whole stripes" "$((def_pe % STRIPE))" 0
 expect_rc 0 "pvremove" pvremove -q "/dev/mapper/$luks_name"
 expect_rc 0 "cryptsetup close" cryptsetup close "$luks_name"
+
+# ---- apply --stack luks,lvm: md RAID5 -> LUKS2 -> LVM -> XFS ---------------
+# a LUKS2 header that is not the plan's (16 MiB: cryptsetup's default
+# there is the plan's own, see above): refused without --force, nothing
+# written
+expect_rc 0 "wipefs md5" wipefs -aq /dev/md5
+expect_rc 0 "luksFormat --offset 32768 (16 MiB, not whole stripes)" \
+	cryptsetup luksFormat -q --type luks2 --offset 32768 "${FAST[@]}" --key-file /tmp/key /dev/md5
+udevadm settle
+before=$(writes)
+expect_rc 3 "apply --stack over a LUKS2 header that is not the plan's, no --force: refused" \
+	stripeplan apply "${S[@]}" --device /dev/md5 --root "$ROOT" --key-file /tmp/key
+expect_out "... naming it" "crypto_LUKS.*without --force"
+expect_eq "sectors written on md5's members after the refusal" "$(writes)" "$before"
+expect_rc 0 "wipefs md5" wipefs -aq /dev/md5
+expect_rc 0 "pvcreate on md5 with its defaults" pvcreate -q /dev/md5
+before=$(writes)
+expect_rc 3 "apply --stack over an existing PV, no --force: refused" \
+	stripeplan apply "${S[@]}" --device /dev/md5 --root "$ROOT" --key-file /tmp/key
+expect_out "... naming it" "LVM2_member.*without --force"
+expect_eq "sectors written on md5's members after the refusal" "$(writes)" "$before"
+expect_rc 0 "pvremove md5" pvremove -q /dev/md5
+expect_rc 0 "wipefs md5" wipefs -aq /dev/md5
+rm -f "$ROOT/etc/fstab"
+printf '# kept\nmd5_crypt UUID=0 /old-key luks\nother UUID=1 none luks\n' >"$ROOT/etc/crypttab"
+export STRIPEPLAN_TEST_FAST_PBKDF=1
+expect_rc 0 "apply --dry-run --stack luks,lvm lists the layers' commands" \
+	stripeplan apply "${S[@]}" --device /dev/md5 --root "$ROOT" --dry-run
+expect_out "... luksFormat with the plan's offset and sector size" \
+	"cryptsetup luksFormat --batch-mode --type luks2 --offset $offset --sector-size $sector"
+expect_out "... pvcreate with the plan's alignment" "lvm pvcreate --dataalignment $align --dataalignmentoffset 0 /dev/mapper/md5_crypt"
+expect_out "... vgcreate with the plan's extent" "lvm vgcreate -s $extent $vg /dev/mapper/md5_crypt"
+expect_out "... lvcreate with the plan's extents" "lvm lvcreate -l $extents -n $lv -y -Wy -Zy $vg"
+expect_out "... the crypttab line, its UUID to come" "write /tmp/root/etc/crypttab: 'md5_crypt UUID=@LUKS2_UUID@ none luks,nofail'"
+expect_rc 2 "apply --stack luks without --key-file: refused" \
+	stripeplan apply "${S[@]}" --device /dev/md5 --root "$ROOT"
+expect_out "... asking for it" "give its key with --key-file FILE"
+cp /tmp/key /tmp/key-open
+chmod 0640 /tmp/key-open
+expect_rc 3 "apply with a group-readable key file: refused" \
+	stripeplan apply "${S[@]}" --device /dev/md5 --root "$ROOT" --key-file /tmp/key-open
+t0=$SECONDS
+expect_rc 0 "apply --stack luks,lvm on md5" \
+	stripeplan apply "${S[@]}" --device /dev/md5 --root "$ROOT" --key-file /tmp/key
+echo "apply of the stack: $((SECONDS - t0)) s"
+sed 's/^/    > /' "$OUT"
+udevadm settle
+crypt_table=$(dmsetup table md5_crypt)
+lv_table=$(dmsetup table "$vg-$lv")
+expect_eq "applied: dm-crypt data offset (dmsetup table)" "$(awk '{ print $NF }' <<<"$crypt_table")" "$offset"
+pe_start=$(pvs --noheadings --units b --nosuffix -o pe_start /dev/mapper/md5_crypt | tr -d ' ')
+expect_eq "applied: pe_start (pvs) is the plan's, whole stripes" "$pe_start $((pe_start % STRIPE))" \
+	"$(($(awk '$3 == "linear" { print $5 }' <<<"$lv_table") * 512)) 0"
+expect_eq "applied: extent size (vgs)" "$(vgs --noheadings --units b --nosuffix -o vg_extent_size "$vg" | tr -d ' ')" \
+	"$((${extent%k} * 1024))"
+expect_eq "applied: LV extents (lvs), one segment" "$(lvs --noheadings -o seg_size_pe,seg_count "$vg/$lv" | xargs)" "$extents 1"
+expect_eq "applied: the XFS starts at the plan's byte of md5" "$(($(awk '{ print $NF }' <<<"$crypt_table") * 512 + pe_start))" "$into"
+expect_eq "applied: xfs sunit swidth (blocks) on the LV = the array's" \
+	"$(xfs_sb "/dev/$vg/$lv" unit) $(xfs_sb "/dev/$vg/$lv" width)" "16 48"
+uuid=$(blkid -s UUID -o value "/dev/$vg/$lv")
+expect_rc 0 "applied: fstab names the filesystem by its UUID" grep -q "^UUID=$uuid /data xfs" "$ROOT/etc/fstab"
+expect_eq "applied: crypttab names the LUKS2 volume by its UUID, nofail as fstab; its other lines kept" \
+	"$(cat "$ROOT/etc/crypttab")" "# kept
+md5_crypt UUID=$(blkid -s UUID -o value /dev/md5) none luks,nofail
+other UUID=1 none luks"
+expect_rc 0 "check --strict --stack luks,lvm after apply" sp_check "${S[@]}" --device /dev/md5 --root "$ROOT" --strict
+before=$(writes)
+expect_rc 0 "apply again on the open stack" \
+	stripeplan apply "${S[@]}" --device /dev/md5 --root "$ROOT" --key-file /tmp/key
+expect_out "... nothing to do" "already matches the plan: nothing to do"
+expect_eq "sectors written on md5's members by the second apply" "$(writes)" "$before"
+# closed: the LV deactivated, the LUKS2 volume closed; apply opens both and
+# makes nothing anew (the filesystem keeps its UUID)
+expect_rc 0 "vgchange -an $vg" vgchange -q -an "$vg"
+expect_rc 0 "cryptsetup close md5_crypt" cryptsetup close md5_crypt
+sp_check "${S[@]}" --device /dev/md5 --root "$ROOT" >"$OUT" 2>"$ERR" || true
+sed 's/^/    > /' "$OUT"
+expect_out "check --stack on the closed volume says it is closed, not a difference" \
+	"\] luks .* already matches"
+expect_out "... why it reads no further" "is closed: not a difference from the plan"
+expect_rc 0 "apply --dry-run on the closed stack" \
+	stripeplan apply "${S[@]}" --device /dev/md5 --root "$ROOT" --dry-run
+expect_out "... would open the volume" "/dev/mapper/md5_crypt: \(nothing\) -> opened on /dev/md5"
+expect_out "... and reads the rest once it is open" "not read while the LUKS2 volume '/dev/mapper/md5_crypt' is closed"
+expect_rc 1 "... listing no pvcreate, mkfs or fstab change" grep -qE "pvcreate|mkfs|fstab-add|fstab-remove" "$OUT"
+expect_rc 0 "apply on the closed stack opens it" \
+	stripeplan apply "${S[@]}" --device /dev/md5 --root "$ROOT" --key-file /tmp/key
+sed 's/^/    > /' "$OUT"
+udevadm settle
+expect_eq "... the same filesystem (UUID)" "$(blkid -s UUID -o value "/dev/$vg/$lv")" "$uuid"
+expect_rc 0 "check --strict after the reopening" sp_check "${S[@]}" --device /dev/md5 --root "$ROOT" --strict
+expect_rc 3 "apply without --stack on the open stack, --force: refused" \
+	stripeplan apply --controller md --fs xfs --mountpoint /data --device /dev/md5 --root "$ROOT" --force
+expect_rc 0 "vgchange -an $vg" vgchange -q -an "$vg"
+expect_rc 0 "cryptsetup close md5_crypt" cryptsetup close md5_crypt
+unset STRIPEPLAN_TEST_FAST_PBKDF
 mdadm --stop /dev/md5 >/dev/null
 
 # ---- a controller's LUN: LVM on a GPT partition, LUKS2 on the LV ----------
@@ -207,4 +322,43 @@ expect_rc 1 "check on the LUN with pvcreate's default" sp_check "${P[@]}" --devi
 expect_out "check: costly, 21.33 stripes, with the fix" \
 	"costly: the LVM physical volume on /dev/${lun}1 starts its extents \\(pe_start\\) 1 MiB in \\(byte 4194304 of the array, 21.33 stripes\\).*pvcreate --dataalignment 3072k --dataalignmentoffset 0"
 expect_rc 0 "pvremove" pvremove -q "/dev/${lun}1"
+
+# ---- the LUN: apply --stack lvm alone, then --stack luks alone ---------------
+export STRIPEPLAN_TEST_FAST_PBKDF=1
+rm -f "$ROOT/etc/fstab"
+L=(--stack lvm --vg vgl --lv lv)
+expect_rc 0 "plan --stack lvm on the LUN" stripeplan plan "${P[@]}" "${L[@]}" --device "/dev/$lun"
+align=$(sed -n 's/.*(pvcreate --dataalignment \([0-9]*k\) --dataalignmentoffset 0).*/\1/p' "$OUT")
+extents=$(sed -n 's/.*(lvcreate -l \([0-9]*\) -n .*/\1/p' "$OUT")
+expect_rc 0 "apply --stack lvm on the LUN" stripeplan apply "${P[@]}" "${L[@]}" --device "/dev/$lun" --root "$ROOT"
+sed 's/^/    > /' "$OUT"
+udevadm settle
+pe_start=$(pvs --noheadings --units b --nosuffix -o pe_start "/dev/${lun}1" | tr -d ' ')
+expect_eq "LVM alone: pe_start (pvs) = --dataalignment $align" "$pe_start" "$((${align%k} * 1024))"
+expect_eq "LVM alone: partition start + pe_start on a whole stripe" "$(((part_start + pe_start) % STRIPE))" 0
+expect_eq "LVM alone: LV extents (lvs)" "$(lvs --noheadings -o seg_size_pe vgl/lv | tr -d ' ')" "$extents"
+expect_eq "LVM alone: xfs sunit swidth (blocks)" "$(xfs_sb /dev/vgl/lv unit) $(xfs_sb /dev/vgl/lv width)" "16 48"
+expect_rc 0 "LVM alone: check --strict" sp_check "${P[@]}" "${L[@]}" --device "/dev/$lun" --root "$ROOT" --strict
+expect_rc 0 "LVM alone: apply again" stripeplan apply "${P[@]}" "${L[@]}" --device "/dev/$lun" --root "$ROOT"
+expect_out "... nothing to do" "already matches the plan: nothing to do"
+expect_rc 0 "lvremove" lvremove -q -y vgl/lv
+expect_rc 0 "vgremove" vgremove -q vgl
+expect_rc 0 "pvremove" pvremove -q "/dev/${lun}1"
+rm -f "$ROOT/etc/fstab"
+K=(--stack luks --luks-name lunc)
+expect_rc 0 "plan --stack luks on the LUN" stripeplan plan "${P[@]}" "${K[@]}" --device "/dev/$lun"
+read -r offset sector < <(sed -n 's/.*luksFormat --type luks2 --offset \([0-9]*\) --sector-size \([0-9]*\) .*/\1/p' "$OUT")
+expect_rc 0 "apply --stack luks on the LUN" \
+	stripeplan apply "${P[@]}" "${K[@]}" --device "/dev/$lun" --root "$ROOT" --key-file /tmp/key
+sed 's/^/    > /' "$OUT"
+udevadm settle
+crypt_off=$(dmsetup table lunc | awk '{ print $NF }')
+expect_eq "LUKS2 alone: data offset (dmsetup table) = the plan's" "$crypt_off" "$offset"
+expect_eq "LUKS2 alone: partition start + offset on a whole stripe" "$(((part_start + crypt_off * 512) % STRIPE))" 0
+expect_eq "LUKS2 alone: xfs sunit swidth (blocks)" "$(xfs_sb /dev/mapper/lunc unit) $(xfs_sb /dev/mapper/lunc width)" "16 48"
+expect_rc 0 "LUKS2 alone: check --strict" sp_check "${P[@]}" "${K[@]}" --device "/dev/$lun" --root "$ROOT" --strict
+expect_rc 0 "LUKS2 alone: apply again" \
+	stripeplan apply "${P[@]}" "${K[@]}" --device "/dev/$lun" --root "$ROOT" --key-file /tmp/key
+expect_out "... nothing to do" "already matches the plan: nothing to do"
+expect_rc 0 "cryptsetup close lunc" cryptsetup close lunc
 vm_finish

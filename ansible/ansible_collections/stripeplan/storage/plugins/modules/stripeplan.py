@@ -220,6 +220,14 @@ options:
     type: bool
     default: false
     version_added: "1.0.0"
+  key_file:
+    description:
+      - The key of the plan's LUKS2 layer (I(stack) with C(luks)), a file on the managed host that only
+        its owner may read (C(stripeplan apply --key-file)); never the key itself, which would be in
+        the task's arguments and logs.
+      - Needed to format or open the LUKS2 volume; refused for a plan without one.
+    type: path
+    version_added: "1.1.0"
   force:
     description:
       - Replace partition tables and filesystems found on I(device), and accept a system directory
@@ -302,7 +310,7 @@ actions:
     - What apply did (in check mode, would do), in order, as C(stripeplan apply --format json) lists them
       (see stripeplan(8), JSON OUTPUT); empty when the device already matches.
     - Each has C(step), C(action) (C(wipe), C(label), C(mkfs), C(fstab-remove), C(fstab-add), C(file),
-      C(knob)), C(target), C(before), C(after) and C(destroys).
+      C(knob), C(luks), C(lvm)), C(target), C(before), C(after) and C(destroys).
     - In check mode a new filesystem's UUID is not known yet; the fstab line added names it C(@FS_UUID@).
   returned: when stripeplan ran past planning
   type: list
@@ -347,6 +355,7 @@ PLAN_FLAGS = (('controller', '--controller'), ('level', '--level'), ('disks', '-
               ('luks_name', '--luks-name'), ('profiles', '--profiles'))
 # the options of plan, apply and check the module gives itself
 MODULE_OWNS = {'--device': 'device', '--root': 'root', '--force': 'force', '--plan': 'plan',
+               '--key-file': 'key_file',
                '--dry-run': 'check mode', '--strict': 'check mode', '--format': 'JSON, always',
                '--output': 'the result', '--help': None}
 # what a reviewed plan file holds already (profiles are read from the host at apply)
@@ -575,6 +584,9 @@ class Runner(object):
             self.fail(rc, stderr_message(err) or 'stripeplan plan exited %d' % rc)
         return out
 
+    def key_flags(self):
+        return ['--key-file', self.p['key_file']] if self.p['key_file'] else []
+
     def profiles_flags(self):
         return ['--profiles', self.p['profiles']] if self.p['profiles'] else []
 
@@ -724,7 +736,7 @@ class Runner(object):
                 self.left_alone(check)
                 return
             # apply refuses it, in its own words
-        rc, report, err = self.command('apply', plan_file, self.force_flags())
+        rc, report, err = self.command('apply', plan_file, self.force_flags() + self.key_flags())
         if rc != 0:
             self.failure('apply', rc, report, err)
         self.result['report'] = report
@@ -843,6 +855,7 @@ def main():
             root=dict(type='path', default='/'),
             mount=dict(type='bool', default=False),
             force=dict(type='bool', default=False),
+            key_file=dict(type='path', no_log=False),
             executable=dict(type='path'),
         ),
         mutually_exclusive=[('plan', opt) for opt in ARRAY_OPTIONS],
