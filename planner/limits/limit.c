@@ -117,31 +117,31 @@ static const struct sp_limit limits[SP_LIMIT_COUNT] = {
 		"ext4-stripe-used-max", "Linux", "an ext4 stripe width", 0, 32768, "blocks", "Linux 6.1",
 		"fs/ext4/super.c ext4_get_stripe_size(): a stripe above the blocks per group "
 		"(32768 with 4 KiB blocks) is not used",
-		SP_LIMIT_IGNORED, "mballoc then falls back to the stride, or to none" },
+		SP_LIMIT_IGNORED, "mballoc then falls back to the stride, or to none", NULL },
 	[SP_LIMIT_READ_AHEAD_KB] = {
 		"read-ahead-kb", "Linux", "a queue/read_ahead_kb", 0, 4294967295, "KiB", "Linux 6.1",
 		"block/blk-sysfs.c queue_ra_store(), queue_var_store() (above UINT_MAX: -EINVAL)",
-		SP_LIMIT_REFUSED, "kept in whole pages" },
+		SP_LIMIT_REFUSED, "kept in whole pages", NULL },
 	[SP_LIMIT_MAX_SECTORS_KB] = {
 		"max-sectors-kb", "Linux", "a queue/max_sectors_kb", 4, 2147483647, "KiB", "Linux 6.1",
 		"block/blk-sysfs.c queue_max_sectors_store(): a page up to max_hw_sectors_kb, "
 		"-EINVAL outside (6.12 lowers a larger value instead)",
 		SP_LIMIT_REFUSED, "at most the device's max_hw_sectors_kb (a sector count in an "
-		"unsigned int, so never above 2147483647 KiB)" },
+		"unsigned int, so never above 2147483647 KiB)", NULL },
 	[SP_LIMIT_NR_REQUESTS] = {
 		"nr-requests", "Linux", "a queue/nr_requests", 4, 10240, "requests", "Linux 6.1",
 		"block/blk-mq.c blk_mq_update_nr_requests() -> blk-mq-tag.c "
 		"blk_mq_tag_update_depth(can_grow=false): -EINVAL above the tag depth, which "
 		"blk_mq_alloc_tag_set() caps at BLK_MQ_MAX_DEPTH",
 		SP_LIMIT_REFUSED, "with scheduler none at most the device's tag depth; below 4 "
-		"raised to 4" },
+		"raised to 4", NULL },
 	[SP_LIMIT_NR_REQUESTS_SCHED] = {
 		"nr-requests-sched", "Linux", "a queue/nr_requests with a scheduler", 4, 2048,
 		"requests", "Linux 6.1",
 		"block/blk-mq-tag.c blk_mq_tag_update_depth() 'tdepth > MAX_SCHED_RQ', "
 		"block/blk-mq-sched.h MAX_SCHED_RQ (16 * BLKDEV_DEFAULT_RQ; 16 * BLKDEV_MAX_RQ "
 		"in older blk-mq, the same 2048)",
-		SP_LIMIT_REFUSED, "any blk-mq queue with mq-deadline, bfq or kyber" },
+		SP_LIMIT_REFUSED, "any blk-mq queue with mq-deadline, bfq or kyber", NULL },
 	[SP_LIMIT_MAX_SECTORS_HW] = {
 		"max-sectors-kb-hw", "Linux", "a queue/max_sectors_kb up to the disk's max_hw_sectors_kb",
 		4, 0, "KiB", "Linux 6.1",
@@ -149,7 +149,7 @@ static const struct sp_limit limits[SP_LIMIT_COUNT] = {
 		"max_sectors_kb < page_kb' is -EINVAL, max_hw_sectors_kb the smaller of the queue's "
 		"max_hw_sectors and max_dev_sectors",
 		SP_LIMIT_REFUSED, "the bound is each disk's own, read from queue/max_hw_sectors_kb; "
-		"a profile's value above it is planned at it" },
+		"a profile's value above it is planned at it", NULL },
 	[SP_LIMIT_NR_REQUESTS_TAGS] = {
 		"nr-requests-tag-depth", "Linux",
 		"a queue/nr_requests with scheduler none up to the disk's tag depth", 4, 0, "requests",
@@ -158,42 +158,42 @@ static const struct sp_limit limits[SP_LIMIT_COUNT] = {
 		"blk_mq_tag_update_depth(hctx, &hctx->tags, nr, false): 'tdepth > tags->nr_tags' "
 		"with !can_grow is -EINVAL (only a scheduler's sched_tags may grow)",
 		SP_LIMIT_REFUSED, "the bound is each disk's own, the smallest of its mq/*/nr_tags; "
-		"a profile's value above it is planned at it" },
+		"a profile's value above it is planned at it", NULL },
 	[SP_LIMIT_QUEUE_DEPTH] = {
 		"scsi-queue-depth", "Linux", "a device/queue_depth", 1, 4096, "commands", "Linux 6.1",
 		"drivers/scsi/scsi_sysfs.c sdev_store_queue_depth() (-EINVAL above the host's "
 		"can_queue), drivers/scsi/scsi.c scsi_change_queue_depth() (lowers to 4096)",
-		SP_LIMIT_REFUSED, "and at most the host's can_queue" },
+		SP_LIMIT_REFUSED, "and at most the host's can_queue", NULL },
 	[SP_LIMIT_MD_STRIPE_CACHE] = {
 		"md-stripe-cache", "Linux", "an md/stripe_cache_size", 17, 32768, "entries", "Linux 6.1",
 		"drivers/md/raid5.c raid5_set_cache_size() 'size <= 16 || size > 32768'",
-		SP_LIMIT_REFUSED, "RAID4/5/6 only; each entry holds a page per member" },
+		SP_LIMIT_REFUSED, "RAID4/5/6 only; each entry holds a page per member", NULL },
 	[SP_LIMIT_MD_SYNC_SPEED] = {
 		"md-sync-speed", "Linux", "an md/sync_speed_min or _max", 1, 4294967295, "KiB/s",
 		"Linux 6.1",
 		"drivers/md/md.c sync_min_store(), sync_max_store() (0 is -EINVAL; 'system' "
 		"follows dev.raid.speed_limit_*)",
-		SP_LIMIT_REFUSED, NULL },
+		SP_LIMIT_REFUSED, NULL, NULL },
 	[SP_LIMIT_XFS_LOGBUFS] = {
 		"xfs-logbufs", "Linux", "an XFS logbufs", 2, 8, "buffers", "Linux 6.1",
 		"fs/xfs/xfs_super.c xfs_fs_validate_params(), XLOG_MIN_ICLOGS, XLOG_MAX_ICLOGS",
-		SP_LIMIT_REFUSED, "the mount fails" },
+		SP_LIMIT_REFUSED, "the mount fails", NULL },
 	[SP_LIMIT_XFS_LOGBSIZE] = {
 		"xfs-logbsize", "Linux", "an XFS logbsize", 16 * KIB, 256 * KIB, "bytes", "Linux 6.1",
 		"fs/xfs/xfs_super.c xfs_fs_validate_params() XLOG_MIN_RECORD_BSIZE, "
 		"XLOG_MAX_RECORD_BSIZE; xfs_finish_flags() 'logbuf size must be greater than or "
 		"equal to log stripe size'",
-		SP_LIMIT_REFUSED, "a power of two, and at least the log stripe unit" },
+		SP_LIMIT_REFUSED, "a power of two, and at least the log stripe unit", NULL },
 	[SP_LIMIT_MD_RAID6_DISKS] = {
 		"md-raid6-disks", "mdadm", "a RAID6 array", 4, 256, "devices", "mdadm 1.5.0",
 		"Create.c 'no more than 256 raid-devices supported for level 6' (98c6faba80e6); "
 		"'at least 4 raid-devices needed for level 6'",
-		SP_LIMIT_REFUSED, NULL },
+		SP_LIMIT_REFUSED, NULL, NULL },
 	[SP_LIMIT_MD_DEVICES] = {
 		"md-devices", "mdadm", "an array with 1.x metadata", 1, 1920, "devices", "mdadm 3.2.4",
 		"super1.c MAX_DEVS (4096 - 256) / 2 (911cead7f194 'super1: support superblocks up "
 		"to 4K'); drivers/md/md.c super_1_load() max_disks",
-		SP_LIMIT_REFUSED, "0.90 metadata holds 27 (md_p.h MD_SB_DISKS)" },
+		SP_LIMIT_REFUSED, "0.90 metadata holds 27 (md_p.h MD_SB_DISKS)", NULL },
 	[SP_LIMIT_SCSI_MQ_DEFAULT] = {
 		"scsi-mq-default", "Linux", "SCSI disks blk-mq by default", SP_LIMIT_RELEASE(4, 19), 0,
 		"release", "Linux 4.19",
@@ -201,44 +201,44 @@ static const struct sp_limit limits[SP_LIMIT_COUNT] = {
 		SP_LIMIT_CHANGED,
 		"SCSI disks offer none, mq-deadline, kyber, bfq; noop, deadline and cfq are refused "
 		"(until 5.0 scsi_mod.use_blk_mq=0 brings them back); NVMe and virtio disks are "
-		"blk-mq on every release" },
+		"blk-mq on every release", NULL },
 	[SP_LIMIT_LEGACY_SCHED_REMOVED] = {
 		"legacy-schedulers-removed", "Linux", "single-queue schedulers removed",
 		SP_LIMIT_RELEASE(5, 0), 0, "release", "Linux 5.0",
 		"f382fb0bcef4 'block: remove legacy IO schedulers'",
 		SP_LIMIT_CHANGED, "every disk is blk-mq; noop and cfq are refused, deadline is "
-		"mq-deadline's alias" },
+		"mq-deadline's alias", NULL },
 	[SP_LIMIT_XFS_BARRIER_REMOVED] = {
 		"xfs-barrier-removed", "Linux", "XFS barrier and nobarrier removed",
 		SP_LIMIT_RELEASE(4, 19), 0, "release", "Linux 4.19",
 		"1c02d502c208 'xfs: remove deprecated barrier/nobarrier mount'; "
 		"Documentation/admin-guide/xfs.rst 'Removed Mount Options': barrier, nobarrier v4.19; "
 		"SUSE KB 000020240 (SLES 15 SP2's 5.3: 'unknown mount option [nobarrier]')",
-		SP_LIMIT_CHANGED, "the mount fails: unknown parameter" },
+		SP_LIMIT_CHANGED, "the mount fails: unknown parameter", NULL },
 	[SP_LIMIT_XFS_INODE64_DEFAULT] = {
 		"xfs-inode64-default", "Linux", "XFS inode64 the default", SP_LIMIT_RELEASE(3, 7), 0,
 		"release", "Linux 3.7",
 		"08bf540412ed 'xfs: make inode64 as the default allocation mode'; Red Hat Enterprise "
 		"Linux 6 Storage Administration Guide 8.2 (inode64 above 2 TB)",
-		SP_LIMIT_CHANGED, "before it, a filesystem above 2 TiB is planned with inode64" },
+		SP_LIMIT_CHANGED, "before it, a filesystem above 2 TiB is planned with inode64", NULL },
 	[SP_LIMIT_XFS_BARRIER_IGNORED] = {
 		"xfs-barrier-ignored", "Linux", "XFS barrier and nobarrier ignored",
 		SP_LIMIT_RELEASE(4, 10), 0, "release", "Linux 4.10",
 		"4cf4573d899c 'xfs: deprecate barrier/nobarrier mount option' (fs/xfs/xfs_super.c "
 		"xfs_parseargs(): 'option is deprecated, ignoring.'); SUSE KB 000020240 (SLES 12 SP4, "
 		"12 SP5 and 15 SP1 log it and mount)",
-		SP_LIMIT_CHANGED, "the mount succeeds and XFS flushes its cache as without it" },
+		SP_LIMIT_CHANGED, "the mount succeeds and XFS flushes its cache as without it", NULL },
 	[SP_LIMIT_MQ_DEADLINE] = {
 		"mq-deadline", "Linux", "mq-deadline on blk-mq queues", SP_LIMIT_RELEASE(4, 11), 0,
 		"release", "Linux 4.11",
 		"945ffb60c11d 'mq-deadline: add blk-mq adaptation of the deadline IO scheduler'",
-		SP_LIMIT_CHANGED, "before it a blk-mq queue (NVMe, virtio, scsi-mq) offers none only" },
+		SP_LIMIT_CHANGED, "before it a blk-mq queue (NVMe, virtio, scsi-mq) offers none only", NULL },
 	[SP_LIMIT_MQ_BFQ_KYBER] = {
 		"bfq-kyber", "Linux", "bfq and kyber on blk-mq queues", SP_LIMIT_RELEASE(4, 12), 0,
 		"release", "Linux 4.12",
 		"aee69d78dec0 'block, bfq: introduce the BFQ-v0 I/O scheduler as an extra scheduler'; "
 		"00e043936e9a 'blk-mq: introduce Kyber multiqueue I/O scheduler'",
-		SP_LIMIT_CHANGED, "bfq is where a blk-mq queue has cfq's place; before it, none" },
+		SP_LIMIT_CHANGED, "bfq is where a blk-mq queue has cfq's place; before it, none", NULL },
 	[SP_LIMIT_SYSTEMD] = {
 		"systemd", "systemd", "x-systemd.* mount options (the system boots systemd)",
 		SP_LIMIT_RELEASE(3, 10), 0, "release", "Linux 3.10",
@@ -248,7 +248,7 @@ static const struct sp_limit limits[SP_LIMIT_COUNT] = {
 		SP_LIMIT_CHANGED, "from it the plan mounts with x-systemd.device-timeout; a kernel "
 		"release names no init system, and 3.10 is no requirement of systemd's but the release "
 		"below which the distributions planned for (RHEL 6, SLES 11, Debian 7) boot Upstart or "
-		"SysV init" },
+		"SysV init", NULL },
 	[SP_LIMIT_RHEL_BLK_MQ_ONLY] = {
 		"rhel-blk-mq-only", "Red Hat Enterprise Linux", "block devices multi-queue only", 8, 0,
 		"RHEL", "RHEL 8.0",
@@ -257,14 +257,14 @@ static const struct sp_limit limits[SP_LIMIT_COUNT] = {
 		"single-queue schedulers ... have been removed'); 'Considerations in adopting RHEL 8' "
 		"12.2.4 (scsi-mq on by default)",
 		SP_LIMIT_CHANGED, "its 4.18 offers none, mq-deadline, bfq, kyber on every disk, as "
-		"mainline 5.0 does" },
+		"mainline 5.0 does", NULL },
 	[SP_LIMIT_RHEL_BARRIER_REMOVED] = {
 		"rhel-xfs-barrier-removed", "Red Hat Enterprise Linux", "XFS barrier and nobarrier removed",
 		8, 0, "RHEL", "RHEL 8.0",
 		"Red Hat's leapp-repository, el7toel8 actor checkfstabxfsoptions "
 		"(REMOVED_XFS_OPTIONS: barrier, nobarrier 'removed from kernel in 4.19'; 'not "
 		"supported on RHEL 8 and prevent system from booting'), Bugzilla 1870813",
-		SP_LIMIT_CHANGED, "its 4.18 carries the 4.19 removal: the mount fails" },
+		SP_LIMIT_CHANGED, "its 4.18 carries the 4.19 removal: the mount fails", NULL },
 	[SP_LIMIT_SLES_BLK_MQ_ONLY] = {
 		"sles-blk-mq-only", "SUSE Linux Enterprise Server", "block devices multi-queue only",
 		15, 0, "SLES", "SLES 15",
@@ -272,13 +272,13 @@ static const struct sp_limit limits[SP_LIMIT_COUNT] = {
 		"removed' ('The blk-mq I/O path replaces cfq'), 13.2 'Available I/O elevators with "
 		"blk-mq I/O path'",
 		SP_LIMIT_CHANGED, "none, mq-deadline, bfq, kyber; the guide read is SP2's (5.3), and "
-		"15 GA and SP1 (4.12) are planned the same way" },
+		"15 GA and SP1 (4.12) are planned the same way", NULL },
 	[SP_LIMIT_RHEL_SYSTEMD] = {
 		"rhel-systemd", "Red Hat Enterprise Linux", "systemd the init system", 7, 0, "RHEL",
 		"RHEL 7.0",
 		"Red Hat, RHEL 7 System Administrator's Guide 10.1 'Introduction to systemd' ('In Red "
 		"Hat Enterprise Linux 7, systemd replaces Upstart as the default init system')",
-		SP_LIMIT_CHANGED, "RHEL 6 (2.6.32) boots Upstart: no x-systemd.* option" },
+		SP_LIMIT_CHANGED, "RHEL 6 (2.6.32) boots Upstart: no x-systemd.* option", NULL },
 };
 
 const struct sp_limit *sp_limit(enum sp_limit_id id)
