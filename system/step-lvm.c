@@ -225,6 +225,29 @@ static int make_pv(struct sp_ctx *ctx, const char *dev, const struct lvm_numbers
 	return step_cmd(ctx, cmd_end(&c, dev), res);
 }
 
+/* The plan's one linear LV in its VG (lvcreate -l EXTENTS). */
+static int make_lv(struct sp_ctx *ctx, const char *dev, const struct lvm_numbers *n,
+		   struct sp_step_result *res)
+{
+	const struct sp_lvm_plan *v = &ctx->plan->lvm;
+	char after[SP_ACTION_VALUE_MAX];
+	struct lvm_cmd c;
+
+	snprintf(after, sizeof(after), "linear LV of %" PRIu64 " extents (%" PRIu64 " B)", v->extents,
+		 v->size_bytes);
+	sp_step_action(res, SP_ACTION_LVM, v->path, NULL, after);
+	cmd_start(ctx, &c, "lvcreate");
+	cmd_add(&c, "-l");
+	cmd_add(&c, n->extents);
+	cmd_add(&c, "-n");
+	cmd_add(&c, v->lv);
+	cmd_add(&c, "-y");
+	cmd_add(&c, "-Wy");
+	cmd_add(&c, "-Zy");
+	cmd_add(&c, v->vg);
+	return step_cmd(ctx, cmd_end(&c, dev), res);
+}
+
 static int make_vg_lv(struct sp_ctx *ctx, const char *dev, const struct lvm_numbers *n,
 		      struct sp_step_result *res)
 {
@@ -242,21 +265,7 @@ static int make_vg_lv(struct sp_ctx *ctx, const char *dev, const struct lvm_numb
 	cmd_add(&c, v->vg);
 	cmd_add(&c, dev);
 	r = step_cmd(ctx, cmd_end(&c, dev), res);
-	if (r < 0)
-		return r;
-	snprintf(after, sizeof(after), "linear LV of %" PRIu64 " extents (%" PRIu64 " B)", v->extents,
-		 v->size_bytes);
-	sp_step_action(res, SP_ACTION_LVM, v->path, NULL, after);
-	cmd_start(ctx, &c, "lvcreate");
-	cmd_add(&c, "-l");
-	cmd_add(&c, n->extents);
-	cmd_add(&c, "-n");
-	cmd_add(&c, v->lv);
-	cmd_add(&c, "-y");
-	cmd_add(&c, "-Wy");
-	cmd_add(&c, "-Zy");
-	cmd_add(&c, v->vg);
-	return step_cmd(ctx, cmd_end(&c, dev), res);
+	return r < 0 ? r : make_lv(ctx, dev, n, res);
 }
 
 /* Whether the VG (or VG/LV) is on the PV: lvm's exit status, 0 yes. */
@@ -301,19 +310,9 @@ static int lvm_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 		r = 0;
 	if (r == 0 && (ctx->dry_run || !pv_ok || lvm_has(ctx, "vgs", v->vg, dev, res) != 0))
 		r = make_vg_lv(ctx, dev, &n, res);
-	else if (r == 0 && lvm_has(ctx, "lvs", n.vg_lv, dev, res) != 0) {
-		sp_step_action(res, SP_ACTION_LVM, v->path, NULL, "a linear LV");
-		cmd_start(ctx, &c, "lvcreate");
-		cmd_add(&c, "-l");
-		cmd_add(&c, n.extents);
-		cmd_add(&c, "-n");
-		cmd_add(&c, v->lv);
-		cmd_add(&c, "-y");
-		cmd_add(&c, "-Wy");
-		cmd_add(&c, "-Zy");
-		cmd_add(&c, v->vg);
-		r = step_cmd(ctx, cmd_end(&c, dev), res);
-	} else if (r == 0) {
+	else if (r == 0 && lvm_has(ctx, "lvs", n.vg_lv, dev, res) != 0)
+		r = make_lv(ctx, dev, &n, res);
+	else if (r == 0) {
 		sp_step_action(res, SP_ACTION_LVM, v->path, NULL, "activated (it was inactive)");
 		cmd_start(ctx, &c, "lvchange");
 		cmd_add(&c, "-ay");
