@@ -55,11 +55,20 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
+static bool is_octal(char c)
+{
+	return c >= '0' && c <= '7';
+}
+
 /*
  * The next whitespace-separated field of [*pos, end), unescaped the way
  * fstab(5) escapes (\ and three octal digits: \040 is a space), into buf,
  * cut to fit (a field that long still is one: libmount reads the line as
  * an entry, so must we).  Returns false at the end of the line.
+ *
+ * As libmount's unmangle_to_buffer(): any three octal digits, the value
+ * cut to a byte, so \400 is a NUL that ends the field's string there
+ * ("/dev/sdz1\400" is /dev/sdz1 to mount(8)).
  */
 static bool next_field(const char **pos, const char *end, char *buf, size_t len)
 {
@@ -73,9 +82,9 @@ static bool next_field(const char **pos, const char *end, char *buf, size_t len)
 	for (; p < end && !is_blank(*p); p++) {
 		char c = *p;
 
-		if (c == '\\' && end - p >= 4 && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' &&
-		    p[2] <= '7' && p[3] >= '0' && p[3] <= '7') {
-			c = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
+		if (c == '\\' && end - p >= 4 && is_octal(p[1]) && is_octal(p[2]) &&
+		    is_octal(p[3])) {
+			c = (char)(((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0')) & 0xff);
 			p += 3;
 		}
 		if (o + 1 < len)
@@ -87,15 +96,17 @@ static bool next_field(const char **pos, const char *end, char *buf, size_t len)
 }
 
 /* A dump or pass field: an optionally signed decimal number, nothing else.
- * One too large for a long is still a number to libmount (strtol
- * saturates), and so to mount(8): so it is here. */
-static bool parse_number(const char *text, int *ret)
+ * One too large for a long is a number to libmount (next_s32(): strtol
+ * saturates) only when nothing follows it on the line, not even a blank;
+ * so it is here. */
+static bool parse_number(const char *text, bool last_on_line, int *ret)
 {
 	char *endp;
 	long v;
 
+	errno = 0;
 	v = strtol(text, &endp, 10);
-	if (endp == text || *endp)
+	if (endp == text || *endp || (errno == ERANGE && !last_on_line))
 		return false;
 	*ret = v > 0x7fffffff ? 0x7fffffff : v < -0x7fffffff ? -0x7fffffff : (int)v;
 	return true;
@@ -195,9 +206,10 @@ static int parse_entry(const struct line *l, struct entry *e)
 	e->passno = 0;
 	if (next_field(&p, end, e->options, sizeof(e->options)) &&
 	    next_field(&p, end, number, sizeof(number))) {
-		if (!parse_number(number, &dump))
+		if (!parse_number(number, p == end, &dump))
 			return 0;
-		if (next_field(&p, end, number, sizeof(number)) && !parse_number(number, &e->passno))
+		if (next_field(&p, end, number, sizeof(number)) &&
+		    !parse_number(number, p == end, &e->passno))
 			return 0;
 	}
 	uuid_of(source, e->uuid, sizeof(e->uuid));

@@ -339,6 +339,9 @@ static void test_names(void **state)
 		"PARTUUID=\"ours\"junk /srv xfs defaults 0 2\n",
 		/* and a pass number too large for a long is still a number */
 		"/dev/sdz1 /srv xfs defaults 0 99999999999999999999999\n",
+		/* any three octal digits, cut to a byte: \400 is a NUL that ends the source */
+		"/dev/sdz1\\400 /srv xfs defaults 0 2\n",
+		"/dev/sdz\\461 /srv xfs defaults 0 2\n",
 	};
 	struct sp_error err = { 0 };
 	char *text = NULL;
@@ -354,6 +357,11 @@ static void test_names(void **state)
 	}
 	/* an unclosed quote is no tag to mount(8): not ours */
 	assert_int_equal(merge_names("PARTUUID=\"ours /srv xfs defaults 0 2\n", NULL, &text, &err), 0);
+	free(text);
+	/* a dump number too large for a long, with more after it: no entry (next_s32()) */
+	assert_int_equal(merge_names("/dev/sdz1 /srv xfs defaults 99999999999999999999 2\n", NULL,
+				     &text, &err),
+			 0);
 	free(text);
 
 	/* our block for /data, naming another device present now */
