@@ -197,6 +197,9 @@ bool sp_kernel_has_systemd(const struct sp_kernel *k)
 	/* a RHEL release string says its major release; RHEL 6's is 2.6.32 */
 	if (k->family == SP_KERNEL_RHEL)
 		return sp_kernel_from(k, SP_LIMIT_RHEL_SYSTEMD);
+	/* Ubuntu 14.04's own and HWE kernels (3.13 to 4.4) boot Upstart */
+	if (k->family == SP_KERNEL_UBUNTU)
+		return sp_kernel_from(k, SP_LIMIT_UBUNTU_SYSTEMD);
 	return sp_kernel_from(k, SP_LIMIT_SYSTEMD);
 }
 

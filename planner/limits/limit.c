@@ -249,6 +249,17 @@ static const struct sp_limit limits[SP_LIMIT_COUNT] = {
 		"release names no init system, and 3.10 is no requirement of systemd's but the release "
 		"below which the distributions planned for (RHEL 6, SLES 11, Debian 7) boot Upstart or "
 		"SysV init", NULL },
+	[SP_LIMIT_UBUNTU_SYSTEMD] = {
+		"ubuntu-systemd", "Ubuntu", "x-systemd.* mount options on an Ubuntu kernel",
+		SP_LIMIT_RELEASE(4, 5), 0, "release", "Linux 4.5 (after 4.4, the last 14.04 kernel)",
+		"Ubuntu wiki Kernel/LTSEnablementStack (14.04's kernels: 3.13, and HWE 3.16, 3.19, "
+		"4.2, 4.4 'lts-xenial'); Martin Pitt, ubuntu-devel 2015-03-05 and Launchpad bug "
+		"1427654 (15.04 'vivid' the first release to boot systemd); util-linux v2.20.1 "
+		"configure.ac (the libmount mount(8) 'EXPERIMENTAL', off) and mount/mount.c "
+		"parse_opt() (an option it does not know goes to the filesystem)",
+		SP_LIMIT_CHANGED, "an Ubuntu kernel before it may boot 14.04 (Upstart), whose mount(8) "
+		"hands x-systemd.device-timeout to XFS or ext4 and the mount fails: the plan leaves it "
+		"out there (nofail alone keeps a systemd boot going)", NULL },
 	[SP_LIMIT_RHEL_BLK_MQ_ONLY] = {
 		"rhel-blk-mq-only", "Red Hat Enterprise Linux", "block devices multi-queue only", 8, 0,
 		"RHEL", "RHEL 8.0",

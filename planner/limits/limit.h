@@ -57,6 +57,7 @@ enum sp_limit_id {
 	SP_LIMIT_MQ_DEADLINE,
 	SP_LIMIT_MQ_BFQ_KYBER,
 	SP_LIMIT_SYSTEMD,
+	SP_LIMIT_UBUNTU_SYSTEMD,
 	/* what changed with a vendor's major release: min is the release (RHEL 8) */
 	SP_LIMIT_RHEL_BLK_MQ_ONLY,
 	SP_LIMIT_RHEL_BARRIER_REMOVED,

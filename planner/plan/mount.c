@@ -115,6 +115,14 @@ int sp_plan_mount(const struct sp_spec *spec, const struct sp_profile *profile,
 	option_add(plan, "nofail");
 	if (sp_kernel_has_systemd(&spec->kernel))
 		option_add(plan, DEVICE_TIMEOUT);
+	else if (spec->kernel.family == SP_KERNEL_UBUNTU &&
+		 sp_kernel_from(&spec->kernel, SP_LIMIT_SYSTEMD))
+		sp_plan_add_warning(plan, "no-device-timeout",
+				    "kernel %s may boot Ubuntu 14.04, whose mount(8) hands "
+				    "x-systemd.* options to the filesystem (the mount fails): the "
+				    "fstab line has no %s (limits row ubuntu-systemd); on 16.04 it "
+				    "can be added by hand",
+				    spec->kernel.release, DEVICE_TIMEOUT);
 
 	if (!spec->mountpoint[0]) {
 		sp_plan_add_warning(plan, "no-mountpoint",

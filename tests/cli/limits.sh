@@ -98,4 +98,17 @@ H=(--controller dell-perc6i --level 5 --disks 4 --chunk 64K --device /dev/sdb)
 checks_ok grep -q 'options .*inode64' <(plan_text "${H[@]}" --kernel 2.6.32-754.el6.x86_64)
 checks_ok test "$(plan_text "${H[@]}" --kernel 3.10.0-1160.el7.x86_64 | grep -c inode64)" = 0
 checks_ok test "$(sp plan "${H[@]}" --size 2T --fs xfs --kernel 2.6.32-754.el6.x86_64 | grep -c inode64)" = 0
+
+# x-systemd.* only where the release boots systemd: not RHEL 6, not an
+# Ubuntu kernel 14.04 may run (3.13 to 4.4: Upstart, util-linux 2.20's
+# mount(8) hands x-* to the filesystem), said in a warning for Ubuntu
+fstab_of() { plan_text "${H[@]}" --kernel "$1" | sed -n 's/^  fstab *//p'; }
+checks_ok grep -q 'nofail,x-systemd.device-timeout=30s 0 0$' <(fstab_of 3.10.0-1160.el7.x86_64)
+checks_ok grep -q 'nofail,x-systemd.device-timeout=30s 0 0$' <(fstab_of 4.15.0-213-generic)
+for k in 2.6.32-754.el6.x86_64 3.13.0-170-generic 4.4.0-210-generic; do
+	checks_ok grep -q ',nofail 0 0$' <(fstab_of "$k")
+done
+checks_ok grep -q 'no-device-timeout\] kernel 3.13.0-170-generic may boot Ubuntu 14.04' \
+	<(plan_text "${H[@]}" --kernel 3.13.0-170-generic)
+checks_ok test "$(plan_text "${H[@]}" --kernel 2.6.32-754.el6.x86_64 | grep -c no-device-timeout)" = 0
 finish

@@ -171,6 +171,10 @@ static void test_kernel_families(void **state)
 		/* x-systemd.* from 3.10 (limits row systemd), RHEL's by its major (rhel-systemd) */
 		{ "3.9.11", SP_KERNEL_MAINLINE, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, false },
 		{ "3.10", SP_KERNEL_MAINLINE, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, true },
+		/* Ubuntu 14.04's kernels, GA 3.13 to HWE 4.4, may boot Upstart (ubuntu-systemd) */
+		{ "3.13.0-170-generic", SP_KERNEL_UBUNTU, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, false },
+		{ "4.4.0-210-generic", SP_KERNEL_UBUNTU, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, false },
+		{ "4.8.0-58-generic", SP_KERNEL_UBUNTU, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, true },
 		{ "6.1", SP_KERNEL_MAINLINE, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
 		/* an unknown suffix: its version decides */
 		{ "4.14.35-acme7", SP_KERNEL_UNKNOWN, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_IGNORED, true },
