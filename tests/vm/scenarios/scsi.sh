@@ -23,6 +23,9 @@ vm_image mrq 1G
 vm_hba megasas mrq 1
 vm_image mr2 1G
 vm_hba megasas-gen2 mr2 0 "min_io_size=65536,opt_io_size=196608"
+# and one naming itself as a PERC H700's, the 2108's Dell board
+vm_image mrh 1G
+vm_hba megasas-gen2 mrh 1 "vendor=DELL,product=PERC H700,ver=2.10"
 # a disk the 2108 passes through (JBOD) beside its logical drive
 vm_image jbod 1G
 vm_jbod megasas-gen2 jbod
