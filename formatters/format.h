@@ -36,9 +36,13 @@ char *sp_format_scan_json(const struct sp_scan_row *rows, size_t n,
 
 /* Installer snippets around an apply command line (already shell-quoted,
  * without --root): kickstart %post --nochroot, preseed late_command.
- * NULL with errno EINVAL when a value has a control character. */
-char *sp_format_kickstart(const struct sp_plan *plan, const char *apply_command);
-char *sp_format_preseed(const struct sp_plan *plan, const char *apply_command);
+ * key_file (NULL or "" for none) is the --key-file path the command
+ * carries, which the snippet tests for before apply runs: absolute, and
+ * given exactly when the plan has a LUKS2 layer.  NULL with errno EINVAL
+ * when a value has a control character or the key file is not so,
+ * ENAMETOOLONG when the test line would be too long. */
+char *sp_format_kickstart(const struct sp_plan *plan, const char *apply_command, const char *key_file);
+char *sp_format_preseed(const struct sp_plan *plan, const char *apply_command, const char *key_file);
 char *sp_format_fstab(const struct sp_plan *plan);
 /* POSIX sh quoting: plain words unchanged, others in single quotes;
  * -EINVAL for a control character (no quoting keeps a newline inside a

@@ -64,7 +64,7 @@ static const struct opt_info opt_table[] = {
 	{ { "root", required_argument, NULL, OPT_ROOT }, SP_OPT_ROOT },
 	{ { "force", no_argument, NULL, OPT_FORCE }, SP_OPT_FORCE },
 	{ { "dry-run", no_argument, NULL, OPT_DRY_RUN }, SP_OPT_APPLY },
-	{ { "key-file", required_argument, NULL, OPT_KEY_FILE }, SP_OPT_APPLY },
+	{ { "key-file", required_argument, NULL, OPT_KEY_FILE }, SP_OPT_APPLY | SP_OPT_KEY_PATH },
 	{ { "strict", no_argument, NULL, OPT_STRICT }, SP_OPT_CHECK },
 	{ { "help", no_argument, NULL, 'h' }, 0 },
 };
@@ -852,6 +852,29 @@ static void cmd_flag(struct cmdline *c, const char *flag, const char *value)
 	cmd_word(c, value);
 }
 
+/* --stack as given, bottom up, with the names the user chose (the
+ * defaults are the planner's, the same on the target) and the key's path */
+static void cmd_stack(struct cmdline *c, const struct sp_spec *s, const char *key_file)
+{
+	char layers[SP_MAX_LAYERS * 8] = "";
+	size_t used = 0;
+
+	if (!s->n_layers)
+		return;
+	for (size_t i = 0; i < s->n_layers && used < sizeof(layers); i++)
+		used += (size_t)snprintf(layers + used, sizeof(layers) - used, "%s%s", i ? "," : "",
+					 sp_layer_name(s->layers[i]));
+	cmd_flag(c, "--stack", layers);
+	if (s->vg_name[0])
+		cmd_flag(c, "--vg", s->vg_name);
+	if (s->lv_name[0])
+		cmd_flag(c, "--lv", s->lv_name);
+	if (s->luks_name[0])
+		cmd_flag(c, "--luks-name", s->luks_name);
+	if (key_file[0])
+		cmd_flag(c, "--key-file", key_file);
+}
+
 int sp_cli_apply_command(const struct sp_cli_args *a, char *buf, size_t len)
 {
 	const struct sp_spec *s = &a->spec;
@@ -905,6 +928,7 @@ int sp_cli_apply_command(const struct sp_cli_args *a, char *buf, size_t len)
 					 s->members[i]);
 	if (s->n_members)
 		cmd_flag(&c, "--members", members);
+	cmd_stack(&c, s, a->key_file);
 	if (a->have_kernel)
 		cmd_flag(&c, "--kernel", s->kernel.release);
 	if (a->profiles_dir[0])

@@ -54,7 +54,9 @@ struct sp_cli_args {
 	const char *program_dirs;
 	unsigned program_deadline_s;
 	bool fast_pbkdf;
-	char key_file[SP_PATH_MAX]; /* apply: a LUKS2 layer's key ("" none) */
+	/* apply: a LUKS2 layer's key ("" none); plan --format kickstart or
+	 * preseed: where the installer will find it, never read here */
+	char key_file[SP_PATH_MAX];
 	bool strict;                /* check: any difference is drift */
 };
 
@@ -68,6 +70,7 @@ enum {
 	SP_OPT_CHECK = 1 << 5,      /* --strict; --fs may be left to the device */
 	SP_OPT_FORCE = 1 << 6,      /* --force */
 	SP_OPT_SCAN = 1 << 7,       /* --device repeated; the array's flags, no --fs */
+	SP_OPT_KEY_PATH = 1 << 8,   /* --key-file as a path an installer snippet names */
 };
 
 /* Parses argv into args; prints help and returns 0 with *done set for

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "format.h"
@@ -49,6 +50,8 @@ static const char usage_plan[] =
 	"      --lv NAME           the logical volume (default data)\n"
 	"      --luks-name NAME    the dm-crypt mapping (default PARTITION_crypt, as\n"
 	"                          sdb1_crypt)\n"
+	"      --key-file PATH     kickstart and preseed with luks: where the installer\n"
+	"                          finds the key (never read here, never in the snippet)\n"
 	"\n"
 	"The filesystem and mount:\n"
 	"      --fs TYPE           xfs, ext3 or ext4\n"
@@ -87,6 +90,34 @@ static const char usage_plan[] =
 	"Exit status: 0 planned, 2 invalid input (one line names the field and reason),\n"
 	"4 the output could not be written.\n";
 
+/*
+ * The key of a snippet's LUKS2 layer: a path the installer will see (the
+ * snippet says where), never read here, and never the key itself, which
+ * would be in a file as readable as the plan.
+ */
+static int snippet_key_file(const struct sp_cli_args *args, const struct sp_plan *plan,
+			    struct sp_error *err)
+{
+	bool luks = sp_plan_has_layer(plan, SP_LAYER_LUKS);
+
+	if (luks && !args->key_file[0])
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+				    "format: the LUKS2 layer's key cannot be in an installer "
+				    "snippet; give --key-file PATH, where the installer will find "
+				    "it (kickstart: in Anaconda's root; preseed: as in-target sees "
+				    "it, e.g. under /run)");
+	if (!luks && args->key_file[0])
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+				    "key-file: the plan has no LUKS2 layer (--stack luks) to use it");
+	if (args->key_file[0] && args->key_file[0] != '/')
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+				    "key-file: '%s' is not an absolute path (an installer runs "
+				    "the snippet in a directory of its own%s)",
+				    args->key_file,
+				    !strcmp(args->key_file, "-") ? ", with no standard input" : "");
+	return 0;
+}
+
 static char *render(const struct sp_cli_args *args, const struct sp_plan *plan, struct sp_error *err)
 {
 	char command[8192], *snippet;
@@ -112,12 +143,8 @@ static char *render(const struct sp_cli_args *args, const struct sp_plan *plan, 
 				     "overwrite whatever the installed machine's disk holds)");
 			return NULL;
 		}
-		if (plan->n_layers) {
-			sp_error_set(err, ENOTSUP, SP_ERR_INVALID,
-				     "format: installer snippets do not carry a --stack yet "
-				     "(nor the LUKS2 key file the installed machine's apply needs)");
+		if (snippet_key_file(args, plan, err) < 0)
 			return NULL;
-		}
 		if (!args->device[0] || args->facts_file[0]) {
 			sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				     "format: installer snippets need --device (the installer probes it)");
@@ -129,14 +156,21 @@ static char *render(const struct sp_cli_args *args, const struct sp_plan *plan, 
 			return NULL;
 		}
 		errno = 0;
-		snippet = args->format == SP_FORMAT_KICKSTART ? sp_format_kickstart(plan, command) :
-								sp_format_preseed(plan, command);
+		snippet = args->format == SP_FORMAT_KICKSTART ?
+				  sp_format_kickstart(plan, command, args->key_file) :
+				  sp_format_preseed(plan, command, args->key_file);
 		if (!snippet && errno == EINVAL)
 			sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				     "format: a value has a control character; it cannot go into "
 				     "an installer snippet");
 		return snippet;
 	default:
+		if (args->key_file[0]) {
+			sp_error_set(err, EINVAL, SP_ERR_INVALID,
+				     "key-file: plan reads no key; only an installer snippet "
+				     "(--format kickstart or preseed) names one, for its apply");
+			return NULL;
+		}
 		return sp_format_plan_text(plan);
 	}
 }
@@ -155,8 +189,8 @@ int sp_cmd_plan(int argc, char **argv)
 		sp_cli_error("out of memory");
 		goto out;
 	}
-	rc = sp_cli_parse(argc, argv, SP_OPT_PLAN_FLAGS | SP_OPT_OUTPUT | SP_OPT_FORCE, usage_plan,
-			  args, &done);
+	rc = sp_cli_parse(argc, argv, SP_OPT_PLAN_FLAGS | SP_OPT_OUTPUT | SP_OPT_FORCE | SP_OPT_KEY_PATH,
+			  usage_plan, args, &done);
 	if (rc || done)
 		goto out;
 	if (sp_cli_make_plan(args, plan, &err) < 0) {

@@ -61,9 +61,11 @@ help_opts plan >"$WORK/plan-opts"
 for cmd in plan apply check controllers; do
 	help_opts "$cmd" >"$WORK/want"
 	# apply and check plan on the spot: the plan options are theirs too,
-	# except those that describe a device without probing it
+	# except those that describe a device without probing it, and
+	# --key-file, which plan only names in an installer snippet (apply's
+	# own help has it; check reads no key)
 	if [ "$cmd" = apply ] || [ "$cmd" = check ]; then
-		grep -vxE -- '--size|--sector-size|--facts|--output|-o' "$WORK/plan-opts" >>"$WORK/want"
+		grep -vxE -- '--size|--sector-size|--facts|--output|-o|--key-file' "$WORK/plan-opts" >>"$WORK/want"
 	fi
 	complete_line "$cmd" - >"$WORK/offered"
 	offers "$WORK/want" "stripeplan $cmd -<TAB>"

@@ -51,8 +51,31 @@ expect_exit 2 "luks-name: '.*' is too long" sp --stack luks --luks-name "$(print
 expect_exit 2 "size: /dev/md3 \(20 MiB\) leaves no room for data after the LUKS2 header's 18 MiB" \
 	"$STRIPEPLAN" plan --controller md --level 5 --disks 10 --chunk 1M --fs xfs --device /dev/md3 \
 	--size 20M --stack luks --kernel 6.1.0
-# not carried by the installer snippets yet: refused before anything is probed
-expect_exit 2 "format: installer snippets do not carry a --stack yet" sp --stack lvm --format kickstart
+# the installer snippets carry the stack, and for LUKS2 the path of a key
+# the installer will hold (never the key, never read here)
+golden stack-perc-luks-lvm.ks "$STRIPEPLAN" "${perc[@]}" --device /dev/sdb --stack luks,lvm \
+	--format kickstart --key-file /run/stripeplan.key
+golden stack-md-lvm-luks.preseed "$STRIPEPLAN" "${md[@]}" --stack lvm,luks --vg data --lv r1 \
+	--luks-name r1_crypt --format preseed --key-file '/run/key of r1'
+checks=$((checks + 1))
+if ! sp --stack lvm --format preseed >"$WORK/lvm.preseed" 2>&1 ||
+	! grep -qx 'd-i pkgsel/include string stripeplan lvm2' "$WORK/lvm.preseed" ||
+	grep -q -- '--key-file\|test -f' "$WORK/lvm.preseed"; then
+	fail "--stack lvm: the preseed installs lvm2 and has no key: $(cat "$WORK/lvm.preseed")"
+fi
+expect_exit 2 "format: the LUKS2 layer's key cannot be in an installer snippet; give --key-file PATH" \
+	sp --stack luks --format kickstart
+expect_exit 2 "key-file: the plan has no LUKS2 layer \(--stack luks\) to use it" \
+	sp --stack lvm --format preseed --key-file /run/key
+expect_exit 2 "key-file: 'key' is not an absolute path" sp --stack luks --format kickstart --key-file key
+expect_exit 2 "key-file: '-' is not an absolute path .*with no standard input" \
+	sp --stack luks --format preseed --key-file -
+expect_exit 2 "key-file: plan reads no key; only an installer snippet" sp --stack luks --key-file /run/key
+expect_exit 2 "key-file: control character 0x0a" sp --stack luks --format kickstart --key-file $'/run/k\n%end'
+# the key file is only named: one that does not exist here is no error
+checks=$((checks + 1))
+sp --stack luks --format kickstart --key-file /nonexistent/key | grep -q '^test -f /nonexistent/key || ' ||
+	fail "the kickstart does not test for its key file"
 # apply reads and judges the key before it opens the device (which does
 # not exist here: were a refusal missed, the open would say so)
 "$STRIPEPLAN" "${perc[@]}" --device /dev/stripeplan-test-none --stack luks,lvm --format json -o "$WORK/plan.json"

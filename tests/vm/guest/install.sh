@@ -7,7 +7,10 @@
 #    a second disk (virtio-blk: the SCSI disks are the array's LUN and a
 #    scratch LUN named ahead of it, so that the array is sdb here and sda,
 #    alone, in the next boot)
-# shellcheck source=lib.bash
+#  - kickstart with --stack luks,lvm: the %post body on a third disk
+#    (virtio-blk), its key file where the snippet says Anaconda keeps it,
+#    the layers and the files it leaves read back with other tools
+# shellcheck source=lib.bash disable=SC2054 # commas are in --stack values
 . /share/lib.bash
 # the disks are given to stripeplan by their stable names, as installers
 # should name them: the snippets carry the by-id link, the partition is
@@ -75,4 +78,67 @@ expect_rc 0 "kickstart fstab line" grep -q "^UUID=$ks_uuid /data xfs " /mnt/sysi
 expect_eq "kickstart xfs sunit swidth (blocks)" \
 	"$(xfs_sb "${KS}1" unit) $(xfs_sb "${KS}1" width)" "64 256"
 expect_rc 0 "check the kickstart LUN" stripeplan check "${P400[@]}" --device "$KS_ID" --root /mnt/sysimage
+
+# ---- kickstart %post --nochroot with --stack luks,lvm -----------------------
+# The snippet names the key file by the path Anaconda's root has it at and
+# tests for it before apply; the key itself is in no snippet.  Anaconda's
+# own storage code has device-mapper and dm-crypt loaded by then.
+t_stack=$SECONDS
+STK_ID=/dev/disk/by-id/virtio-KS00002
+STK=$(readlink -f "$STK_ID")
+KEY=/run/stripeplan.key
+S=(--controller hp-p400 --level 10 --disks 8 --chunk 256K --fs xfs --mountpoint /stack
+	--stack luks,lvm --vg vgks --lv data --luks-name ks_crypt)
+for m in dm_mod dm_crypt; do
+	expect_rc 0 "modprobe $m" modprobe "$m"
+done
+expect_rc 0 "plan --stack luks,lvm --format kickstart --key-file $KEY" \
+	stripeplan plan "${S[@]}" --device "$STK_ID" --format kickstart --key-file "$KEY"
+cp "$OUT" /tmp/stack.ks
+expect_out "the %post tests for the key file first" "^test -f $KEY \|\| \{ echo stripeplan: "
+expect_out "... and its apply carries the stack, its names and the key file's path" \
+	"^stripeplan apply .* --stack luks,lvm --vg vgks --lv data --luks-name ks_crypt --key-file $KEY .*--device $STK_ID --root /mnt/sysimage\$"
+expect_out "... and names lvm2 and cryptsetup for %packages" "^# packages cryptsetup lvm2 "
+sed -n '/^%post --nochroot/,/^%end/{/^%/d;p}' /tmp/stack.ks >/tmp/stack-post.sh
+# the numbers to read back: the plan's JSON (one key a line)
+expect_rc 0 "plan --stack luks,lvm --format json" stripeplan plan "${S[@]}" --device "$STK_ID" --format json
+plan_luks=$(sed -n 's/^ *"offset_sectors": \([0-9]*\),*$/\1/p' "$OUT")
+plan_pe=$(sed -n 's/^ *"pe_start_bytes": \([0-9]*\),*$/\1/p' "$OUT")
+echo "plan: LUKS2 offset $plan_luks sectors, pe_start $plan_pe bytes"
+expect_rc 0 "the plan gives both" test -n "$plan_luks" -a -n "$plan_pe"
+export STRIPEPLAN_TEST_FAST_PBKDF=1
+mkdir -p /run
+rm -f "$KEY"
+head_sum=$(dd if="$STK" bs=1M count=4 2>/dev/null | sha256sum)
+expect_rc 1 "the %post without its key file stops (Anaconda's --erroronfail)" busybox sh -e /tmp/stack-post.sh
+expect_out "... with a line naming the file" "^stripeplan: the LUKS2 key file $KEY is not there\$"
+expect_eq "... before apply wrote to the disk (its first 4 MiB)" \
+	"$(dd if="$STK" bs=1M count=4 2>/dev/null | sha256sum)" "$head_sum"
+head -c 64 /dev/urandom >"$KEY"
+chmod 0600 "$KEY"
+t0=$SECONDS
+expect_rc 0 "the %post body under sh -e: apply --stack luks,lvm" busybox sh -e /tmp/stack-post.sh
+echo "apply of the stack from the %post: $((SECONDS - t0)) s"
+udevadm settle
+luks_uuid=$(blkid -o value -s UUID "${STK}1")
+fs_uuid=$(blkid -o value -s UUID /dev/vgks/data)
+expect_eq "crypttab in the target: the LUKS2 volume by its UUID, nofail as fstab" \
+	"$(cat /mnt/sysimage/etc/crypttab)" "ks_crypt UUID=$luks_uuid none luks,nofail"
+expect_rc 0 "fstab line in the target: the LV's XFS by its UUID" \
+	grep -qx "UUID=$fs_uuid /stack xfs noatime,nofail,x-systemd.device-timeout=30s 0 0" /mnt/sysimage/etc/fstab
+expect_rc 0 "... beside the first kickstart's line" grep -q "^UUID=$ks_uuid /data xfs " /mnt/sysimage/etc/fstab
+dump_off=$(cryptsetup luksDump "${STK}1" | awk '/^Data segments:/ { s = 1 } s && /offset:/ { print $2; exit }')
+expect_eq "LUKS2 data offset (luksDump, bytes) = the plan's" "$dump_off" "$((plan_luks * 512))"
+expect_eq "dm-crypt data offset (dmsetup table, sectors) = the plan's" \
+	"$(dmsetup table ks_crypt | awk '{ print $NF }')" "$plan_luks"
+pe_start=$(pvs --noheadings --units b --nosuffix -o pe_start /dev/mapper/ks_crypt | tr -d ' ')
+expect_eq "pe_start (pvs) = the plan's" "$pe_start" "$plan_pe"
+expect_eq "... whole 1 MiB stripes (4 x 256 KiB)" "$((pe_start % 1048576)) $(((plan_luks * 512) % 1048576))" "0 0"
+expect_eq "xfs sunit swidth (blocks) on the LV" "$(xfs_sb /dev/vgks/data unit) $(xfs_sb /dev/vgks/data width)" "64 256"
+expect_rc 0 "check --stack --strict against the target" \
+	sp_check --strict "${S[@]}" --device "$STK_ID" --root /mnt/sysimage
+expect_rc 0 "the %post again (a retried install): nothing to do" busybox sh -e /tmp/stack-post.sh
+expect_out "... unchanged" "unchanged: the device already matched the plan"
+unset STRIPEPLAN_TEST_FAST_PBKDF
+echo "kickstart --stack luks,lvm: $((SECONDS - t_stack)) s"
 vm_finish

@@ -7,6 +7,8 @@ vm_init
 cp --sparse=always "$VM_GUEST/root.ext4" "$VM_RUN/disks/root"
 vm_image arr 2G
 vm_image ks 2G
+# the kickstart's %post with --stack luks,lvm: a disk of its own
+vm_image stk 2G
 rc=0
 # the install boot has a scratch SCSI disk ahead of the array's LUN, and
 # install.sh makes it sda and the array sdb; the second boot has the array
@@ -19,6 +21,7 @@ vm_virtio root "serial=ROOT"
 vm_scsi scratch "serial=SCR0001,wwn=0x5000c500a1b2c3e5"
 vm_scsi arr "serial=ARR0001,wwn=0x5000c500a1b2c3d4"
 vm_virtio ks "serial=KS00001"
+vm_virtio stk "serial=KS00002"
 vm_boot install "$VM_DIR/guest/install.sh" || rc=1
 if [ "$rc" = 0 ]; then
 	vm_reset_disks
