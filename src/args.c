@@ -743,7 +743,8 @@ int sp_cli_args_for_device(const struct sp_cli_args *scan, const char *device,
 	return plan_for_running_kernel(ret, err);
 }
 
-int sp_cli_make_plan(const struct sp_cli_args *a, struct sp_plan *ret, struct sp_error *err)
+static int make_plan(const struct sp_cli_args *a, bool geometry_only, struct sp_plan *ret,
+		     struct sp_error *err)
 {
 	const char *dirs[2] = { a->profiles_dir[0] ? a->profiles_dir : "/etc/stripeplan/controllers.d",
 				NULL };
@@ -770,7 +771,8 @@ int sp_cli_make_plan(const struct sp_cli_args *a, struct sp_plan *ret, struct sp
 		snprintf(facts.path, sizeof(facts.path), "%s", a->device);
 	r = choose_profile(a, set, &facts, rec, &profile, err);
 	if (r == 0)
-		r = sp_plan_make(&a->spec, profile, &facts, ret, err);
+		r = (geometry_only ? sp_plan_make_geometry : sp_plan_make)(&a->spec, profile, &facts,
+									   ret, err);
 	if (r == 0)
 		note_recognition(a, rec, ret);
 out:
@@ -778,6 +780,16 @@ out:
 	sp_profiles_free(set);
 	free(rec);
 	return r;
+}
+
+int sp_cli_make_plan(const struct sp_cli_args *a, struct sp_plan *ret, struct sp_error *err)
+{
+	return make_plan(a, false, ret, err);
+}
+
+int sp_cli_make_geometry(const struct sp_cli_args *a, struct sp_plan *ret, struct sp_error *err)
+{
+	return make_plan(a, true, ret, err);
 }
 
 int sp_cli_replan(const struct sp_cli_args *a, struct sp_plan *plan, struct sp_error *err)

@@ -92,6 +92,9 @@ int sp_cli_load_report(const char *file, struct sp_controller_report *ret, char 
 void sp_cli_fs_from_device(struct sp_cli_args *args);
 /* Loads profiles, facts (probe, file or offline) and makes the plan. */
 int sp_cli_make_plan(const struct sp_cli_args *args, struct sp_plan *ret, struct sp_error *err);
+/* The same with the array's stage alone (sp_plan_make_geometry()). */
+int sp_cli_make_geometry(const struct sp_cli_args *args, struct sp_plan *ret,
+			 struct sp_error *err);
 /* A plan read from a file, replaced by the same plan made here from its
  * fields with the controller profile it names (sp_plan_replan): an
  * edited file is refused (exit 2), never executed. */

@@ -188,8 +188,8 @@ static void take_geometry(const struct sp_plan *plan, struct sp_scan_row *row)
  * standing in for the level (its costs are raid10's; spec.level_assumed).
  */
 static int plan_for(const struct scan *s, const struct sp_scan_row *row, bool assumed,
-		    const struct scan_report *report, bool fs_from_device, struct sp_plan *plan,
-		    struct sp_error *err)
+		    const struct scan_report *report, bool fs_from_device, bool geometry_only,
+		    struct sp_plan *plan, struct sp_error *err)
 {
 	struct sp_cli_args *a = malloc(sizeof(*a));
 	int r;
@@ -210,10 +210,31 @@ static int plan_for(const struct scan *s, const struct sp_scan_row *row, bool as
 		}
 		if (fs_from_device)
 			sp_cli_fs_from_device(a);
-		r = sp_cli_make_plan(a, plan, err);
+		r = (geometry_only ? sp_cli_make_geometry : sp_cli_make_plan)(a, plan, err);
 	}
 	free(a);
 	return r;
+}
+
+/*
+ * No plan fits the device (too small for the filesystem's minimum, ...):
+ * not judged, for the reason given, but the geometry the flags, the
+ * kernel or the controller's report tell is still the row's, when the
+ * array's stage alone takes it.
+ */
+static void no_plan(const struct scan *s, bool assumed, const struct scan_report *report,
+		    const struct sp_error *why, struct sp_scan_row *row)
+{
+	struct sp_plan *plan = calloc(1, sizeof(*plan));
+	struct sp_error err = { 0 };
+
+	snprintf(row->not_checked, sizeof(row->not_checked), "%s",
+		 why->message[0] ? why->message : "out of memory");
+	if (plan && plan_for(s, row, assumed, report, false, true, plan, &err) == 0)
+		take_geometry(plan, row);
+	if (plan)
+		sp_plan_release(plan);
+	free(plan);
 }
 
 /* What check says of the device: the same plan check makes, its verifies
@@ -232,11 +253,11 @@ static int judge(const struct scan *s, bool assumed, const struct scan_report *t
 		r = -1;
 		goto out;
 	}
-	r = plan_for(s, row, assumed, tied, true, plan, &err);
+	r = plan_for(s, row, assumed, tied, true, false, plan, &err);
 	if (r < 0) {
 		/* the geometry given does not make a plan for this device (too
 		 * small for the filesystem, a level md does not plan): not judged */
-		snprintf(row->not_checked, sizeof(row->not_checked), "%s", err.message);
+		no_plan(s, assumed, tied, &err, row);
 		r = 0;
 		goto out;
 	}
@@ -294,11 +315,10 @@ static void plan_geometry(const struct scan *s, bool assumed, const struct scan_
 	struct sp_plan *plan = calloc(1, sizeof(*plan));
 	struct sp_error err = { 0 };
 
-	if (plan && plan_for(s, row, assumed, report, false, plan, &err) == 0)
+	if (plan && plan_for(s, row, assumed, report, false, false, plan, &err) == 0)
 		take_geometry(plan, row);
 	else
-		snprintf(row->not_checked, sizeof(row->not_checked), "%s",
-			 err.message[0] ? err.message : "out of memory");
+		no_plan(s, assumed, report, &err, row);
 	if (plan)
 		sp_plan_release(plan);
 	free(plan);

@@ -49,6 +49,15 @@ static int required(const struct sp_facts *f, const char *flag, struct sp_error 
 		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 				    "%s: required for an offline plan (--size): nothing is probed",
 				    flag);
+	/* "exports nothing" would send the admin looking for the LD's
+	 * geometry; a disk passed through has none to find */
+	if (sp_controller_passthrough(&f->controller))
+		return sp_error_set(err, EINVAL, SP_ERR_INVALID,
+				    "%s: required: %s is a disk %s passes through (JBOD, SCSI address "
+				    "%s), no logical drive: one disk, with no array geometry to read; "
+				    "plan the md array built on it, or declare the geometry (see "
+				    "'stripeplan plan --help')",
+				    flag, f->path, f->controller.proc_name, f->controller.scsi_address);
 	return sp_error_set(err, EINVAL, SP_ERR_INVALID,
 			    "%s: required: %s is not an md array and exports no strip and full "
 			    "stripe (queue/minimum_io_size, optimal_io_size), which would tell its "

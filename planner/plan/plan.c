@@ -136,8 +136,9 @@ static int (*const stages[])(const struct sp_spec *spec, const struct sp_profile
 	plan_notes,
 };
 
-int sp_plan_make(const struct sp_spec *spec, const struct sp_profile *profile,
-		 const struct sp_facts *facts, struct sp_plan *ret, struct sp_error *err)
+static int make(const struct sp_spec *spec, const struct sp_profile *profile,
+		const struct sp_facts *facts, size_t n_stages, struct sp_plan *ret,
+		struct sp_error *err)
 {
 	static struct sp_plan zero;
 	struct sp_plan *plan;
@@ -164,7 +165,7 @@ int sp_plan_make(const struct sp_spec *spec, const struct sp_profile *profile,
 		r = sp_plan_array(spec, profile, facts, plan, err);
 	if (r == 0)
 		effective_spec(plan, eff);
-	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(stages); i++)
+	for (size_t i = 0; r == 0 && i < n_stages; i++)
 		r = stages[i](eff, profile, plan, err);
 	if (r == 0 && plan->warnings_out_of_memory)
 		r = sp_error_set(err, ENOMEM, SP_ERR_FAILED,
@@ -176,6 +177,18 @@ int sp_plan_make(const struct sp_spec *spec, const struct sp_profile *profile,
 	free(eff);
 	free(plan);
 	return r;
+}
+
+int sp_plan_make(const struct sp_spec *spec, const struct sp_profile *profile,
+		 const struct sp_facts *facts, struct sp_plan *ret, struct sp_error *err)
+{
+	return make(spec, profile, facts, ARRAY_SIZE(stages), ret, err);
+}
+
+int sp_plan_make_geometry(const struct sp_spec *spec, const struct sp_profile *profile,
+			  const struct sp_facts *facts, struct sp_plan *ret, struct sp_error *err)
+{
+	return make(spec, profile, facts, 0, ret, err);
 }
 
 void sp_plan_release(struct sp_plan *plan)

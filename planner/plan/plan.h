@@ -175,6 +175,13 @@ int sp_plan_exported_stripe(const struct sp_facts *f, struct sp_error *err);
  */
 int sp_plan_make(const struct sp_spec *spec, const struct sp_profile *profile,
 		 const struct sp_facts *facts, struct sp_plan *ret, struct sp_error *err);
+/*
+ * The array's stage alone: level, disks, chunk, stripe and where each
+ * came from, with no partition, filesystem or tuning.  For scan, which
+ * shows a device's geometry even where no filesystem plan fits it.
+ */
+int sp_plan_make_geometry(const struct sp_spec *spec, const struct sp_profile *profile,
+			  const struct sp_facts *facts, struct sp_plan *ret, struct sp_error *err);
 
 void sp_plan_add_warning(struct sp_plan *plan, const char *code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -122,8 +122,8 @@ int sp_xfs_plan_ag(uint64_t fs_bytes, uint64_t su_bytes, unsigned sw, uint64_t s
 	sp_format_size(fs_bytes, SP_SIZE_HUMAN, a, sizeof(a));
 	if (fs_bytes < SP_XFS_MIN_FS_BYTES)
 		return sp_error_set(err, ENOSPC, SP_ERR_INVALID,
-				    "size: xfs needs at least 300 MiB (mkfs.xfs refuses smaller); the "
-				    "aligned partition would be %s",
+				    "size: xfs needs at least 300 MiB (mkfs.xfs refuses smaller; limits "
+				    "row xfs-min-size); the aligned partition would be %s",
 				    a);
 	if (!rotation_period) {
 		uint64_t def = sp_xfs_mkfs_agsize_bytes(fs_bytes, su_bytes, sw);

@@ -72,6 +72,10 @@ grep -qF "[controller-not-recognised] no controller profile recognises /dev/sdb 
 	fail "a JBOD disk is not said so: $(grep controller "$WORK/jbod.txt")"
 expect_exit 2 "^stripeplan: controller: --controller dell-perc-h755, but /dev/sdb is no logical drive of it \(.*SCSI address 0:0:5:0: a physical disk megaraid_sas passes through \(JBOD\).*\): a disk the controller passes through is no array; give --controller generic" \
 	sp plan --facts "$WORK/jbod.json" --level 0 --disks 2 --chunk 64K --fs xfs --kernel 6.12.0 --controller dell-perc-h755
+# with no geometry given, the level asked for names the disk as passed
+# through, not as an LD exporting nothing
+expect_exit 2 "^stripeplan: level: required: /dev/sdb is a disk megaraid_sas passes through \(JBOD, SCSI address 0:0:5:0\), no logical drive: one disk, with no array geometry to read" \
+	sp plan --facts "$WORK/jbod.json" --fs xfs --kernel 6.12.0
 sed 's/"pci_subdevice": "1ae1"/"pci_subdevice": "1ae1",\n\t\t"scsi_address": "0:2:0:0"/' "$R/perc-h755-lun.json" >"$WORK/ld.json"
 checks=$((checks + 1))
 sp plan --facts "$WORK/ld.json" --level 5 --disks 4 --chunk 256K --fs xfs --kernel 6.12.0 | grep -q '^stripeplan: dell-perc-h755 raid5' ||

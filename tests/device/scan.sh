@@ -184,6 +184,32 @@ echo '{}' >"$WORK/bad.json"
 expect_rc 2 "controller-report: '$WORK/bad.json': storcli report: \"Controllers\" \\(one controller\\) is missing" \
 	sp scan --device "$d63" --controller-report "$WORK/bad.json"
 
+# a blank LUN too small for mkfs.xfs: no plan fits, so no verdict, but the
+# report's geometry is still the row's, and why nothing is judged names the
+# limits row
+small=$(sp_loop_create 200M) || exit 1
+report "$WORK/small.json" "$small"
+expect_ok "small" sp scan --device "$small" --controller-report "$WORK/small.json" --root "$SP_TEST_ROOT" \
+	--format json
+row "$small" level '"raid5"'
+row "$small" disks 4
+row "$small" chunk_bytes 262144
+row "$small" stripe_width_bytes 786432
+row "$small" geometry_from "\"the storcli report $WORK/small.json (VD 1), tied to this disk by the device name it gives, $small (the disk has no naa. wwid)\""
+row "$small" candidate true
+row "$small" checked false
+row "$small" not_checked '"size: xfs needs at least 300 MiB (mkfs.xfs refuses smaller; limits row xfs-min-size); the aligned partition would be 196.50 MiB"'
+expect_ok "small, text" sp scan --device "$small" --controller-report "$WORK/small.json" --root "$SP_TEST_ROOT"
+expect_out "^$small +200 MiB disk +generic +raid5 4 x 256K +candidate\$"
+expect_out "^  geometry: raid5, 4 disks, 256 KiB chunk, full stripe 768 KiB \\(the storcli report $WORK/small.json"
+expect_out "^  not checked: size: xfs needs at least 300 MiB \\(mkfs.xfs refuses smaller; limits row xfs-min-size\\)"
+# the same geometry declared: the same row
+expect_ok "small, declared" sp scan --device "$small" "${G5[@]}" --root "$SP_TEST_ROOT" --format json
+row "$small" level '"raid5"'
+row "$small" stripe_width_bytes 196608
+row "$small" geometry_from '"declared: --level, --disks, --chunk"'
+row "$small" not_checked '"size: xfs needs at least 300 MiB (mkfs.xfs refuses smaller; limits row xfs-min-size); the aligned partition would be 196.87 MiB"'
+
 # --- bad input: exit 2, nothing printed ------------------------------------------
 expect_rc 2 "device: '${d63}p1' is a partition of ${d63#/dev/}; give the whole disk" \
 	sp scan --device "${d63}p1"

@@ -41,6 +41,7 @@ struct req {
 	uint64_t memory_budget;
 	bool force_mountpoint;
 	bool level_assumed;        /* scan's stand-in level */
+	bool geometry_only;        /* sp_plan_make_geometry() */
 };
 
 static int make(const struct req *q, struct sp_plan *plan, struct sp_error *err)
@@ -79,7 +80,8 @@ static int make(const struct req *q, struct sp_plan *plan, struct sp_error *err)
 	if (q->schedulers)
 		facts.n_schedulers = sp_parse_scheduler_list(q->schedulers, facts.schedulers, 8);
 	sp_plan_release(plan);
-	return sp_plan_make(&spec, profile, &facts, plan, err);
+	return (q->geometry_only ? sp_plan_make_geometry : sp_plan_make)(&spec, profile, &facts,
+									 plan, err);
 }
 
 static void plan_free(struct sp_plan *p)
@@ -1053,7 +1055,26 @@ static void test_filesystem_limits(void **state)
 	}
 	q.fs = SP_FS_XFS;
 	q.size = 200 * MiB;
-	assert_non_null(strstr(plan_error(&q), "xfs needs at least 300 MiB"));
+	assert_non_null(strstr(plan_error(&q), "xfs needs at least 300 MiB (mkfs.xfs refuses smaller; "
+					       "limits row xfs-min-size)"));
+	/* no plan fits, but the array's stage alone still tells the
+	 * geometry (scan shows it), and plans nothing past it */
+	{
+		struct sp_plan *g = calloc(1, sizeof(*g));
+		struct sp_error err = { 0 };
+
+		q.geometry_only = true;
+		assert_int_equal(make(&q, g, &err), 0);
+		assert_int_equal(g->level, SP_LEVEL_0);
+		assert_int_equal(g->disks, 4);
+		assert_int_equal(g->chunk_bytes, 64 * KiB);
+		assert_int_equal(g->stripe_width_bytes, 256 * KiB);
+		assert_int_equal(g->level_source, SP_SOURCE_DECLARED);
+		assert_int_equal(g->size_bytes, 0);
+		assert_int_equal(g->n_tuning, 0);
+		q.geometry_only = false;
+		plan_free(g);
+	}
 	q.size = 1 * MiB + 100 * KiB;
 	q.fs = SP_FS_EXT4;
 	assert_non_null(strstr(plan_error(&q), "smaller than one 256 KiB stripe"));

@@ -280,6 +280,44 @@ static void test_megaraid_sas_9560(void **state)
 	assert_string_equal(rec.by[0], "PCI 1000:10e2 subsystem 1000:4000, MegaRAID 9560-16i");
 }
 
+/* the SAS3108 (1000:005d) on Dell's H730P Mini: the board decides */
+static void test_megaraid_sas_h730p(void **state)
+{
+	static const struct scsi_lun l = { "devices/pci0000:00/0000:02:00.0", "1000", "005d", "1028",
+					   "1f47", "megaraid_sas", "DELL", "PERC H730P Mini", "4.30" };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	recognise_lun(&l, &f, &rec);
+	assert_string_equal(decided(&rec), "dell-perc-h730p");
+	assert_string_equal(rec.by[0], "PCI 1000:005d subsystem 1028:1f47, PERC H730P Mini");
+}
+
+/* the SAS3508 (1000:0016) is both the H740P's and the 9460-8i's chip: each
+ * board decides its own profile, and neither is the other's */
+static void test_megaraid_sas_3508_boards(void **state)
+{
+	static const struct scsi_lun h740p = { "devices/pci0000:00/0000:18:00.0", "1000", "0016",
+					       "1028", "1fcd", "megaraid_sas", "DELL",
+					       "PERC H740P Mini", "5.13" };
+	static const struct scsi_lun mr9460 = { "devices/pci0000:00/0000:18:00.0", "1000", "0016",
+						"1000", "9461", "megaraid_sas", "AVAGO",
+						"MR9460-8i", "5.14" };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	recognise_lun(&h740p, &f, &rec);
+	assert_string_equal(decided(&rec), "dell-perc-h740p");
+	assert_string_equal(rec.by[0], "PCI 1000:0016 subsystem 1028:1fcd, PERC H740P Mini");
+	assert_int_equal(teardown(state), 0);
+	assert_int_equal(setup(state), 0);
+	recognise_lun(&mr9460, &f, &rec);
+	assert_string_equal(decided(&rec), "broadcom-mr9460");
+	assert_string_equal(rec.by[0], "PCI 1000:0016 subsystem 1000:9461, MegaRAID 9460-8i");
+}
+
 /* a board pci.ids does not know and a model no profile lists: the driver
  * alone decides nothing; the profiles it leaves are named */
 static void test_megaraid_sas_unknown_board(void **state)
@@ -456,6 +494,22 @@ static void test_smartpqi_smartraid(void **state)
 	(void)state;
 	recognise_lun(&sr3154, &f, &rec);
 	assert_string_equal(decided(&rec), "microchip-smartraid-3100");
+}
+
+/* the SR932i-p's board (subsystem 1590:0294) beside the P408i's on the
+ * same chip and with the same INQUIRY: the board decides */
+static void test_smartpqi_sr932i(void **state)
+{
+	static const struct scsi_lun sr932i = { "devices/pci0000:00/0000:5c:00.0", "9005", "028f",
+						"1590", "0294", "smartpqi", "HPE",
+						"LOGICAL VOLUME", "3.53" };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	recognise_lun(&sr932i, &f, &rec);
+	assert_string_equal(decided(&rec), "hpe-sr932i-p");
+	assert_string_equal(rec.by[0], "PCI 9005:028f subsystem 1590:0294, SR932i-p Gen10+");
 }
 
 /* an HPE board no profile lists (E208i-a): "HPE LOGICAL VOLUME" is every
@@ -652,6 +706,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_megaraid_sas_h755, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_megaraid_sas_9560, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_megaraid_sas_h730p, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_megaraid_sas_3508_boards, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_megaraid_sas_unknown_board, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_megaraid_sas_perc6i, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_megaraid_sas_perc5e, setup, teardown),
@@ -664,6 +720,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mpi3mr_9660, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_smartpqi, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_smartpqi_smartraid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_smartpqi_sr932i, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_smartpqi_unlisted_hpe, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_virtio, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nvme, setup, teardown),

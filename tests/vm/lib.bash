@@ -103,6 +103,20 @@ vm_hba() {
 		-device "scsi-hd,drive=$id,bus=$bus.0,scsi-id=$3,lun=0${4:+,$4}")
 }
 
+# vm_jbod MODEL NAME: attach image NAME as the one disk of another MODEL HBA
+# whose firmware passes its disks through (use_jbod=on, off by default;
+# hw/scsi/megasas.c: no logical drive listed, each disk a system PD).  It
+# sits at scsi-id 0, LUN 0: QEMU numbers a PD (scsi-id << 8) | LUN and the
+# guest's megaraid_sas reads that number as channel * 128 + target, so only
+# there are the driver's address and QEMU's the same disk
+vm_jbod() {
+	local id=d$vm_disk_count bus=jbod-$1
+	vm_disk_count=$((vm_disk_count + 1))
+	VM_ARGS+=(-device "$1,id=$bus,use_jbod=on"
+		-drive "file=$VM_RUN/disks/$2,format=raw,if=none,id=$id,cache=unsafe"
+		-device "scsi-hd,drive=$id,bus=$bus.0,scsi-id=0,lun=0")
+}
+
 # vm_virtio NAME [PROPS]: attach image NAME as a virtio-blk disk
 vm_virtio() {
 	local id=d$vm_disk_count

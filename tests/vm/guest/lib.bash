@@ -72,20 +72,20 @@ disk_by_serial() {
 	return 1
 }
 
-# disk_on_pci DEVICE TARGET: the SCSI disk at target TARGET below the PCI
-# function whose device id is DEVICE ("0x0060"), read from sysfs's own
-# paths (.../0000:00:05.0/host2/target2:2:0/2:2:0:0/block/sda)
+# disk_on_pci DEVICE CHANNEL:TARGET: the SCSI disk at CHANNEL:TARGET
+# below a PCI function whose device id is DEVICE ("0x0060"), read from
+# sysfs's own paths (.../0000:00:05.0/host2/target2:2:0/2:2:0:0/block/sda)
 disk_on_pci() {
-	local d dev hctl
+	local d dev ct
 	for d in /sys/block/sd*; do
 		dev=$(readlink -f "$d/device")
-		hctl=$(basename "$dev") && hctl=${hctl#*:*:} && hctl=${hctl%:*}
-		if [ "$(cat "${dev%/host*}/device" 2>/dev/null)" = "$1" ] && [ "$hctl" = "$2" ]; then
+		ct=$(basename "$dev") && ct=${ct#*:} && ct=${ct%:*}
+		if [ "$(cat "${dev%/host*}/device" 2>/dev/null)" = "$1" ] && [ "$ct" = "$2" ]; then
 			echo "${d##*/}"
 			return 0
 		fi
 	done
-	echo "disk_on_pci: no disk at target $2 below PCI device $1" >&2
+	echo "disk_on_pci: no disk at channel:target $2 below PCI device $1" >&2
 	return 1
 }
 

@@ -13,7 +13,9 @@
 #    1000:0060, the PERC 6's chip, on an LSI 8708EM2's subsystem 1000:1013)
 #    and SAS 2108 (-device megasas-gen2: 1000:0079, subsystem 1000:9261, the
 #    9260-8i; the PERC H700/H800's chip) under the kernel's megaraid_sas:
-#    recognised from what it exports, without --controller, or not, and why
+#    recognised from what it exports, without --controller, or not, and why;
+#    an LD on the 2108 naming itself a PERC H700; and a disk a second 2108
+#    passes through (use_jbod=on): no array, so no profile, in plan and scan
 # shellcheck source=lib.bash
 . /share/lib.bash
 ROOT=/tmp/root
@@ -149,24 +151,26 @@ expect_rc 0 "check scsi_debug" stripeplan check "${DBG[@]}" --device "/dev/$dbg"
 # kernel's megasas_pci_table binds as SAS1078R and SAS0079GEN2.
 modprobe megaraid_sas
 for _ in $(seq 300); do
-	mr6=$(disk_on_pci 0x0060 0 2>/dev/null) && mrq=$(disk_on_pci 0x0060 1 2>/dev/null) &&
-		mr2=$(disk_on_pci 0x0079 0 2>/dev/null) && break
+	mr6=$(disk_on_pci 0x0060 2:0 2>/dev/null) && mrq=$(disk_on_pci 0x0060 2:1 2>/dev/null) &&
+		mr2=$(disk_on_pci 0x0079 2:0 2>/dev/null) && mrh=$(disk_on_pci 0x0079 2:1 2>/dev/null) &&
+		jb=$(disk_on_pci 0x0079 0:0 2>/dev/null) && break
 	sleep 0.2
 done
 udevadm settle
-echo "megasas: mr6=$mr6 mrq=$mrq; megasas-gen2: mr2=$mr2"
-if [ -z "$mr6" ] || [ -z "$mrq" ] || [ -z "$mr2" ]; then
-	fail "megaraid_sas: its three logical drives within 60 s of modprobe"
+echo "megasas: mr6=$mr6 mrq=$mrq; megasas-gen2: mr2=$mr2 mrh=$mrh, JBOD jb=$jb"
+if [ -z "$mr6" ] || [ -z "$mrq" ] || [ -z "$mr2" ] || [ -z "$mrh" ] || [ -z "$jb" ]; then
+	fail "megaraid_sas: its four logical drives (channel 2) and the JBOD disk (channel 0) within 60 s of modprobe"
 	dmesg | tail -30
 	vm_finish
 	exit
 fi
 dmesg | grep -i megaraid_sas | grep -iE 'controller type|fw now|init adapter' | head -8
-for d in "$mr6" "$mrq" "$mr2"; do
+for d in "$mr6" "$mrq" "$mr2" "$mrh" "$jb"; do
 	expect_eq "$d: its SCSI host's proc_name" "$(host_proc_name "$d")" megaraid_sas
 done
 expect_eq "$mr6: the 1078's PCI ids" "$(pci_ids "$mr6")" "0x1000:0x0060 0x1000:0x1013"
 expect_eq "$mr2: the 2108's PCI ids" "$(pci_ids "$mr2")" "0x1000:0x0079 0x1000:0x9261"
+expect_eq "$jb: the JBOD 2108's PCI ids" "$(pci_ids "$jb")" "0x1000:0x0079 0x1000:0x9261"
 expect_eq "$mr6: INQUIRY as a PERC 6/i's logical drive" \
 	"$(sed 's/ *$//' "/sys/block/$mr6/device/vendor")/$(sed 's/ *$//' "/sys/block/$mr6/device/model")" "DELL/PERC 6/i"
 expect_eq "$mr2: megaraid_sas passes the LD's Block Limits on (min/opt I/O)" \
@@ -217,4 +221,62 @@ expect_rc 0 "apply $mr2 without --controller" stripeplan apply "${R5[@]}" --devi
 expect_eq "$mr2 xfs sunit swidth (blocks): su=64k sw=3" \
 	"$(xfs_sb "/dev/${mr2}1" unit) $(xfs_sb "/dev/${mr2}1" width)" "16 48"
 expect_rc 0 "check $mr2 without --controller" sp_check "${R5[@]}" --device "/dev/$mr2" --root "$ROOT"
+
+# the 2108 with a PERC H700's INQUIRY: decided by the INQUIRY, the chip and
+# the driver not contradicting it (the board, LSI's, is no Dell one but a
+# board the profile does not list rules nothing out).  The strings are the
+# profile's own, set here: no real H700's INQUIRY was captured
+expect_eq "$mrh: INQUIRY as a PERC H700's logical drive" \
+	"$(sed 's/ *$//' "/sys/block/$mrh/device/vendor")/$(sed 's/ *$//' "/sys/block/$mrh/device/model")" "DELL/PERC H700"
+expect_rc 0 "plan $mrh without --controller" stripeplan plan "${R5[@]}" --device "/dev/$mrh"
+expect_out "$mrh: the PERC H700 profile is chosen" "^stripeplan: dell-perc-h700 raid5, 4 disks"
+expect_out "$mrh: the plan names the facts that decided" \
+	"recognised by  INQUIRY vendor 'DELL' model 'PERC H700'"
+expect_rc 0 "apply $mrh without --controller" stripeplan apply "${R5[@]}" --device "/dev/$mrh" --root "$ROOT"
+expect_eq "$mrh xfs sunit swidth (blocks): su=64k sw=3" \
+	"$(xfs_sb "/dev/${mrh}1" unit) $(xfs_sb "/dev/${mrh}1" width)" "16 48"
+expect_rc 0 "check $mrh without --controller" sp_check "${R5[@]}" --device "/dev/$mrh" --root "$ROOT"
+expect_rc 2 "plan $mrh declared as a PERC 6/i" stripeplan plan "${R5[@]}" --controller dell-perc6i \
+	--device "/dev/$mrh"
+expect_out "$mrh: the refusal names both profiles" \
+	"--controller dell-perc6i, but what the kernel says of /dev/$mrh is the dell-perc-h700 profile's"
+
+# ---- a disk the 2108 passes through (use_jbod=on): a system PD ------------------
+# megaraid_sas puts a system PD on its physical-disk channels (MEGASAS_IS_LOGICAL()
+# is channel >= MEGASAS_MAX_PD_CHANNELS 2; megasas_slave_alloc() reads the PD
+# as channel * MEGASAS_MAX_DEV_PER_CHANNEL + target) and the LDs above them,
+# which is what the passthrough rule reads
+jb_addr=$(basename "$(readlink -f "/sys/block/$jb/device")")
+expect_rc 0 "$jb: the JBOD disk at channel 0, target 0 ($jb_addr)" grep -qE '^[0-9]+:0:0:0$' <<<"$jb_addr"
+expect_rc 0 "$mr2: the LD beside it at channel 2" \
+	grep -qE '^[0-9]+:2:0:0$' <<<"$(basename "$(readlink -f "/sys/block/$mr2/device")")"
+dmesg | grep -iE 'megaraid_sas.*(jbod|system pd|pd list)' | head -4
+expect_rc 2 "plan $jb without --controller or geometry" stripeplan plan --fs xfs --device "/dev/$jb"
+expect_out "$jb: the level is asked for, the disk named as passed through" \
+	"^stripeplan: level: required: /dev/$jb is a disk megaraid_sas passes through \\(JBOD, SCSI address $jb_addr\\), no logical drive"
+# a mirror plans no stripe, as a lone disk has none
+JB=(--fs xfs --level 1 --disks 2)
+expect_rc 0 "plan $jb without --controller" stripeplan plan "${JB[@]}" --device "/dev/$jb"
+expect_out "$jb: planned as generic" "^stripeplan: generic raid1"
+expect_out "$jb: the warning names the address and why it is no array" \
+	"controller-not-recognised.*proc_name 'megaraid_sas'.*PCI 1000:0079 subsystem 1000:9261, SCSI address $jb_addr: a physical disk megaraid_sas passes through \\(JBOD\\)"
+expect_rc 2 "plan $jb declared as an H700" stripeplan plan "${JB[@]}" --controller dell-perc-h700 \
+	--device "/dev/$jb"
+expect_out "$jb: refused naming the address" \
+	"^stripeplan: controller: --controller dell-perc-h700, but /dev/$jb is no logical drive of it \\(.*SCSI address $jb_addr: a physical disk megaraid_sas passes through"
+expect_rc 0 "plan $jb declared generic" stripeplan plan "${JB[@]}" --controller generic --device "/dev/$jb"
+stripeplan scan --root "$ROOT" --format json >/tmp/scan-jbod.json 2>/tmp/scan-jbod.err
+echo "scan --format json exited $?"
+row() { grep -A4 "\"device\": \"/dev/$1\"" /tmp/scan-jbod.json; }
+expect_eq "scan: $jb's controller is none" "$(row "$jb" | sed -n 's/.*"controller": "\(.*\)",$/\1/p')" none
+expect_rc 0 "scan: $jb is not a logical drive, its address named" \
+	grep -qF "\"controller_by\": \"not a logical drive: SCSI host proc_name 'megaraid_sas'" <<<"$(row "$jb")"
+expect_rc 0 "scan: ... at $jb_addr" grep -qF "SCSI address $jb_addr: a physical disk megaraid_sas passes through (JBOD)" <<<"$(row "$jb")"
+expect_eq "scan: $mr6 (an LD on the 1078) is still the PERC 6/i's" \
+	"$(row "$mr6" | sed -n 's/.*"controller": "\(.*\)",$/\1/p')" dell-perc6i
+expect_rc 0 "scan: $mr2 (an LD on the 2108, as the JBOD's adapter) is still an LD, not recognised as a board" \
+	grep -qF "\"controller_by\": \"not recognised: SCSI host proc_name 'megaraid_sas'" <<<"$(row "$mr2")"
+expect_rc 1 "scan: ... and not called a passed-through disk" grep -qF "passes through" <<<"$(row "$mr2")"
+expect_eq "scan: $mrh (an LD on the 2108 naming itself a PERC H700) is the H700's" \
+	"$(row "$mrh" | sed -n 's/.*"controller": "\(.*\)",$/\1/p')" dell-perc-h700
 vm_finish

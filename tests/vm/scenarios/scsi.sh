@@ -4,7 +4,8 @@
 # generated rule, scsi_debug with an alignment offset, and logical drives on
 # QEMU's MegaRAID HBAs under the guest's own megaraid_sas: the SAS1078
 # (megasas, the PERC 6's chip) and the SAS2108 (megasas-gen2, the PERC H700's
-# generation) (tests/vm/guest/scsi.sh).
+# generation), and a disk passed through by a second 2108 (JBOD)
+# (tests/vm/guest/scsi.sh).
 . "$SRCDIR/tests/vm/lib.bash"
 vm_init
 vm_image ctl 2G
@@ -22,4 +23,10 @@ vm_image mrq 1G
 vm_hba megasas mrq 1
 vm_image mr2 1G
 vm_hba megasas-gen2 mr2 0 "min_io_size=65536,opt_io_size=196608"
+# and one naming itself as a PERC H700's, the 2108's Dell board
+vm_image mrh 1G
+vm_hba megasas-gen2 mrh 1 "vendor=DELL,product=PERC H700,ver=2.10"
+# a disk the 2108 passes through (JBOD) beside its logical drive
+vm_image jbod 1G
+vm_jbod megasas-gen2 jbod
 vm_boot scsi "$VM_DIR/guest/scsi.sh"
