@@ -191,6 +191,11 @@ bool sp_topology_exported(const struct sp_facts *f)
  * drivers/scsi/sd.c sd_validate_opt_xfer_size(), which other drivers and
  * older kernels need not apply, and a facts file may say anything), then
  * the value util-linux ignores by name, then what a filesystem needs.
+ * Not its '> dev_max': dev_max is the disk's own maximum transfer length
+ * (Block Limits VPD, the queue's max_dev_sectors, not in sysfs), while
+ * queue/max_hw_sectors_kb is the host adapter's; a full stripe larger
+ * than one transfer of the HBA is an ordinary array (QEMU's SAS2108 under
+ * megaraid_sas: a 192 KiB stripe, max_hw_sectors_kb 128, io_opt kept by sd).
  */
 const char *sp_topology_implausible(const struct sp_facts *f, char *buf, size_t len)
 {
@@ -204,11 +209,6 @@ const char *sp_topology_implausible(const struct sp_facts *f, char *buf, size_t 
 		snprintf(buf, len, "it is more than the sd driver's limit of %u logical blocks "
 			 "(sd_validate_opt_xfer_size(), Linux 6.1 drivers/scsi/sd.c)",
 			 SD_DEF_XFER_BLOCKS);
-	else if (f->max_hw_sectors_kib && opt > f->max_hw_sectors_kib * 1024)
-		snprintf(buf, len, "it is larger than the device's largest transfer, %" PRIu64
-			 " KiB (queue/max_hw_sectors_kb; sd_validate_opt_xfer_size(), Linux 6.1 "
-			 "drivers/scsi/sd.c: '> dev_max')",
-			 f->max_hw_sectors_kib);
 	else if (opt < SP_PAGE_BYTES)
 		snprintf(buf, len, "it is smaller than a %u-byte page (sd_validate_opt_xfer_size(), "
 			 "Linux 6.1 drivers/scsi/sd.c: '< PAGE_SIZE')",

@@ -999,7 +999,6 @@ static void test_topology_implausible(void **state)
 	} cases[] = {
 		{ 256 * KiB, 33553920, 0, 512, "0xffff 512-byte blocks" },
 		{ 1 * MiB, 64 * MiB, 0, 512, "more than the sd driver's limit of 65535 logical blocks" },
-		{ 256 * KiB, 1 * MiB, 512, 512, "larger than the device's largest transfer, 512 KiB" },
 		{ 1024, 2048, 0, 512, "smaller than a 4096-byte page" },
 		{ 6144, 18432, 0, 4096, "not a multiple of the 4096-byte physical block" },
 		{ 256 * KiB, 1 * MiB + 4 * KiB, 0, 512, "not a multiple of minimum_io_size 262144" },
@@ -1030,6 +1029,24 @@ static void test_topology_implausible(void **state)
 		q.omitted = SP_FIELD_DISKS | SP_FIELD_CHUNK;
 		assert_non_null(strstr(plan_error(&q), "disks: required"));
 	}
+}
+
+/* A full stripe larger than the host adapter's largest transfer is still
+ * the array's: max_hw_sectors_kb is the HBA's, not sd's dev_max. */
+static void test_topology_above_max_hw(void **state)
+{
+	struct req q = { .controller = "generic", .level = "5", .disks = 4, .chunk = 64 * KiB,
+			 .size = 10 * GiB, .fs = SP_FS_XFS, .min_io = 64 * KiB,
+			 .optimal_io = 192 * KiB, .max_hw_kib = 128, .physical = 512, .scsi = true,
+			 .omitted = SP_FIELD_DISKS | SP_FIELD_CHUNK };
+	struct sp_plan *p;
+
+	(void)state;
+	p = plan_ok(&q);
+	assert_false(has_warning(p, "topology-ignored"));
+	assert_int_equal(p->chunk_bytes, 64 * KiB);
+	assert_int_equal(p->chunk_source, SP_SOURCE_TOPOLOGY);
+	assert_int_equal(p->stripe_width_bytes, 192 * KiB);
 }
 
 static void test_filesystem_limits(void **state)
@@ -1757,6 +1774,7 @@ int main(void)
 		cmocka_unit_test(test_topology_geometry),
 		cmocka_unit_test(test_topology_level_assumed),
 		cmocka_unit_test(test_topology_implausible),
+		cmocka_unit_test(test_topology_above_max_hw),
 		cmocka_unit_test(test_filesystem_limits),
 		cmocka_unit_test(test_stripe_width_limits),
 		cmocka_unit_test(test_controller_limits),

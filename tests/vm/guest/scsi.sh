@@ -217,6 +217,13 @@ expect_rc 0 "plan $mr2 without --controller" stripeplan plan "${R5[@]}" --device
 expect_out "$mr2: planned as generic" "^stripeplan: generic raid5"
 expect_out "$mr2: the warning names the driver and the 2108's PCI ids" \
 	"controller-not-recognised.*proc_name 'megaraid_sas'.*PCI 1000:0079 subsystem 1000:9261\); it could be dell-perc-h700, hpe-mr416i, which"
+# its 192 KiB stripe is larger than one transfer of the adapter
+# (max_hw_sectors_kb 128 here), which is the HBA's limit, not the disk's
+# dev_max: sd kept it, and so does the plan, disks and chunk left out
+expect_eq "$mr2: max_hw_sectors_kb below the stripe" "$(cat "/sys/block/$mr2/queue/max_hw_sectors_kb")" "128"
+expect_rc 0 "plan $mr2 from its exported stripe" stripeplan plan --fs xfs --level 5 --device "/dev/$mr2"
+expect_out "$mr2: su and sw from the exported 64 KiB strip and 192 KiB stripe" "su=64k,sw=3"
+expect_rc 1 "$mr2: the exported stripe is not ignored" grep -q topology-ignored "$OUT" "$ERR"
 expect_rc 0 "apply $mr2 without --controller" stripeplan apply "${R5[@]}" --device "/dev/$mr2" --root "$ROOT"
 expect_eq "$mr2 xfs sunit swidth (blocks): su=64k sw=3" \
 	"$(xfs_sb "/dev/${mr2}1" unit) $(xfs_sb "/dev/${mr2}1" width)" "16 48"
