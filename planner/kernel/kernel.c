@@ -192,15 +192,20 @@ enum sp_xfs_barrier_opts sp_kernel_xfs_barrier_opts(const struct sp_kernel *k)
 	return SP_XFS_BARRIER_EFFECTIVE;
 }
 
-bool sp_kernel_has_systemd(const struct sp_kernel *k)
+static enum sp_init_system systemd_from(const struct sp_kernel *k, enum sp_limit_id row)
+{
+	return sp_kernel_from(k, row) ? SP_INIT_SYSTEMD : SP_INIT_BEFORE_SYSTEMD;
+}
+
+enum sp_init_system sp_kernel_init_system(const struct sp_kernel *k)
 {
 	/* a RHEL release string says its major release; RHEL 6's is 2.6.32 */
 	if (k->family == SP_KERNEL_RHEL)
-		return sp_kernel_from(k, SP_LIMIT_RHEL_SYSTEMD);
-	/* Ubuntu 14.04's own and HWE kernels (3.13 to 4.4) boot Upstart */
-	if (k->family == SP_KERNEL_UBUNTU)
-		return sp_kernel_from(k, SP_LIMIT_UBUNTU_SYSTEMD);
-	return sp_kernel_from(k, SP_LIMIT_SYSTEMD);
+		return systemd_from(k, SP_LIMIT_RHEL_SYSTEMD);
+	if (k->family == SP_KERNEL_UBUNTU && !sp_kernel_from(k, SP_LIMIT_UBUNTU_SYSTEMD) &&
+	    sp_kernel_from(k, SP_LIMIT_SYSTEMD))
+		return SP_INIT_CANNOT_TELL;
+	return systemd_from(k, SP_LIMIT_SYSTEMD);
 }
 
 struct scheduler_names {

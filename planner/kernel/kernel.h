@@ -57,10 +57,17 @@ enum sp_xfs_barrier_opts {
 	SP_XFS_BARRIER_REJECTED,      /* 4.19 on, and RHEL 8: "unknown mount option", mount fails */
 };
 enum sp_xfs_barrier_opts sp_kernel_xfs_barrier_opts(const struct sp_kernel *k);
-/* systemd's x-systemd.* mount options: the distributions whose kernels
- * are 3.10 or later boot systemd; RHEL 6 (2.6.32) and older do not
- * (limits rows systemd, rhel-systemd). */
-bool sp_kernel_has_systemd(const struct sp_kernel *k);
+/* Which init system boots a release, for systemd's x-systemd.* mount
+ * options: the distributions whose kernels are 3.10 or later boot systemd;
+ * RHEL 6 (2.6.32) and older do not (limits rows systemd, rhel-systemd).
+ * An Ubuntu kernel from 3.10 to before 4.5 cannot tell: 14.04 and its HWE
+ * kernels boot Upstart, 15.04 on the same numbers systemd (ubuntu-systemd). */
+enum sp_init_system {
+	SP_INIT_SYSTEMD = 0,
+	SP_INIT_BEFORE_SYSTEMD,
+	SP_INIT_CANNOT_TELL,
+};
+enum sp_init_system sp_kernel_init_system(const struct sp_kernel *k);
 /*
  * Translates a scheduler name from any era ("noop", "deadline", "cfq",
  * "none", "mq-deadline", "bfq", "kyber") into the name the given kernel

@@ -113,16 +113,21 @@ int sp_plan_mount(const struct sp_spec *spec, const struct sp_profile *profile,
 	 * device timeout is systemd's, and a pre-systemd mount(8) (RHEL 5/6,
 	 * kernels before 3.10) would hand x-systemd.* to the filesystem */
 	option_add(plan, "nofail");
-	if (sp_kernel_has_systemd(&spec->kernel))
+	switch (sp_kernel_init_system(&spec->kernel)) {
+	case SP_INIT_SYSTEMD:
 		option_add(plan, DEVICE_TIMEOUT);
-	else if (spec->kernel.family == SP_KERNEL_UBUNTU &&
-		 sp_kernel_from(&spec->kernel, SP_LIMIT_SYSTEMD))
+		break;
+	case SP_INIT_CANNOT_TELL:
 		sp_plan_add_warning(plan, "no-device-timeout",
 				    "kernel %s may boot Ubuntu 14.04, whose mount(8) hands "
 				    "x-systemd.* options to the filesystem (the mount fails): the "
 				    "fstab line has no %s (limits row ubuntu-systemd); on 16.04 it "
 				    "can be added by hand",
 				    spec->kernel.release, DEVICE_TIMEOUT);
+		break;
+	case SP_INIT_BEFORE_SYSTEMD:
+		break;
+	}
 
 	if (!spec->mountpoint[0]) {
 		sp_plan_add_warning(plan, "no-mountpoint",

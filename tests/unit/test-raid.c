@@ -148,37 +148,39 @@ static void test_kernel_families(void **state)
 		unsigned vendor_major;
 		const char *noop, *deadline, *kyber; /* NULL: the kernel has none */
 		enum sp_xfs_barrier_opts nobarrier;
-		bool systemd;
+		enum sp_init_system init;
 	} cases[] = {
 		/* RHEL/CentOS/Rocky/Alma 8: blk-mq only in 4.18, never noop; its XFS
 		 * has 4.19's removal of nobarrier (limits row rhel-xfs-barrier-removed) */
-		{ "4.18.0-553.el8", SP_KERNEL_RHEL, 8, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
-		{ "4.18.0-553.el8_10.x86_64", SP_KERNEL_RHEL, 8, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
-		{ "3.10.0-1160.el7.x86_64", SP_KERNEL_RHEL, 7, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, true },
-		{ "5.14.0-427.13.1.el9_4.x86_64", SP_KERNEL_RHEL, 9, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
-		{ "2.6.32-754.el6.x86_64", SP_KERNEL_RHEL, 6, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, false },
+		{ "4.18.0-553.el8", SP_KERNEL_RHEL, 8, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, SP_INIT_SYSTEMD },
+		{ "4.18.0-553.el8_10.x86_64", SP_KERNEL_RHEL, 8, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, SP_INIT_SYSTEMD },
+		{ "3.10.0-1160.el7.x86_64", SP_KERNEL_RHEL, 7, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, SP_INIT_SYSTEMD },
+		{ "5.14.0-427.13.1.el9_4.x86_64", SP_KERNEL_RHEL, 9, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, SP_INIT_SYSTEMD },
+		{ "2.6.32-754.el6.x86_64", SP_KERNEL_RHEL, 6, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, SP_INIT_BEFORE_SYSTEMD },
 		/* SLES 12 SP5 (legacy queue by default), SLES 15 GA and SP5 */
-		{ "4.12.14-122.37-default", SP_KERNEL_SLES, 12, "noop", "deadline", NULL, SP_XFS_BARRIER_IGNORED, true },
-		{ "4.12.14-150.47-default", SP_KERNEL_SLES, 15, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_IGNORED, true },
-		{ "5.14.21-150500.55.19-default", SP_KERNEL_SLES, 15, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
+		{ "4.12.14-122.37-default", SP_KERNEL_SLES, 12, "noop", "deadline", NULL, SP_XFS_BARRIER_IGNORED, SP_INIT_SYSTEMD },
+		{ "4.12.14-150.47-default", SP_KERNEL_SLES, 15, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_IGNORED, SP_INIT_SYSTEMD },
+		{ "5.14.21-150500.55.19-default", SP_KERNEL_SLES, 15, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, SP_INIT_SYSTEMD },
 		/* Ubuntu GA and HWE kernels are mainline by version */
-		{ "4.15.0-213-generic", SP_KERNEL_UBUNTU, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_IGNORED, true },
-		{ "5.15.0-91-generic", SP_KERNEL_UBUNTU, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
-		{ "6.8.0-45-generic", SP_KERNEL_UBUNTU, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
-		{ "6.1.0-13-amd64", SP_KERNEL_DEBIAN, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
-		{ "6.5.6-300.fc39.x86_64", SP_KERNEL_FEDORA, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
-		{ "4.9.0", SP_KERNEL_MAINLINE, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, true },
+		{ "4.15.0-213-generic", SP_KERNEL_UBUNTU, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_IGNORED, SP_INIT_SYSTEMD },
+		{ "5.15.0-91-generic", SP_KERNEL_UBUNTU, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, SP_INIT_SYSTEMD },
+		{ "6.8.0-45-generic", SP_KERNEL_UBUNTU, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, SP_INIT_SYSTEMD },
+		{ "6.1.0-13-amd64", SP_KERNEL_DEBIAN, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, SP_INIT_SYSTEMD },
+		{ "6.5.6-300.fc39.x86_64", SP_KERNEL_FEDORA, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, SP_INIT_SYSTEMD },
+		{ "4.9.0", SP_KERNEL_MAINLINE, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, SP_INIT_SYSTEMD },
 		/* x-systemd.* from 3.10 (limits row systemd), RHEL's by its major (rhel-systemd) */
-		{ "3.9.11", SP_KERNEL_MAINLINE, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, false },
-		{ "3.10", SP_KERNEL_MAINLINE, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, true },
-		/* Ubuntu 14.04's kernels, GA 3.13 to HWE 4.4, may boot Upstart (ubuntu-systemd) */
-		{ "3.13.0-170-generic", SP_KERNEL_UBUNTU, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, false },
-		{ "4.4.0-210-generic", SP_KERNEL_UBUNTU, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, false },
-		{ "4.8.0-58-generic", SP_KERNEL_UBUNTU, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, true },
-		{ "6.1", SP_KERNEL_MAINLINE, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
+		{ "3.9.11", SP_KERNEL_MAINLINE, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, SP_INIT_BEFORE_SYSTEMD },
+		{ "3.10", SP_KERNEL_MAINLINE, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, SP_INIT_SYSTEMD },
+		/* Ubuntu 14.04's kernels, GA 3.13 to HWE 4.4, may boot Upstart (ubuntu-systemd);
+		 * 12.04's 3.2 boots it and is before systemd's 3.10 anyway */
+		{ "3.2.0-126-generic", SP_KERNEL_UBUNTU, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, SP_INIT_BEFORE_SYSTEMD },
+		{ "3.13.0-170-generic", SP_KERNEL_UBUNTU, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, SP_INIT_CANNOT_TELL },
+		{ "4.4.0-210-generic", SP_KERNEL_UBUNTU, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, SP_INIT_CANNOT_TELL },
+		{ "4.8.0-58-generic", SP_KERNEL_UBUNTU, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_EFFECTIVE, SP_INIT_SYSTEMD },
+		{ "6.1", SP_KERNEL_MAINLINE, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, SP_INIT_SYSTEMD },
 		/* an unknown suffix: its version decides */
-		{ "4.14.35-acme7", SP_KERNEL_UNKNOWN, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_IGNORED, true },
-		{ "6.18.44-fc-v669", SP_KERNEL_UNKNOWN, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, true },
+		{ "4.14.35-acme7", SP_KERNEL_UNKNOWN, 0, "noop", "deadline", NULL, SP_XFS_BARRIER_IGNORED, SP_INIT_SYSTEMD },
+		{ "6.18.44-fc-v669", SP_KERNEL_UNKNOWN, 0, "none", "mq-deadline", "kyber", SP_XFS_BARRIER_REJECTED, SP_INIT_SYSTEMD },
 	};
 
 	(void)state;
@@ -196,7 +198,7 @@ static void test_kernel_families(void **state)
 			assert_null(kyber);
 		if (sp_kernel_xfs_barrier_opts(&k) != cases[i].nobarrier)
 			fail_msg("%s: nobarrier %d", cases[i].release, sp_kernel_xfs_barrier_opts(&k));
-		assert_int_equal(sp_kernel_has_systemd(&k), cases[i].systemd);
+		assert_int_equal(sp_kernel_init_system(&k), cases[i].init);
 	}
 }
 
