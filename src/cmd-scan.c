@@ -343,6 +343,8 @@ static int scan_one(const struct scan *s, const struct sp_scan_device *dev,
 	snprintf(row->system_use, sizeof(row->system_use), "%s", dev->system_use);
 	snprintf(row->in_use, sizeof(row->in_use), "%s", dev->mounted);
 	row->system = dev->system_use[0] != '\0';
+	/* a device that cannot be opened still has the size the kernel says */
+	row->size_bytes = dev->size_bytes;
 	if (sp_probe_facts(&s->args->sysfs, row->device, &facts, &err) < 0) {
 		snprintf(row->error, sizeof(row->error), "%s", err.message);
 		return -1;

@@ -239,6 +239,8 @@ int sp_scan_classify(const struct sp_sysfs *sys, const char *name, bool listed_a
 		sp_sysfs_read_u64(dir, &size_512);
 	if (!size_512 && !listed_anyway)
 		return 0; /* a card reader without a card, an md array not started */
+	/* sysfs counts 512-byte sectors whatever the logical sector size */
+	dev.size_bytes = size_512 * 512;
 	find_holder(sys, name, dev.held_by, sizeof(dev.held_by));
 	if (needed)
 		mark_needed(sys, needed, &dev);

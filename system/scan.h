@@ -34,6 +34,8 @@ struct sp_scan_device {
 	char system_use[SP_MSG_MAX];
 	/* something else of it is mounted: "/data (sdc1)"; "" none */
 	char mounted[SP_MSG_MAX];
+	/* sysfs's size: known even when the node cannot be opened */
+	uint64_t size_bytes;
 };
 
 /* What the running system has mounted or swaps on, by device number:

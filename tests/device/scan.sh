@@ -210,6 +210,18 @@ row "$small" stripe_width_bytes 196608
 row "$small" geometry_from '"declared: --level, --disks, --chunk"'
 row "$small" not_checked '"size: xfs needs at least 300 MiB (mkfs.xfs refuses smaller; limits row xfs-min-size); the aligned partition would be 196.87 MiB"'
 
+# --- a listed disk that cannot be opened (here: no node in /dev): exit 4, the
+# row says the probe failed and still gives the size sysfs has, never "0 B"
+mkdir -p "$WORK/sys/sys/block/sdzz"
+echo 2097152 >"$WORK/sys/sys/block/sdzz/size"
+echo 8:1008 >"$WORK/sys/sys/block/sdzz/dev"
+rc=0
+SP_SYSFS_ROOT="$WORK/sys" sp scan --format json >"$WORK/out" 2>"$WORK/err" || rc=$?
+checks=$((checks + 1))
+[ "$rc" = 4 ] || fail "scan with an unopenable disk: exit $rc, not 4: $(cat "$WORK/err")"
+row /dev/sdzz size_bytes 1073741824
+row /dev/sdzz error '"cannot stat '"'"'/dev/sdzz'"'"': No such file or directory (no such device: it vanished, or was never there)"'
+
 # --- bad input: exit 2, nothing printed ------------------------------------------
 expect_rc 2 "device: '${d63}p1' is a partition of ${d63#/dev/}; give the whole disk" \
 	sp scan --device "${d63}p1"

@@ -220,6 +220,8 @@ static void test_list(void **state)
 	assert_string_equal(d->system_use, "");
 	assert_string_equal(find(list, n, "sdd")->held_by, "dm-1");
 	assert_string_equal(find(list, n, "sde")->held_by, "dm-1");
+	/* the size is sysfs's 512-byte sectors, for a row whose node cannot be opened */
+	assert_int_equal(find(list, n, "sde")->size_bytes, 4000 * 512);
 	free(list);
 }
 
