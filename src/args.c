@@ -714,6 +714,8 @@ static int choose_profile(const struct sp_cli_args *a, const struct sp_profile_s
 static void note_recognition(const struct sp_cli_args *a, const struct sp_recognition *rec,
 			     struct sp_plan *plan)
 {
+	const char *why = "";
+
 	if (a->have_controller)
 		return;
 	if (rec->profile) {
@@ -724,12 +726,17 @@ static void note_recognition(const struct sp_cli_args *a, const struct sp_recogn
 									   SP_MAX_RECOGNISED_BY;
 		return;
 	}
+	/* one profile left is not ruled out but not decided either (its chip
+	 * on a board it does not list); several are not told apart */
+	if (rec->candidates[0])
+		why = strchr(rec->candidates, ',') ? ", which the kernel's facts do not tell apart" :
+						     ", which the kernel's facts do not decide";
 	sp_plan_add_warning(plan, "controller-not-recognised",
 			    "no controller profile recognises %s (%s)%s%s%s: planned with the "
 			    "generic profile, which knows no controller's limits, tuning or advice; "
 			    "give --controller NAME",
 			    plan->device.path, rec->seen, rec->candidates[0] ? "; it could be " : "",
-			    rec->candidates, rec->candidates[0] ? ", which the kernel's facts do not tell apart" : "");
+			    rec->candidates, why);
 }
 
 int sp_cli_args_for_device(const struct sp_cli_args *scan, const char *device,

@@ -318,6 +318,48 @@ static void test_megaraid_sas_3508_boards(void **state)
 	assert_string_equal(rec.by[0], "PCI 1000:0016 subsystem 1000:9461, MegaRAID 9460-8i");
 }
 
+/*
+ * The Aero chip (1000:10e2) on HPE's MR416i-p Gen10+ board, subsystem
+ * 1590:0293, as the controller reports itself through iLO 5's Redfish
+ * (PCIDevices: VendorID 4096, DeviceID 4322, SubsystemVendorID 5520,
+ * SubsystemDeviceID 659); pci.ids lists no HPE board on it.  The same chip
+ * is the 9560's and the H755's: the board decides, and the logical drive's
+ * INQUIRY (not captured anywhere found) is left out.
+ */
+static void test_megaraid_sas_mr416i_p(void **state)
+{
+	static const struct scsi_lun l = { "devices/pci0000:00/0000:0f:00.0", "1000", "10e2", "1590",
+					   "0293", "megaraid_sas", NULL, NULL, NULL };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	recognise_lun(&l, &f, &rec);
+	assert_string_equal(f.controller.pci_subvendor, "1590");
+	assert_string_equal(f.controller.pci_subdevice, "0293");
+	assert_string_equal(decided(&rec), "hpe-mr416i");
+	assert_int_equal(rec.n_by, 2);
+	assert_string_equal(rec.by[0], "PCI 1000:10e2 subsystem 1590:0293, MR416i-p Gen10+");
+	assert_string_equal(rec.by[1], "SCSI host proc_name 'megaraid_sas'");
+	assert_string_equal(rec.candidates, "");
+}
+
+/* an HPE board on the Aero chip that no profile lists (an MR416i-a, whose
+ * subsystem was not found, or any other): nothing decides, and the three
+ * profiles of that chip are named */
+static void test_megaraid_sas_aero_unlisted_hpe(void **state)
+{
+	static const struct scsi_lun l = { "devices/pci0000:00/0000:0f:00.0", "1000", "10e2", "1590",
+					   "02ff", "megaraid_sas", NULL, NULL, NULL };
+	struct sp_recognition rec;
+	struct sp_facts f;
+
+	(void)state;
+	recognise_lun(&l, &f, &rec);
+	assert_null(rec.profile);
+	assert_string_equal(rec.candidates, "broadcom-mr9560, dell-perc-h755, hpe-mr416i");
+}
+
 /* a board pci.ids does not know and a model no profile lists: the driver
  * alone decides nothing; the profiles it leaves are named */
 static void test_megaraid_sas_unknown_board(void **state)
@@ -373,9 +415,8 @@ static void test_megaraid_sas_perc5e(void **state)
  * it the 8708EM2) that pci.ids does not list.  A logical drive whose
  * INQUIRY is a PERC 6/i's is decided by it and the driver; with QEMU's own
  * INQUIRY the chip decides nothing (other boards than Dell's carry it) and
- * the PERC 6/i is named as what it could be, beside the MR416i, whose
- * profile lists no chip (its PCI ids were not found) and so is ruled out
- * by none.
+ * the PERC 6/i is named as what it could be; every other megaraid_sas
+ * profile lists its chips, none of them this one, and is ruled out.
  */
 static void test_qemu_megasas_perc6i_inquiry(void **state)
 {
@@ -402,7 +443,7 @@ static void test_qemu_megasas(void **state)
 	(void)state;
 	recognise_lun(&l, &f, &rec);
 	assert_null(rec.profile);
-	assert_string_equal(rec.candidates, "dell-perc6i, hpe-mr416i");
+	assert_string_equal(rec.candidates, "dell-perc6i");
 	assert_string_equal(rec.seen, "SCSI host proc_name 'megaraid_sas', INQUIRY vendor 'QEMU' "
 				      "model 'QEMU HARDDISK' revision '2.5+', PCI 1000:0060 subsystem "
 				      "1000:1013");
@@ -412,7 +453,7 @@ static void test_qemu_megasas(void **state)
  * chip) on LSI's own 9260-8i subsystem 1000:9261: not a Dell board, so the
  * dell-perc-h700 profile, which lists the chip on Dell's boards only, is not
  * decided but not ruled out either (the same chip); every other
- * megaraid_sas profile that lists its chips is; the MR416i lists none */
+ * megaraid_sas profile lists its chips and is */
 static void test_qemu_megasas_gen2(void **state)
 {
 	static const struct scsi_lun l = { "devices/pci0000:00/0000:00:06.0", "1000", "0079", "1000",
@@ -423,7 +464,7 @@ static void test_qemu_megasas_gen2(void **state)
 	(void)state;
 	recognise_lun(&l, &f, &rec);
 	assert_null(rec.profile);
-	assert_string_equal(rec.candidates, "dell-perc-h700, hpe-mr416i");
+	assert_string_equal(rec.candidates, "dell-perc-h700");
 	assert_non_null(strstr(rec.seen, "PCI 1000:0079 subsystem 1000:9261"));
 }
 
@@ -709,6 +750,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_megaraid_sas_h730p, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_megaraid_sas_3508_boards, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_megaraid_sas_unknown_board, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_megaraid_sas_mr416i_p, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_megaraid_sas_aero_unlisted_hpe, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_megaraid_sas_perc6i, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_megaraid_sas_perc5e, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_qemu_megasas_perc6i_inquiry, setup, teardown),

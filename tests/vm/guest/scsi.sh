@@ -199,24 +199,24 @@ expect_out "$mr6: the refusal names both profiles" \
 	"--controller dell-perc5e, but what the kernel says of /dev/$mr6 is the dell-perc6i profile's"
 
 # the same 1078 with QEMU's own INQUIRY: nothing decides; the warning names
-# what was seen and the one profile that shares the chip
+# what was seen and the one profile that shares the chip, which it does not decide
 expect_rc 0 "plan $mrq without --controller" stripeplan plan "${R5[@]}" --device "/dev/$mrq"
 expect_out "$mrq: planned as generic" "^stripeplan: generic raid5"
 expect_out "$mrq: the warning names the driver, the INQUIRY and the PCI ids it saw" \
 	"controller-not-recognised.*proc_name 'megaraid_sas', INQUIRY vendor 'QEMU' model 'QEMU HARDDISK'.*PCI 1000:0060 subsystem 1000:1013"
-expect_out "$mrq: ... and the profiles it could be (the MR416i's lists no chip)" \
-	"it could be dell-perc6i, hpe-mr416i, which the kernel's facts do not tell apart"
+expect_out "$mrq: ... and the one profile it could be (every other lists its chips, not this one)" \
+	"it could be dell-perc6i, which the kernel's facts do not decide"
 expect_rc 0 "plan $mrq declared as the PERC 6/i (not contradicted)" stripeplan plan "${R5[@]}" \
 	--controller dell-perc6i --device "/dev/$mrq"
 
 # the 2108 on LSI's own 9260-8i board (subsystem 1000:9261), not a Dell one:
 # the dell-perc-h700 profile lists the chip on Dell's boards only, so nothing
-# decides; generic, the warning naming what was seen and the two profiles not
-# ruled out (the H700/H800's, the same chip, and the MR416i's, which lists none)
+# decides; generic, the warning naming what was seen and the one profile not
+# ruled out (the H700/H800's, the same chip)
 expect_rc 0 "plan $mr2 without --controller" stripeplan plan "${R5[@]}" --device "/dev/$mr2"
 expect_out "$mr2: planned as generic" "^stripeplan: generic raid5"
 expect_out "$mr2: the warning names the driver and the 2108's PCI ids" \
-	"controller-not-recognised.*proc_name 'megaraid_sas'.*PCI 1000:0079 subsystem 1000:9261\); it could be dell-perc-h700, hpe-mr416i, which"
+	"controller-not-recognised.*proc_name 'megaraid_sas'.*PCI 1000:0079 subsystem 1000:9261\); it could be dell-perc-h700, which the kernel's facts do not decide"
 # its 192 KiB stripe is larger than one transfer of the adapter
 # (max_hw_sectors_kb 128 here), which is the HBA's limit, not the disk's
 # dev_max: sd kept it, and so does the plan, disks and chunk left out
