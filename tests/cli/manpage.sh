@@ -50,7 +50,8 @@ mapfile -t commands < <(awk '/^Commands:/ { on = 1; next } on && /^[[:space:]]*$
 	on { print $1 }' "$WORK/main-help")
 for want in plan controllers; do
 	checks=$((checks + 1))
-	printf '%s\n' "${commands[@]}" | grep -qxF -- "$want" ||
+	printf '%s\n' "${commands[@]}" >"$WORK/commands"
+	grep -qxF -- "$want" "$WORK/commands" ||
 		fail "'stripeplan --help' does not list the command '$want' (help format changed?)"
 done
 
