@@ -50,8 +50,8 @@ mapfile -t commands < <(awk '/^Commands:/ { on = 1; next } on && /^[[:space:]]*$
 	on { print $1 }' "$WORK/main-help")
 for want in plan controllers; do
 	checks=$((checks + 1))
-	printf '%s\n' "${commands[@]}" >"$WORK/commands"
-	grep -qxF -- "$want" "$WORK/commands" ||
+	printf '%s\n' "${commands[@]}" >"$WORK/help-commands"
+	grep -qxF -- "$want" "$WORK/help-commands" ||
 		fail "'stripeplan --help' does not list the command '$want' (help format changed?)"
 done
 

@@ -59,7 +59,7 @@ same_actions() {
 # has_action PATTERN: the real run's actions hold a line matching PATTERN
 has_action() {
 	checks=$((checks + 1))
-	actions "$WORK/real.json" | grep -qE -- "$1" ||
+	actions "$WORK/real.json" | grep -E -- "$1" >/dev/null ||
 		fail "no action /$1/ in: $(actions "$WORK/real.json")"
 }
 
@@ -86,7 +86,7 @@ has_action '"action":"mkfs","target":"'"${dev}p1"'","before":"","after":"xfs \(a
 has_action '"action":"file","target":"'"$SP_TEST_ROOT"'/data","before":"","after":"directory"'
 has_action '"action":"file","target":"[^"]*/60-stripeplan-[^"]*.rules"'
 checks=$((checks + 1))
-actions "$WORK/real.json" | grep -q '"action":"wipe"' && fail "blank: a wipe on a blank device"
+actions "$WORK/real.json" | grep '"action":"wipe"' >/dev/null && fail "blank: a wipe on a blank device"
 fstab_matches
 kept_report
 

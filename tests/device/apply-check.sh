@@ -21,10 +21,10 @@ steps=$(sed -n 's/^\[[0-9]*\/[0-9]*\] \([a-z]*\) .*/\1/p' "$WORK/out" | paste -s
 checks=$((checks + 1))
 [ "$steps" = "partition, filesystem, fstab, tuning" ] || fail "apply ran the steps '$steps'"
 checks=$((checks + 1))
-"$STRIPEPLAN" --help | tr -s ' \n' ' ' | grep -qF "apply apply a plan: $steps; verified" ||
+"$STRIPEPLAN" --help | tr -s ' \n' ' ' | grep -F "apply apply a plan: $steps; verified" >/dev/null ||
 	fail "stripeplan --help does not name apply's steps '$steps': $("$STRIPEPLAN" --help)"
 checks=$((checks + 1))
-"$STRIPEPLAN" apply --help | tr -s ' \n' ' ' | grep -qF "in four steps: partition (" ||
+"$STRIPEPLAN" apply --help | tr -s ' \n' ' ' | grep -F "in four steps: partition (" >/dev/null ||
 	fail "apply --help does not name its four steps"
 checks=$((checks + 1))
 [ "$(kernel_start "${dev}p1")" = 2048 ] || fail "partition does not start at sector 2048"
