@@ -94,9 +94,10 @@ expect_exit 2 "^stripeplan: level: required: /dev/sdb is a disk megaraid_sas pas
 	sp plan --facts "$WORK/jbod.json" --fs xfs --kernel 6.12.0
 sed 's/"pci_subdevice": "1ae1"/"pci_subdevice": "1ae1",\n\t\t"scsi_address": "0:2:0:0"/' "$R/perc-h755-lun.json" >"$WORK/ld.json"
 checks=$((checks + 1))
-sp plan --facts "$WORK/ld.json" --level 5 --disks 4 --chunk 256K --fs xfs --kernel 6.12.0 >"$WORK/ld.txt" &&
-	grep -q '^stripeplan: dell-perc-h755 raid5' "$WORK/ld.txt" ||
+if ! sp plan --facts "$WORK/ld.json" --level 5 --disks 4 --chunk 256K --fs xfs --kernel 6.12.0 >"$WORK/ld.txt" ||
+	! grep -q '^stripeplan: dell-perc-h755 raid5' "$WORK/ld.txt"; then
 	fail "a logical drive on channel 2 is not the H755's"
+fi
 expect_exit 2 "controller.scsi_address must be host:channel:target:lun in decimal" \
 	sp plan --facts "$(sed 's/0:2:0:0/x:0/' "$WORK/ld.json" >"$WORK/badaddr.json"; echo "$WORK/badaddr.json")" --level 5 --disks 4 --chunk 256K --fs xfs --kernel 6.12.0
 
