@@ -84,9 +84,9 @@ struct sp_lvm_plan {
 	uint64_t extents;                /* lvcreate -l */
 	uint64_t size_bytes;             /* the LV */
 	/* lvcreate -r: the device's planned read_ahead_kb in 512-byte
-	 * sectors, whole pages as lvm2 keeps it, when the LV is the top of
-	 * the stack (the filesystem reads through its dm device, which
-	 * otherwise gets the kernel's 128 KiB); 0: none planned, LVM's auto */
+	 * sectors, whole pages as lvm2 keeps it (the filesystem, or the LUKS2
+	 * mapping on the LV, reads through its dm device, which otherwise
+	 * gets the kernel's 128 KiB); 0: none planned, LVM's auto */
 	uint64_t read_ahead_sectors;
 };
 
