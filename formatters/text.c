@@ -244,6 +244,11 @@ static void print_lvm(FILE *f, const struct sp_plan *p)
 	fprintf(f, "    LV           %s: %" PRIu64 " extents = %s, linear on the one PV (lvcreate -l %" PRIu64
 		" -n %s %s)\n",
 		v->lv, v->extents, SP_SIZE_TEXT(v->size_bytes, SP_SIZE_HUMAN), v->extents, v->lv, v->vg);
+	if (v->read_ahead_sectors)
+		fprintf(f, "    read-ahead   %" PRIu64 " KiB (lvcreate -r %" PRIu64 ", in 512-byte sectors): %s's\n"
+			   "                 read_ahead_kb on the LV, kept in the VG's metadata and set at every\n"
+			   "                 activation (LVM's auto leaves the kernel's 128 KiB)\n",
+			v->read_ahead_sectors / 2, v->read_ahead_sectors, p->device.kernel_name);
 }
 
 static void print_stack(FILE *f, const struct sp_plan *p)

@@ -75,6 +75,9 @@ int sp_dm_node_read(const struct sp_sysfs *sys, const char *path, struct sp_dm_n
 	if (r < 0)
 		return r;
 	ret->size_bytes = sectors * 512;
+	snprintf(attr, sizeof(attr), "%s/queue/read_ahead_kb", dir);
+	if (sp_sysfs_read_u64(attr, &ret->read_ahead_kib) < 0)
+		ret->read_ahead_kib = 0;
 	snprintf(attr, sizeof(attr), "%s/dm/name", dir);
 	ret->is_dm = sp_sysfs_read(attr, ret->dm_name, sizeof(ret->dm_name)) == 0;
 	snprintf(attr, sizeof(attr), "%s/dm/uuid", dir);

@@ -24,6 +24,9 @@ struct sp_dm_node {
 	char dm_name[SP_NAME_MAX];   /* "md5_crypt", "vgs-data" */
 	char dm_uuid[SP_NAME_MAX];   /* "CRYPT-LUKS2-<uuid>-<name>", "LVM-<vg><lv>" */
 	uint64_t size_bytes;
+	/* queue/read_ahead_kb: what the filesystem on it reads ahead (a dm
+	 * device's own, not its slave's); 0 also when it cannot be read */
+	uint64_t read_ahead_kib;
 	size_t n_slaves;             /* what it sits on, by kernel name */
 	char slave[SP_NAME_MAX];     /* the first one */
 };

@@ -767,6 +767,23 @@ static bool reverified_unchanged(struct sp_ctx *ctx, size_t i, size_t first,
 	return false;
 }
 
+/*
+ * The first step that differs in more than an LV's read-ahead, or
+ * n_steps: an LV of the plan's that differs only so is set with
+ * lvchange -r, which writes no data and closes nothing, on an open
+ * stack as on a closed one.
+ */
+static size_t first_rewrite(const struct sp_ctx *ctx, const struct sp_report *r, size_t first)
+{
+	size_t i = first;
+
+	if (first >= ctx->n_steps || ctx->steps[first] != &sp_step_lvm || !ctx->lv_read_ahead_only)
+		return first;
+	while (++i < ctx->n_steps && r->steps[i].status == SP_STEP_UNCHANGED)
+		;
+	return i;
+}
+
 static size_t filesystem_index(const struct sp_ctx *ctx)
 {
 	size_t i = 0;
@@ -915,7 +932,7 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 	double started = sp_now_seconds();
 	struct sp_facts facts = { 0 };
 	struct sp_ctx ctx;
-	size_t first, n;
+	size_t first, rewrite, n;
 	int disk_fd = -1, rc;
 
 	init_ctx(plan, opts, &ctx);
@@ -964,14 +981,15 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 		rc = finish(r, SP_OUTCOME_UNCHANGED, started);
 		goto out;
 	}
-	if (ctx.stack_open && first < filesystem_index(&ctx)) {
-		rc = refuse_open_stack(&ctx, r, first, started);
+	rewrite = first_rewrite(&ctx, r, first);
+	if (ctx.stack_open && rewrite < filesystem_index(&ctx)) {
+		rc = refuse_open_stack(&ctx, r, rewrite, started);
 		goto out;
 	}
 	rc = preflight_all(&ctx, r, first, started);
 	if (rc)
 		goto out;
-	rc = refuse_overwrite(&ctx, r, first, started);
+	rc = rewrite < ctx.n_steps ? refuse_overwrite(&ctx, r, rewrite, started) : 0;
 	if (rc)
 		goto out;
 	rc = reserve_all(&ctx, r, first, started);

@@ -67,8 +67,8 @@ static int judge_pv(const struct sp_ctx *ctx, const char *dev, bool *ok, struct 
 }
 
 /* The LV as the kernel has it: LVM's dm name for VG/LV, on the PV alone,
- * the plan's extents. */
-static int judge_lv(const struct sp_ctx *ctx, const char *dev, struct sp_step_result *res)
+ * the plan's extents and read-ahead. */
+static int judge_lv(struct sp_ctx *ctx, const char *dev, struct sp_step_result *res)
 {
 	const struct sp_lvm_plan *v = &ctx->plan->lvm;
 	char want[SP_NAME_MAX], pv_name[SP_NAME_MAX] = "";
@@ -92,6 +92,13 @@ static int judge_lv(const struct sp_ctx *ctx, const char *dev, struct sp_step_re
 		sp_step_line(res, "the LV '%s' holds %" PRIu64 " B, the plan %" PRIu64 " extents of %"
 			     PRIu64 " B (%" PRIu64 " B)", v->path, m.size_bytes, v->extents,
 			     v->extent_bytes, v->size_bytes);
+	else if (v->read_ahead_sectors && m.read_ahead_kib != v->read_ahead_sectors / 2) {
+		ctx->lv_read_ahead_only = true;
+		sp_step_line(res, "the LV '%s' (%s) reads ahead %" PRIu64 " KiB (queue/read_ahead_kb), "
+			     "the plan %" PRIu64 " KiB (lvcreate -r %" PRIu64 ")", v->path,
+			     m.kernel_name, m.read_ahead_kib, v->read_ahead_sectors / 2,
+			     v->read_ahead_sectors);
+	}
 	return 0;
 }
 
@@ -106,6 +113,7 @@ static int lvm_verify(struct sp_ctx *ctx, struct sp_step_result *res)
 		return sp_step_fail(res, EINVAL, "no plan to verify against");
 	dev = below(ctx);
 	summarize(ctx, res);
+	ctx->lv_read_ahead_only = false;
 	r = sp_layer_probe(dev, type, sizeof(type), uuid, sizeof(uuid), what, sizeof(what));
 	if (r == -ENOENT) {
 		sp_step_line(res, ctx->luks_closed ? "'%s' is not open: the PV on it is not read" :
@@ -179,7 +187,7 @@ static void join(const char *const *argv, char *buf, size_t len)
 
 /* The three commands, each to res as a line (and in a real run, run). */
 struct lvm_numbers {
-	char align[32], extent[32], extents[32], vg_lv[2 * SP_NAME_MAX];
+	char align[32], extent[32], extents[32], read_ahead[32], vg_lv[2 * SP_NAME_MAX];
 };
 
 static void numbers(const struct sp_lvm_plan *v, struct lvm_numbers *n)
@@ -188,6 +196,8 @@ static void numbers(const struct sp_lvm_plan *v, struct lvm_numbers *n)
 	snprintf(n->align, sizeof(n->align), "%" PRIu64 "k", v->data_alignment_bytes / 1024);
 	snprintf(n->extent, sizeof(n->extent), "%" PRIu64 "k", v->extent_bytes / 1024);
 	snprintf(n->extents, sizeof(n->extents), "%" PRIu64, v->extents);
+	/* 512-byte sectors, lvm's unit for -r */
+	snprintf(n->read_ahead, sizeof(n->read_ahead), "%" PRIu64, v->read_ahead_sectors);
 	snprintf(n->vg_lv, sizeof(n->vg_lv), "%s/%s", v->vg, v->lv);
 }
 
@@ -244,6 +254,11 @@ static int make_lv(struct sp_ctx *ctx, const char *dev, const struct lvm_numbers
 	cmd_add(&c, "-y");
 	cmd_add(&c, "-Wy");
 	cmd_add(&c, "-Zy");
+	if (v->read_ahead_sectors) {
+		/* kept in the VG's metadata: set at every activation */
+		cmd_add(&c, "-r");
+		cmd_add(&c, n->read_ahead);
+	}
 	cmd_add(&c, v->vg);
 	return step_cmd(ctx, cmd_end(&c, dev), res);
 }
@@ -280,13 +295,58 @@ static int lvm_has(struct sp_ctx *ctx, const char *command, const char *name, co
 	return sp_layer_status(ctx, cmd_end(&c, dev), res);
 }
 
+/* Whether the active LV reads ahead as the plan says (sysfs). */
+static bool lv_reads_ahead_as_planned(const struct sp_ctx *ctx)
+{
+	const struct sp_lvm_plan *v = &ctx->plan->lvm;
+	struct sp_dm_node m;
+
+	return sp_dm_node_read(ctx->sysfs, v->path, &m) == 0 && m.exists &&
+	       m.read_ahead_kib == v->read_ahead_sectors / 2;
+}
+
+/*
+ * The plan's LV is there but differs: inactive, or another read-ahead
+ * (LVM's auto, a value changed by hand).  An inactive LV is activated,
+ * then its read-ahead, which LVM set from the VG's metadata, read: only
+ * one that differs is set (lvchange -r, which also keeps it in the
+ * metadata, refuses a value the metadata has already: exit 5).
+ */
+static int fix_lv(struct sp_ctx *ctx, const char *dev, const struct lvm_numbers *n,
+		  struct sp_step_result *res)
+{
+	const struct sp_lvm_plan *v = &ctx->plan->lvm;
+	char after[SP_ACTION_VALUE_MAX];
+	struct lvm_cmd c;
+	int r = 0;
+
+	if (!ctx->lv_read_ahead_only) {
+		sp_step_action(res, SP_ACTION_LVM, v->path, NULL, "activated (it was inactive)");
+		cmd_start(ctx, &c, "lvchange");
+		cmd_add(&c, "-ay");
+		cmd_add(&c, n->vg_lv);
+		r = step_cmd(ctx, cmd_end(&c, dev), res);
+	}
+	if (r < 0 || !v->read_ahead_sectors)
+		return r;
+	if (ctx->dry_run ? !ctx->lv_read_ahead_only : lv_reads_ahead_as_planned(ctx))
+		return 0;
+	snprintf(after, sizeof(after), "read-ahead %" PRIu64 " sectors (%" PRIu64 " KiB)",
+		 v->read_ahead_sectors, v->read_ahead_sectors / 2);
+	sp_step_action(res, SP_ACTION_LVM, v->path, NULL, after);
+	cmd_start(ctx, &c, "lvchange");
+	cmd_add(&c, "-r");
+	cmd_add(&c, n->read_ahead);
+	cmd_add(&c, n->vg_lv);
+	return step_cmd(ctx, cmd_end(&c, dev), res);
+}
+
 static int lvm_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 {
 	char type[SP_NAME_MAX], uuid[SP_UUID_MAX], what[SP_MSG_MAX];
 	const struct sp_lvm_plan *v;
 	struct lvm_numbers n = { 0 };
 	bool pv_ok = false;
-	struct lvm_cmd c;
 	const char *dev;
 	int r;
 
@@ -312,13 +372,8 @@ static int lvm_apply(struct sp_ctx *ctx, struct sp_step_result *res)
 		r = make_vg_lv(ctx, dev, &n, res);
 	else if (r == 0 && lvm_has(ctx, "lvs", n.vg_lv, dev, res) != 0)
 		r = make_lv(ctx, dev, &n, res);
-	else if (r == 0) {
-		sp_step_action(res, SP_ACTION_LVM, v->path, NULL, "activated (it was inactive)");
-		cmd_start(ctx, &c, "lvchange");
-		cmd_add(&c, "-ay");
-		cmd_add(&c, n.vg_lv);
-		r = step_cmd(ctx, cmd_end(&c, dev), res);
-	}
+	else if (r == 0)
+		r = fix_lv(ctx, dev, &n, res);
 	if (r < 0)
 		return r;
 	summarize(ctx, res);

@@ -107,6 +107,9 @@ struct sp_ctx {
 	bool stack_open;
 	/* the LUKS2 step's verify: the header is the plan's, the mapping closed */
 	bool luks_closed;
+	/* the LVM step's verify: the LV is the plan's but for its read-ahead,
+	 * which lvchange sets on an open stack without closing anything */
+	bool lv_read_ahead_only;
 	/* the LUKS2 step's verify: the UUID of the plan's header ("" none yet) */
 	char luks_uuid[SP_UUID_MAX];
 	/* the programs the layer steps run, by absolute path (their preflights) */

@@ -46,6 +46,9 @@ int sp_plan_filesystem(const struct sp_spec *spec, const struct sp_profile *prof
 		       struct sp_plan *plan, struct sp_error *err);
 int sp_plan_mount(const struct sp_spec *spec, const struct sp_profile *profile,
 		  struct sp_plan *plan, struct sp_error *err);
+/* After the tuning stage: the device's planned read-ahead carried to the
+ * stack's top, which the filesystem reads through (stack.c). */
+void sp_plan_stack_read_ahead(struct sp_plan *plan);
 int sp_plan_tuning(const struct sp_spec *spec, const struct sp_profile *profile,
 		   struct sp_plan *plan, struct sp_error *err);
 

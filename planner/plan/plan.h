@@ -68,6 +68,10 @@ struct sp_luks_plan {
 	uint64_t size_bytes;       /* what the mapping holds */
 };
 
+/* lvm2 reads lvcreate -r into 32 bits, UINT32_MAX being 'auto'
+ * (DM_READ_AHEAD_AUTO): the most in whole 4 KiB pages below it */
+#define SP_LVM_READ_AHEAD_MAX_SECTORS 4294967288U
+
 /* An LVM PV, its VG alone on it and one linear LV over all of it. */
 struct sp_lvm_plan {
 	char vg[SP_DM_NAME_MAX];
@@ -79,6 +83,11 @@ struct sp_lvm_plan {
 	uint64_t extent_bytes;           /* vgcreate -s */
 	uint64_t extents;                /* lvcreate -l */
 	uint64_t size_bytes;             /* the LV */
+	/* lvcreate -r: the device's planned read_ahead_kb in 512-byte
+	 * sectors, whole pages as lvm2 keeps it (the filesystem, or the LUKS2
+	 * mapping on the LV, reads through its dm device, which otherwise
+	 * gets the kernel's 128 KiB); 0: none planned, LVM's auto */
+	uint64_t read_ahead_sectors;
 };
 
 struct sp_plan {

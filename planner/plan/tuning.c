@@ -565,6 +565,7 @@ int sp_plan_tuning(const struct sp_spec *spec, const struct sp_profile *profile,
 				    "(%zu member disks)",
 				    SP_MAX_TUNING, plan->n_members);
 	lowered_warnings(plan, low);
+	sp_plan_stack_read_ahead(plan);
 	plan_md_memory(plan);
 	plan_left_out(spec, profile, plan);
 	return 0;

@@ -487,6 +487,10 @@ static const struct sp_field lvm_fields[] = {
 	       .compare = SP_CMP_GEOMETRY),
 	SP_U64(sp_lvm_plan, size_bytes, "size_bytes", 0, SP_JSON_U64_MAX,
 	       .flags = SP_FF_REQUIRED, .compare = SP_CMP_GEOMETRY),
+	/* lvcreate -r, from the device's read_ahead_kb when the LV is the
+	 * top; absent when none is planned (LVM's auto) */
+	SP_U64(sp_lvm_plan, read_ahead_sectors, "read_ahead_sectors", 0,
+	       SP_LVM_READ_AHEAD_MAX_SECTORS, .flags = SP_FF_OMIT_EMPTY, .empty = sp_u64_zero),
 };
 static const struct sp_schema lvm_schema = SP_SCHEMA(sp_lvm_plan, lvm_fields);
 

@@ -47,8 +47,10 @@ static void check_plan(const struct sp_plan *p)
 	FUZZ_CHECK(p->n_mkfs_argv >= 2 && p->n_mkfs_argv <= SP_MAX_ARGV, "argc %zu", p->n_mkfs_argv);
 	for (size_t i = 0; i < p->n_mkfs_argv; i++)
 		FUZZ_CHECK_TERMINATED(p->mkfs_argv[i]);
+	/* mkfs writes the stack's top when the plan has one (plan-file.c) */
 	FUZZ_CHECK(!strcmp(p->mkfs_argv[0], p->fs == SP_FS_XFS ? "mkfs.xfs" : "mke2fs") &&
-			   !strcmp(p->mkfs_argv[p->n_mkfs_argv - 1], p->partition_path),
+			   !strcmp(p->mkfs_argv[p->n_mkfs_argv - 1],
+				   p->n_layers ? p->fs_path : p->partition_path),
 		   "mkfs '%s' ... '%s'", p->mkfs_argv[0], p->mkfs_argv[p->n_mkfs_argv - 1]);
 	FUZZ_CHECK(p->n_mount_options <= SP_MAX_OPTIONS, "options %zu", p->n_mount_options);
 	for (size_t i = 0; i < p->n_mount_options; i++)

@@ -97,6 +97,8 @@ static struct sp_plan *plan_ok(const struct req *q)
 		}
 	}
 	assert_int_equal(plan.start_bytes + plan.fs_offset_bytes, at);
+	/* lvm2 keeps an LV's read-ahead in whole 4 KiB pages */
+	assert_int_equal(plan.lvm.read_ahead_sectors % 8, 0);
 	if (!q->whole)
 		assert_int_equal(plan.fs_size_bytes % stripe, 0);
 	assert_true(plan.fs_offset_bytes + plan.fs_size_bytes <= plan.size_bytes);
@@ -134,6 +136,43 @@ static void test_luks_lvm_on_192k(void **state)
 	assert_string_equal(p->fs_path, "/dev/vg_sdb/data");
 	assert_int_equal(p->lvm.extents, (p->luks.size_bytes - 3 * MiB) / (6 * MiB));
 	assert_int_equal(p->fs_offset_bytes, 86 * 192 * KiB + 3 * MiB);
+	/* the LV on top reads ahead as the profile's sdb does: 4096 KiB */
+	assert_int_equal(p->lvm.read_ahead_sectors, 8192);
+}
+
+static bool has_warning(const struct sp_plan *p, const char *code)
+{
+	for (size_t i = 0; i < p->n_warnings; i++)
+		if (!strcmp(p->warnings[i].code, code))
+			return true;
+	return false;
+}
+
+/* Every LV takes the device's read-ahead; a LUKS2 mapping on top is
+ * untuned, and the plan says when it has it; a plain partition has no
+ * such warning. */
+static void test_read_ahead_on_top(void **state)
+{
+	struct req q = { .controller = "dell-perc5e", .level = "5", .disks = 4, .chunk = 64 * KiB,
+			 .stack = "lvm" };
+	struct sp_plan *p = plan_ok(&q);
+
+	(void)state;
+	assert_int_equal(p->lvm.read_ahead_sectors, 8192);
+	assert_false(has_warning(p, "read-ahead-not-on-top"));
+	/* under a LUKS2 mapping the LV has it too: cryptsetup opens the
+	 * mapping with the read-ahead of the device below it */
+	q.stack = "lvm,luks";
+	p = plan_ok(&q);
+	assert_int_equal(p->lvm.read_ahead_sectors, 8192);
+	assert_true(has_warning(p, "read-ahead-not-on-top"));
+	q.stack = "luks";
+	p = plan_ok(&q);
+	assert_true(has_warning(p, "read-ahead-not-on-top"));
+	q.stack = NULL;
+	p = plan_ok(&q);
+	assert_int_equal(p->lvm.read_ahead_sectors, 0);
+	assert_false(has_warning(p, "read-ahead-not-on-top"));
 }
 
 /* md RAID5 10 x 1 MiB on the whole device: 9 MiB stripes */
@@ -379,6 +418,23 @@ static void test_plan_file(void **state)
 	free(read);
 	free(text);
 
+	/* the LV's read-ahead is compared too, and lvm2's 32 bits bound it */
+	text = edited(p, "lvm", "read_ahead_sectors", 256);
+	read = from_json(text, &err, &r);
+	assert_int_equal(r, 0);
+	sp_plan_release(again);
+	assert_int_equal(sp_plan_replan(read, perc, false, again, &err), -EINVAL);
+	assert_non_null(strstr(err.message, "stack.lvm.read_ahead_sectors"));
+	sp_plan_release(read);
+	free(read);
+	free(text);
+	text = edited(p, "lvm", "read_ahead_sectors", 4294967296LL);
+	read = from_json(text, &err, &r);
+	assert_int_equal(r, -ERANGE);
+	sp_plan_release(read);
+	free(read);
+	free(text);
+
 	text = edited(p, "luks", "sector_bytes", 3000);
 	read = from_json(text, &err, &r);
 	assert_int_equal(r, -EINVAL);
@@ -480,6 +536,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_luks_lvm_on_192k),
 		cmocka_unit_test(test_md_whole_device),
+		cmocka_unit_test(test_read_ahead_on_top),
 		cmocka_unit_test(test_mirror),
 		cmocka_unit_test(test_luks_sector),
 		cmocka_unit_test(test_sweep),

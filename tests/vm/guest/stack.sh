@@ -34,11 +34,14 @@ extent=$(sed -n 's/.*(vgcreate -s \([0-9]*k\)).*/\1/p' /tmp/plan)
 read -r extents lv vg < <(sed -n 's/.*(lvcreate -l \([0-9]*\) -n \([^ ]*\) \([^)]*\)).*/\1 \2 \3/p' /tmp/plan)
 read -r -a mkfs < <(sed -n 's/^ *command *\(mkfs\.xfs .*\)$/\1/p' /tmp/plan)
 into=$(sed -n 's/.*; byte \([0-9]*\) of \/dev\/md5$/\1/p' /tmp/plan)
+# the LV on top reads ahead as md5 is planned to (md's 32768 KiB)
+ra=$(sed -n 's/^ *read-ahead *[0-9]* KiB (lvcreate -r \([0-9]*\), in 512-byte sectors).*/\1/p' /tmp/plan)
 luks_name=$(sed -n 's|^  LUKS2 *\/dev\/mapper\/\([^ ]*\) on /dev/md5$|\1|p' /tmp/plan)
 echo "plan: offset=$offset sector=$sector align=$align extent=$extent extents=$extents lv=$lv vg=$vg into=$into luks=$luks_name mkfs=${mkfs[*]}"
 expect_rc 0 "the plan names every number" test -n "$offset" -a -n "$sector" -a -n "$align" \
 	-a -n "$extent" -a -n "$extents" -a -n "$into" -a -n "$luks_name" -a "${#mkfs[@]}" -gt 2
 expect_eq "the plan's filesystem starts on a whole stripe" "$((into % STRIPE))" 0
+expect_eq "the plan's read-ahead on the LV (lvcreate -r, sectors) = md5's read_ahead_kb x 2" "$ra" 65536
 
 # ---- made by hand with the plan's numbers ---------------------------------
 head -c 64 /dev/urandom >/tmp/key
@@ -53,7 +56,7 @@ expect_rc 0 "cryptsetup open" cryptsetup open --key-file /tmp/key /dev/md5 "$luk
 expect_rc 0 "pvcreate --dataalignment $align" \
 	pvcreate -q --dataalignment "$align" --dataalignmentoffset 0 "/dev/mapper/$luks_name"
 expect_rc 0 "vgcreate -s $extent $vg" vgcreate -q -s "$extent" "$vg" "/dev/mapper/$luks_name"
-expect_rc 0 "lvcreate -l $extents -n $lv $vg" lvcreate -q -y -Wy -Zy -l "$extents" -n "$lv" "$vg"
+expect_rc 0 "lvcreate -l $extents -n $lv -r $ra $vg" lvcreate -q -y -Wy -Zy -l "$extents" -n "$lv" -r "$ra" "$vg"
 udevadm settle
 expect_rc 0 "/dev/$vg/$lv exists" test -b "/dev/$vg/$lv"
 expect_rc 0 "mkfs as planned: ${mkfs[*]}" "${mkfs[@]}"
@@ -197,7 +200,7 @@ expect_out "... luksFormat with the plan's offset and sector size" \
 	"cryptsetup luksFormat --batch-mode --type luks2 --offset $offset --sector-size $sector"
 expect_out "... pvcreate with the plan's alignment" "lvm pvcreate --dataalignment $align --dataalignmentoffset 0 /dev/mapper/md5_crypt"
 expect_out "... vgcreate with the plan's extent" "lvm vgcreate -s $extent $vg /dev/mapper/md5_crypt"
-expect_out "... lvcreate with the plan's extents" "lvm lvcreate -l $extents -n $lv -y -Wy -Zy $vg"
+expect_out "... lvcreate with the plan's extents and read-ahead" "lvm lvcreate -l $extents -n $lv -y -Wy -Zy -r $ra $vg"
 expect_out "... the crypttab line, its UUID to come" "write /tmp/root/etc/crypttab: 'md5_crypt UUID=@LUKS2_UUID@ none luks,nofail'"
 expect_rc 2 "apply --stack luks without --key-file: refused" \
 	stripeplan apply "${S[@]}" --device /dev/md5 --root "$ROOT"
@@ -231,6 +234,34 @@ expect_eq "applied: crypttab names the LUKS2 volume by its UUID, nofail as fstab
 md5_crypt UUID=$(blkid -s UUID -o value /dev/md5) none luks,nofail
 other UUID=1 none luks"
 expect_rc 0 "check --strict --stack luks,lvm after apply" sp_check "${S[@]}" --device /dev/md5 --root "$ROOT" --strict
+# read-ahead: the filesystem reads through the LV's dm device, which takes
+# none from below it; the plan's goes into the VG's metadata (lvcreate -r)
+ra_kb() { cat "/sys/block/$(basename "$(readlink -f "$1")")/queue/read_ahead_kb"; }
+lv_ra() { lvs --noheadings --units s --nosuffix -o lv_read_ahead "$vg/$lv" | tr -d ' '; }
+echo "read_ahead_kb after apply: md5 $(ra_kb /dev/md5), md5_crypt $(ra_kb /dev/mapper/md5_crypt), $vg/$lv $(ra_kb "/dev/$vg/$lv"); lvs lv_read_ahead $(lv_ra)"
+expect_eq "applied: the LV's read_ahead_kb (sysfs) = md5's planned 32768" "$(ra_kb "/dev/$vg/$lv")" 32768
+expect_eq "applied: the LV's read-ahead in the VG's metadata (lvs, sectors)" "$(lv_ra)" "$ra"
+expect_rc 0 "vgchange -an $vg (the read-ahead's reactivation)" vgchange -q -an "$vg"
+expect_rc 0 "vgchange -ay $vg" vgchange -q -ay "$vg"
+udevadm settle
+expect_eq "... after a new activation, LVM sets it again" "$(ra_kb "/dev/$vg/$lv")" 32768
+# a changed read-ahead is drift: by hand in the kernel, then in the metadata
+expect_rc 0 "blockdev --setra 256 on the LV" blockdev --setra 256 "/dev/$vg/$lv"
+expect_rc 1 "check --strict after blockdev --setra 256 on the LV" sp_check "${S[@]}" --device /dev/md5 --root "$ROOT" --strict
+expect_out "... the lvm step differs" "\] lvm .* DIFFERS"
+expect_out "... names the LV's read-ahead" "the LV '/dev/$vg/$lv' \(dm-[0-9]*\) reads ahead 128 KiB \(queue/read_ahead_kb\), the plan 32768 KiB \(lvcreate -r $ra\)"
+expect_rc 0 "lvchange -r auto (LVM's own, in the metadata)" lvchange -q -r auto "$vg/$lv"
+echo "read_ahead_kb with lvchange -r auto: $vg/$lv $(ra_kb "/dev/$vg/$lv"); lvs lv_read_ahead $(lv_ra)"
+expect_rc 1 "check --strict after lvchange -r auto" sp_check "${S[@]}" --device /dev/md5 --root "$ROOT" --strict
+expect_out "... names the LV's read-ahead" "the LV '/dev/$vg/$lv' \(dm-[0-9]*\) reads ahead [0-9]* KiB \(queue/read_ahead_kb\), the plan 32768 KiB"
+expect_rc 0 "apply sets it back" \
+	stripeplan apply "${S[@]}" --device /dev/md5 --root "$ROOT" --key-file /tmp/key
+sed 's/^/    > /' "$OUT"
+expect_out "... with lvchange -r" "lvm lvchange -r $ra $vg/$lv"
+expect_rc 1 "... and nothing else: no pvcreate, mkfs or fstab change" grep -qE "pvcreate|vgcreate|lvcreate|mkfs|fstab-add|fstab-remove" "$OUT"
+expect_eq "... in the kernel (sysfs)" "$(ra_kb "/dev/$vg/$lv")" 32768
+expect_eq "... and in the VG's metadata (lvs)" "$(lv_ra)" "$ra"
+expect_rc 0 "check --strict after the read-ahead's fix" sp_check "${S[@]}" --device /dev/md5 --root "$ROOT" --strict
 before=$(writes)
 expect_rc 0 "apply again on the open stack" \
 	stripeplan apply "${S[@]}" --device /dev/md5 --root "$ROOT" --key-file /tmp/key
@@ -256,6 +287,7 @@ sed 's/^/    > /' "$OUT"
 udevadm settle
 expect_eq "... the same filesystem (UUID)" "$(blkid -s UUID -o value "/dev/$vg/$lv")" "$uuid"
 expect_rc 0 "check --strict after the reopening" sp_check "${S[@]}" --device /dev/md5 --root "$ROOT" --strict
+expect_eq "... the LV's read_ahead_kb after the reopening" "$(ra_kb "/dev/$vg/$lv")" 32768
 expect_rc 3 "apply without --stack on the open stack, --force: refused" \
 	stripeplan apply --controller md --fs xfs --mountpoint /data --device /dev/md5 --root "$ROOT" --force
 expect_rc 0 "vgchange -an $vg" vgchange -q -an "$vg"
@@ -291,11 +323,17 @@ expect_rc 0 "the plan names every number" test -n "$align" -a -n "$extent" -a -n
 expect_rc 0 "pvcreate --dataalignment $align" \
 	pvcreate -q --dataalignment "$align" --dataalignmentoffset 0 "/dev/${lun}1"
 expect_rc 0 "vgcreate -s $extent $vg" vgcreate -q -s "$extent" "$vg" "/dev/${lun}1"
-expect_rc 0 "lvcreate -l $extents -n $lv $vg" lvcreate -q -y -Wy -Zy -l "$extents" -n "$lv" "$vg"
+ra=$(sed -n 's/^ *read-ahead *[0-9]* KiB (lvcreate -r \([0-9]*\), in 512-byte sectors).*/\1/p' /tmp/plan-lun)
+expect_eq "the plan's read-ahead on the LV under LUKS2 = the PERC profile's 4096 KiB" "$ra" 8192
+expect_rc 0 "lvcreate -l $extents -n $lv -r $ra $vg" lvcreate -q -y -Wy -Zy -l "$extents" -n "$lv" -r "$ra" "$vg"
 expect_rc 0 "luksFormat --offset $offset on the LV" \
 	cryptsetup luksFormat -q --type luks2 --offset "$offset" --sector-size "$sector" "${FAST[@]}" \
 	--key-file /tmp/key "/dev/$vg/$lv"
 expect_rc 0 "cryptsetup open" cryptsetup open --key-file /tmp/key "/dev/$vg/$lv" "$luks_name"
+udevadm settle
+echo "read_ahead_kb, LVM then LUKS2: $lun $(ra_kb "/dev/$lun"), $vg/$lv $(ra_kb "/dev/$vg/$lv"), $luks_name $(ra_kb "/dev/mapper/$luks_name")"
+expect_eq "the LUKS2 mapping on the LV reads ahead as the LV (cryptsetup copies it at open)" \
+	"$(ra_kb "/dev/$vg/$lv") $(ra_kb "/dev/mapper/$luks_name")" "4096 4096"
 lv_off=$(dmsetup table "$vg-$lv" | awk '$3 == "linear" { print $5 }')
 crypt_off=$(dmsetup table "$luks_name" | awk '{ print $NF }')
 total=$((part_start + lv_off * 512 + crypt_off * 512))
@@ -339,6 +377,12 @@ expect_eq "LVM alone: partition start + pe_start on a whole stripe" "$(((part_st
 expect_eq "LVM alone: LV extents (lvs)" "$(lvs --noheadings -o seg_size_pe vgl/lv | tr -d ' ')" "$extents"
 expect_eq "LVM alone: xfs sunit swidth (blocks)" "$(xfs_sb /dev/vgl/lv unit) $(xfs_sb /dev/vgl/lv width)" "16 48"
 expect_rc 0 "LVM alone: check --strict" sp_check "${P[@]}" "${L[@]}" --device "/dev/$lun" --root "$ROOT" --strict
+echo "read_ahead_kb, LVM alone: $lun $(ra_kb "/dev/$lun"), vgl/lv $(ra_kb /dev/vgl/lv)"
+expect_eq "LVM alone: the LV's read_ahead_kb = the PERC profile's 4096 on $lun" "$(ra_kb /dev/vgl/lv) $(ra_kb "/dev/$lun")" "4096 4096"
+expect_rc 0 "LVM alone: vgchange -an vgl" vgchange -q -an vgl
+expect_rc 0 "LVM alone: vgchange -ay vgl" vgchange -q -ay vgl
+udevadm settle
+expect_eq "LVM alone: ... after a new activation" "$(ra_kb /dev/vgl/lv)" 4096
 expect_rc 0 "LVM alone: apply again" stripeplan apply "${P[@]}" "${L[@]}" --device "/dev/$lun" --root "$ROOT"
 expect_out "... nothing to do" "already matches the plan: nothing to do"
 expect_rc 0 "lvremove" lvremove -q -y vgl/lv
@@ -347,6 +391,8 @@ expect_rc 0 "pvremove" pvremove -q "/dev/${lun}1"
 rm -f "$ROOT/etc/fstab"
 K=(--stack luks --luks-name lunc)
 expect_rc 0 "plan --stack luks on the LUN" stripeplan plan "${P[@]}" "${K[@]}" --device "/dev/$lun"
+expect_out "... says the mapping on top is not tuned, and when it has the disk's read-ahead" \
+	"\[read-ahead-not-on-top\] the filesystem reads through the LUKS2 mapping /dev/mapper/lunc, which stripeplan does not tune: cryptsetup gives it the read-ahead /dev/${lun}1 has when it opens it, the planned 4096 KiB once"
 read -r offset sector < <(sed -n 's/.*luksFormat --type luks2 --offset \([0-9]*\) --sector-size \([0-9]*\) .*/\1/p' "$OUT")
 expect_rc 0 "apply --stack luks on the LUN" \
 	stripeplan apply "${P[@]}" "${K[@]}" --device "/dev/$lun" --root "$ROOT" --key-file /tmp/key
@@ -354,6 +400,7 @@ sed 's/^/    > /' "$OUT"
 udevadm settle
 crypt_off=$(dmsetup table lunc | awk '{ print $NF }')
 expect_eq "LUKS2 alone: data offset (dmsetup table) = the plan's" "$crypt_off" "$offset"
+echo "read_ahead_kb, LUKS2 alone: $lun $(ra_kb "/dev/$lun"), lunc $(ra_kb /dev/mapper/lunc) (the plan's warning read-ahead-not-on-top)"
 expect_eq "LUKS2 alone: partition start + offset on a whole stripe" "$(((part_start + crypt_off * 512) % STRIPE))" 0
 expect_eq "LUKS2 alone: xfs sunit swidth (blocks)" "$(xfs_sb /dev/mapper/lunc unit) $(xfs_sb /dev/mapper/lunc width)" "16 48"
 expect_rc 0 "LUKS2 alone: check --strict" sp_check "${P[@]}" "${K[@]}" --device "/dev/$lun" --root "$ROOT" --strict
