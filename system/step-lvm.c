@@ -66,6 +66,24 @@ static int judge_pv(const struct sp_ctx *ctx, const char *dev, bool *ok, struct 
 	return r;
 }
 
+/* check judges the LV's read-ahead as the tuning step judges a disk's: the
+ * filesystem reads through the LV, so less than planned costs sequential
+ * reads, more is a choice */
+static void judge_lv_read_ahead(const struct sp_lvm_plan *v, uint64_t have_kib,
+				struct sp_step_result *res)
+{
+	uint64_t want_kib = v->read_ahead_sectors / 2;
+
+	if (have_kib < want_kib)
+		sp_findings_add(&res->findings, SP_SEVERITY_SUBOPTIMAL, "read-ahead-below-plan",
+				"the LV '%s' reads ahead %" PRIu64 " KiB, the plan says %" PRIu64
+				" KiB; fix: lvchange -r %" PRIu64 " %s/%s (or stripeplan apply)",
+				v->path, have_kib, want_kib, v->read_ahead_sectors, v->vg, v->lv);
+	else
+		sp_findings_add(&res->findings, SP_SEVERITY_DIFFERS, "read-ahead-above-plan",
+				"the LV '%s' reads ahead %" PRIu64 " KiB, more than the plan's %" PRIu64
+				" KiB: nothing to fix", v->path, have_kib, want_kib);
+}
 /* The LV as the kernel has it: LVM's dm name for VG/LV, on the PV alone,
  * the plan's extents and read-ahead. */
 static int judge_lv(struct sp_ctx *ctx, const char *dev, struct sp_step_result *res)
@@ -98,6 +116,7 @@ static int judge_lv(struct sp_ctx *ctx, const char *dev, struct sp_step_result *
 			     "the plan %" PRIu64 " KiB (lvcreate -r %" PRIu64 ")", v->path,
 			     m.kernel_name, m.read_ahead_kib, v->read_ahead_sectors / 2,
 			     v->read_ahead_sectors);
+		judge_lv_read_ahead(v, m.read_ahead_kib, res);
 	}
 	return 0;
 }

@@ -250,6 +250,10 @@ expect_rc 0 "blockdev --setra 256 on the LV" blockdev --setra 256 "/dev/$vg/$lv"
 expect_rc 1 "check --strict after blockdev --setra 256 on the LV" sp_check "${S[@]}" --device /dev/md5 --root "$ROOT" --strict
 expect_out "... the lvm step differs" "\] lvm .* DIFFERS"
 expect_out "... names the LV's read-ahead" "the LV '/dev/$vg/$lv' \(dm-[0-9]*\) reads ahead 128 KiB \(queue/read_ahead_kb\), the plan 32768 KiB \(lvcreate -r $ra\)"
+# less than planned costs sequential reads: suboptimal, as a disk's read-ahead
+expect_rc 1 "check (no --strict) after blockdev --setra 256: below the plan is suboptimal" \
+	sp_check "${S[@]}" --device /dev/md5 --root "$ROOT"
+expect_out "... counted suboptimal" "findings: 0 costly, 1 suboptimal"
 expect_rc 0 "lvchange -r auto (LVM's own, in the metadata)" lvchange -q -r auto "$vg/$lv"
 echo "read_ahead_kb with lvchange -r auto: $vg/$lv $(ra_kb "/dev/$vg/$lv"); lvs lv_read_ahead $(lv_ra)"
 expect_rc 1 "check --strict after lvchange -r auto" sp_check "${S[@]}" --device /dev/md5 --root "$ROOT" --strict
