@@ -308,15 +308,11 @@ static void print_xfs_ag(FILE *f, const struct sp_plan *p)
 static const char xfs_parity_trades[] =
 	"  given up       what the bench's runs show the plan costs more than a peer layout (bench/run,\n"
 	"                 stored run; Welch's interval of the difference lies above +0.5 %):\n"
-	"                 RAID5 10 x 1 MiB, small files made and removed: 8.35 member bytes per data byte,\n"
-	"                   7.76 with an msdos table at sector 63 (+7.71 %, 95 % interval +3.35 to +12.06 %)\n"
 	"                 RAID5 15 x 128 KiB, fsync'd small files: 128.96 member I/Os per MiB,\n"
 	"                   128.00 with mkfs.xfs's own geometry (+0.75 %, 95 % interval +0.75 to +0.75 %)\n"
 	"                 RAID5 4 x 64 KiB, fsync'd small files: 129.60 member I/Os per MiB,\n"
 	"                   128.00 with mkfs.xfs's own geometry (+1.25 %, 95 % interval +1.25 to +1.25 %)\n"
-	"                 RAID5 4 x 64 KiB, small files made and removed: 3.89 member bytes per data byte,\n"
-	"                   3.74 with an msdos table at sector 63 (+3.92 %, 95 % interval +1.62 to +6.21 %)\n"
-	"                 and 8 comparisons the runs cannot decide (the README's bench rule table)\n";
+	"                 and 2 comparisons the runs cannot decide (the README's bench rule table)\n";
 /* /bench-figures */
 
 /* a plan without a stripe unit tells mkfs.xfs so (xfs_noalign_args()) */

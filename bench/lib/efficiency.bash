@@ -351,14 +351,17 @@ _efficiency_plans() {
 }
 
 # _efficiency_meta SECONDS: the run's record beside its traces (the docs
-# quote it: bench/docs): what ran, where, and how loaded the machine was
-# (the 1-minute load average at every step)
+# quote it: bench/docs): what ran, where (the loop images' directory and
+# its file system: bench/run, images_place), and how loaded the machine
+# was (the 1-minute load average at every step)
 _efficiency_meta() {
 	printf 'command\t%s\n' "$COMMAND"
 	printf 'date\t%s\n' "$(date -u +%Y-%m-%d)"
 	printf 'kernel\t%s\n' "$(uname -r)"
 	printf 'cpus\t%s\n' "$(nproc)"
 	printf 'seconds\t%s\n' "$1"
+	printf 'images\t%s\n' "$IMAGES_DIR"
+	printf 'images_fs\t%s\n' "$IMAGES_FS"
 	awk 'NR == 1 || $1 < lo { lo = $1 } NR == 1 || $1 > hi { hi = $1 } { s += $1 }
 		END { if (NR) printf "load_min\t%.1f\nload_mean\t%.1f\nload_max\t%.1f\n", lo, s / NR, hi }' \
 		"$LOAD_LOG"

@@ -24,6 +24,8 @@ struct meta {
 	char load_min[16];
 	char load_mean[16];
 	char load_max[16];
+	char images[256];   /* where the loop images lived (bench/run, images_place) */
+	char images_fs[32]; /* and its file system type, as stat -f names it */
 };
 
 static FILE *fragment(const char *dir, const char *name)
@@ -79,6 +81,8 @@ static void meta_load(const char *path, struct meta *m)
 		meta_field(m->load_min, sizeof(m->load_min), line, "load_min", tab + 1);
 		meta_field(m->load_mean, sizeof(m->load_mean), line, "load_mean", tab + 1);
 		meta_field(m->load_max, sizeof(m->load_max), line, "load_max", tab + 1);
+		meta_field(m->images, sizeof(m->images), line, "images", tab + 1);
+		meta_field(m->images_fs, sizeof(m->images_fs), line, "images_fs", tab + 1);
 	}
 	fclose(f);
 }
@@ -128,6 +132,22 @@ static void command_text(const char *command, char *out, size_t len)
 	out[u] = '\0';
 }
 
+/* Where the loop images lived: on a disk file system a partition's offset
+ * changes their timing and what the model gathers (bench/README.md,
+ * "Findings"), so the docs say it.  Runs stored before bench/run recorded
+ * it say nothing. */
+static void write_images(FILE *f, const struct meta *m)
+{
+	if (!m->images_fs[0])
+		return;
+	if (!strcmp(m->images_fs, "tmpfs"))
+		fprintf(f, "; the loop images on tmpfs, in `%s`", m->images);
+	else
+		fprintf(f, "; the loop images on %s, in `%s`, where a partition's offset\n"
+			   "changes their timing",
+			m->images_fs, m->images);
+}
+
 static int write_run(const char *dir, const struct array_label *arrays, size_t n_arrays,
 		     const struct cases *c, const struct meta *m)
 {
@@ -141,11 +161,14 @@ static int write_run(const char *dir, const struct array_label *arrays, size_t n
 		return -EIO;
 	command_text(m->command[0] ? m->command : "bench/run", command, sizeof(command));
 	fprintf(f, "`sudo %s`", command);
-	if (m->date[0])
+	if (m->date[0]) {
 		fprintf(f, " (%s: %s s on a %s-CPU VM, Linux %s, the 1-minute load average %s–%s,\n"
-			   "mean %s, from other sessions' work beside it)",
+			   "mean %s, from other sessions' work beside it",
 			m->date, m->seconds, m->cpus, m->kernel, m->load_min, m->load_max,
 			m->load_mean);
+		write_images(f, m);
+		fputc(')', f);
+	}
 	fputs(": every layout's cases", f);
 	for (size_t w = 0; w < ARRAY_SIZE(bench_workloads); w++)
 		runs[w] = workload_runs(arrays, n_arrays, c, bench_workloads[w]);

@@ -47,6 +47,6 @@ edited_is_found README.md \
 	's/^\(| RAID10 8 × 256 KiB (HP Smart Array P400, seed 000) | \)[0-9.]*/\10.99/' \
 	'^-| RAID10 8 × 256 KiB (HP Smart Array P400, seed 000) | 0.99'
 edited_is_found formatters/text.c \
-	's/^\(\t"  *RAID5 10 x 1 MiB, small files made and removed: \)[0-9.]*/\18.00/' \
-	'RAID5 10 x 1 MiB, small files made and removed: 8.00'
+	's/^\(\t"  *RAID5 15 x 128 KiB, fsync.d small files: \)[0-9.]*/\19.99/' \
+	"RAID5 15 x 128 KiB, fsync'd small files: 9.99"
 finish
