@@ -499,13 +499,17 @@ static int write_plan_trades(const char *dir, const struct array_label *arrays,
 	t.f = fragment(dir, "plan-trades");
 	if (!t.f)
 		return -EIO;
-	fputs("static const char xfs_parity_trades[] =\n"
+	fputs("static const char xfs_trades[] =\n"
 	      "\t\"  given up       what the bench's runs show the plan costs more than a peer layout (bench/run,\\n\"\n"
 	      "\t\"                 stored run; Welch's interval of the difference lies above +0.5 %):\\n\"\n",
 	      t.f);
 	cases_each_judgement(arrays, n_arrays, c, trade_line, &t);
-	fprintf(t.f, "\t\"                 and %u comparisons the runs cannot decide (the README's bench rule table)\\n\";\n",
-		t.undecided);
+	if (t.undecided)
+		fprintf(t.f, "\t\"                 and %u comparison%s the runs cannot decide (the README's bench rule table)\\n\";\n",
+			t.undecided, t.undecided == 1 ? "" : "s");
+	else
+		fputs("\t\"                 every other comparison at or below the peer (the README's bench rule table)\\n\";\n",
+		      t.f);
 	return done(t.f, "plan-trades");
 }
 
