@@ -84,6 +84,7 @@ static void judge_lv_read_ahead(const struct sp_lvm_plan *v, uint64_t have_kib,
 				"the LV '%s' reads ahead %" PRIu64 " KiB, more than the plan's %" PRIu64
 				" KiB: nothing to fix", v->path, have_kib, want_kib);
 }
+
 /* The LV as the kernel has it: LVM's dm name for VG/LV, on the PV alone,
  * the plan's extents and read-ahead. */
 static int judge_lv(struct sp_ctx *ctx, const char *dev, struct sp_step_result *res)

@@ -163,7 +163,7 @@ static int write_run(const char *dir, const struct array_label *arrays, size_t n
 	fprintf(f, "`sudo %s`", command);
 	if (m->date[0]) {
 		fprintf(f, " (%s: %s s on a %s-CPU VM, Linux %s, the 1-minute load average %s–%s,\n"
-			   "mean %s, from other sessions' work beside it",
+			   "mean %s",
 			m->date, m->seconds, m->cpus, m->kernel, m->load_min, m->load_max,
 			m->load_mean);
 		write_images(f, m);
