@@ -3,8 +3,8 @@
 #
 # The report: sp-bench-report (bench/model/report.c) writes $OUT/report.md,
 # $OUT/bench.json and the plot's data from $OUT/cases.jsonl, $OUT/log.jsonl,
-# $OUT/tuning.tsv and $OUT/cost.tsv, whichever parts ran; gnuplot draws
-# $OUT/bench.svg from that data.
+# $OUT/readahead.jsonl, $OUT/tuning.tsv and $OUT/cost.tsv, whichever parts
+# ran; gnuplot draws $OUT/bench.svg from that data.
 
 _svg() {
 	# the data: $LOGS/plot.WORKLOAD.dat, written by sp-bench-report
@@ -60,7 +60,7 @@ report_write() {
 	if [ -f "$OUT/traces/cases.tsv" ]; then
 		mkdir -p "$OUT/docs"
 		flags+=(--known-worse "$OUT/traces/known-worse" --docs "$OUT/docs"
-			--meta "$OUT/traces/run.tsv")
+			--meta "$OUT/traces/run.tsv" --readahead-meta "$OUT/traces/readahead.run.tsv")
 	fi
 	"$SP_BENCH_REPORT" --dir "$OUT" "${flags[@]}" --layouts "$LAYOUT_LIST" \
 		--command "$COMMAND" --mode "$MODE" --seconds "$SECONDS" \

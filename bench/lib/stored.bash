@@ -6,14 +6,15 @@
 # (tests/cli/bench-rule.sh, bench-report.sh, bench-docs.sh) and for
 # bench/docs, which writes the docs' figures from it.
 #
-#	stored_replay REPLAY TRACES OUT
-#	        sp-replay (REPLAY) on every trace cases.tsv in TRACES lists,
+#	stored_replay REPLAY TRACES OUT [INDEX]
+#	        sp-replay (REPLAY) on every trace INDEX (default cases.tsv; the
+#	        read-ahead sweep's is readahead.tsv) in TRACES lists,
 #	        appending one case a line to OUT; a trace stored compressed
 #	        (NAME.gz) is read through gzip -dc.  Fails on the first trace
 #	        sp-replay fails on, naming it.
 
 stored_replay() {
-	local replay=$1 traces=$2 out=$3
+	local replay=$1 traces=$2 out=$3 index=${4:-cases.tsv}
 	local array level disks chunk layout profile workload dir payload request trace
 	local -a label
 
@@ -29,5 +30,5 @@ stored_replay() {
 			echo "stored_replay: sp-replay failed on '$traces/$trace'" >&2
 			return 1
 		}
-	done < <(grep -v '^#' "$traces/cases.tsv")
+	done < <(grep -v '^#' "$traces/$index")
 }

@@ -2,6 +2,8 @@
 /* The docs' figures from the stored run (docs.h). */
 #include "docs.h"
 
+#include "readahead.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -427,6 +429,7 @@ static int write_rule_table(const char *dir, const struct array_label *arrays,
 struct trades {
 	const struct array_label *arrays;
 	size_t n_arrays;
+	const struct cases *ra; /* the read-ahead sweep's, for seqread's why */
 	FILE *f;
 	unsigned undecided;
 };
@@ -470,6 +473,66 @@ static void short_label(const char *label, char *out, size_t len)
 	out[o] = '\0';
 }
 
+/* an array whose plan's read-ahead the sweep judges worse on some file: the rule's judgement */
+static bool ra_costs_more(const struct ra_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct brule_judgement j;
+
+		brule_judge(&rows[i].plan, &rows[i].topology, &j);
+		if (j.verdict == BRULE_WORSE)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * What the read-ahead sweep measured, for every array where the plan's
+ * read-ahead costs more on some file by the rule: each file's figures, the
+ * ones where it costs less too.  The efficiency part's seqread against
+ * mkfs-topology differs in the read-ahead and in nothing else a read
+ * reaches, so its loss is explained here or nowhere.
+ */
+static void trade_read_ahead(const struct trades *t)
+{
+	bool header = false;
+
+	for (size_t a = 0; a < t->n_arrays; a++) {
+		struct ra_row rows[BENCH_RA_MAX_SIZES];
+		size_t n = ra_rows(t->ra, t->arrays[a].name, rows, BENCH_RA_MAX_SIZES);
+		char label[96];
+
+		if (!n || !ra_costs_more(rows, n))
+			continue;
+		if (!header) {
+			fputs("\t\"                 read-ahead: one file read cold at the plan's read_ahead_kb and at the kernel's\\n\"\n"
+			      "\t\"                 for the array's geometry, nothing else changed (bench/run --parts readahead),\\n\"\n"
+			      "\t\"                 member I/Os per MiB, on the arrays where the plan's costs more on a file:\\n\"\n",
+			      t->f);
+			header = true;
+		}
+		short_label(label_of(t->arrays, t->n_arrays, t->arrays[a].name), label, sizeof(label));
+		fprintf(t->f, "\t\"                 %s, %s KiB against %s KiB:\\n\"\n", label,
+			rows[0].plan_kib, rows[0].topology_kib);
+		for (size_t i = 0; i < n; i++) {
+			const struct ra_row *r = &rows[i];
+
+			fprintf(t->f, "\t\"                   %u MiB: %.2f against %.2f", r->file_mib,
+				r->plan.mean, r->topology.mean);
+			if (r->have_diff)
+				fprintf(t->f, " (%+.1f %%, 95 %% interval %+.1f to %+.1f %%)",
+					r->diff.diff / r->topology.mean * 100,
+					r->diff.lo / r->topology.mean * 100,
+					r->diff.hi / r->topology.mean * 100);
+			fputs("\\n\"\n", t->f);
+		}
+	}
+	if (header)
+		fputs("\t\"                 the read-ahead is the profile's, for the sequential throughput the field measured\\n\"\n"
+		      "\t\"                 with it (the tuning's why): the bench counts I/Os, not their speed\\n\"\n",
+		      t->f);
+}
+
 static int trade_line(void *ctx, const char *array, const char *workload, size_t key,
 		      const char *peer, const struct bstat_sample *plan,
 		      const struct bstat_sample *other, const struct brule_judgement *j)
@@ -488,13 +551,16 @@ static int trade_line(void *ctx, const char *array, const char *workload, size_t
 		label, workload_phrase(workload), plan->mean,
 		key ? "bytes per data byte" : "I/Os per MiB", other->mean, peer_phrase(peer),
 		j->diff_rel * 100, BRULE_CONFIDENCE * 100, j->lo_rel * 100, j->hi_rel * 100);
+	if (!strcmp(workload, "seqread") && !strcmp(peer, "mkfs-topology"))
+		fputs("\t\"                   the read-ahead's (below): nothing else that differs moves a read's requests\\n\"\n",
+		      t->f);
 	return 0;
 }
 
 static int write_plan_trades(const char *dir, const struct array_label *arrays,
-			     size_t n_arrays, const struct cases *c)
+			     size_t n_arrays, const struct cases *c, const struct cases *ra)
 {
-	struct trades t = { .arrays = arrays, .n_arrays = n_arrays };
+	struct trades t = { .arrays = arrays, .n_arrays = n_arrays, .ra = ra };
 
 	t.f = fragment(dir, "plan-trades");
 	if (!t.f)
@@ -504,6 +570,7 @@ static int write_plan_trades(const char *dir, const struct array_label *arrays,
 	      "\t\"                 stored run; Welch's interval of the difference lies above +0.5 %):\\n\"\n",
 	      t.f);
 	cases_each_judgement(arrays, n_arrays, c, trade_line, &t);
+	trade_read_ahead(&t);
 	if (t.undecided)
 		fprintf(t.f, "\t\"                 and %u comparison%s the runs cannot decide (the README's bench rule table)\\n\";\n",
 			t.undecided, t.undecided == 1 ? "" : "s");
@@ -513,8 +580,34 @@ static int write_plan_trades(const char *dir, const struct array_label *arrays,
 	return done(t.f, "plan-trades");
 }
 
+/* the read-ahead sweep's table, and the run it came from */
+static int write_readahead(const char *dir, const struct array_label *arrays, size_t n_arrays,
+			   const struct cases *ra, const char *meta_path)
+{
+	char command[512];
+	struct meta m;
+	FILE *f;
+
+	meta_load(meta_path, &m);
+	f = fragment(dir, "readahead");
+	if (!f)
+		return -EIO;
+	command_text(m.command, command, sizeof(command));
+	if (!ra->n)
+		fputs("No read-ahead sweep is stored.\n", f);
+	else
+		fprintf(f, "`%s`, %s, Linux %s, %s s (the loop images in `%s`, %s):\n\n",
+			command[0] ? command : "bench/run --parts readahead",
+			m.date[0] ? m.date : "undated", m.kernel[0] ? m.kernel : "unknown",
+			m.seconds[0] ? m.seconds : "?", m.images[0] ? m.images : "?",
+			m.images_fs[0] ? m.images_fs : "?");
+	ra_table(f, arrays, n_arrays, ra);
+	return done(f, "readahead");
+}
+
 int docs_write(const char *dir, const struct array_label *arrays, size_t n_arrays,
-	       const struct cases *c, const char *meta_path)
+	       const struct cases *c, const char *meta_path, const struct cases *ra,
+	       const char *ra_meta_path)
 {
 	struct meta m;
 	int r;
@@ -534,6 +627,8 @@ int docs_write(const char *dir, const struct array_label *arrays, size_t n_array
 	if (!r)
 		r = write_rule_table(dir, arrays, n_arrays, c);
 	if (!r)
-		r = write_plan_trades(dir, arrays, n_arrays, c);
+		r = write_plan_trades(dir, arrays, n_arrays, c, ra);
+	if (!r)
+		r = write_readahead(dir, arrays, n_arrays, ra, ra_meta_path);
 	return r;
 }

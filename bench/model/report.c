@@ -27,6 +27,7 @@
 
 #include "cases.h"
 #include "docs.h"
+#include "readahead.h"
 
 #define MAX_ARRAYS 16
 #define MAX_LAYOUTS 16
@@ -39,14 +40,17 @@ static const char usage[] =
 	"                       [--command CMD] [--mode quick|full] [--seconds N]\n"
 	"                       [--version TEXT] [--tune-mib N] [--tune-runs N]\n"
 	"                       [--known-worse FILE] [--docs DIR] [--meta FILE]\n"
+	"                       [--readahead-meta FILE]\n"
 	"\n"
 	"Writes DIR/report.md, DIR/bench.json, DIR/verdicts.tsv (every comparison the\n"
 	"rule makes) and DIR/logs/plot.WORKLOAD.dat from DIR/cases.jsonl,\n"
-	"DIR/log.jsonl, DIR/tuning.tsv and DIR/cost.tsv; with --known-worse, the\n"
+	"DIR/log.jsonl, DIR/readahead.jsonl, DIR/tuning.tsv and DIR/cost.tsv; with\n"
+	"--known-worse, the\n"
 	"comparisons the plan loses or the runs cannot decide to FILE\n"
 	"(bench/traces/known-worse); with --docs,\n"
 	"the figures README.md and bench/README.md quote, one Markdown file each, to\n"
-	"that directory, the run described by --meta (bench/run's traces/run.tsv).\n";
+	"that directory, the run described by --meta (bench/run's traces/run.tsv),\n"
+	"the read-ahead sweep's by --readahead-meta (traces/readahead.run.tsv).\n";
 
 struct opts {
 	const char *dir;
@@ -59,6 +63,7 @@ struct opts {
 	const char *known_worse;
 	const char *docs_dir;
 	const char *meta;
+	const char *readahead_meta;
 	struct array_label arrays[MAX_ARRAYS];
 	size_t n_arrays;
 	char layouts[MAX_LAYOUTS][64];
@@ -635,11 +640,12 @@ static FILE *open_in(const struct opts *o, const char *name)
 	return fopen(path, "r");
 }
 
-static int render(const struct opts *o, const struct cases *cases, const struct cases *sweep);
+static int render(const struct opts *o, const struct cases *cases, const struct cases *sweep,
+		  const struct cases *ra);
 
 static int write_report(const struct opts *o)
 {
-	struct cases cases = { NULL, 0 }, sweep = { NULL, 0 };
+	struct cases cases = { NULL, 0 }, sweep = { NULL, 0 }, ra = { NULL, 0 };
 	char path[4096];
 	int r;
 
@@ -648,16 +654,21 @@ static int write_report(const struct opts *o)
 	snprintf(path, sizeof(path), "%s/log.jsonl", o->dir);
 	if (r == 0)
 		r = cases_load(path, &sweep);
+	snprintf(path, sizeof(path), "%s/readahead.jsonl", o->dir);
+	if (r == 0)
+		r = cases_load(path, &ra);
 	if (r < 0)
 		r = die("cannot read the cases", strerror(-r));
 	else
-		r = render(o, &cases, &sweep);
+		r = render(o, &cases, &sweep, &ra);
 	cases_free(&cases);
 	cases_free(&sweep);
+	cases_free(&ra);
 	return r;
 }
 
-static int render(const struct opts *o, const struct cases *cases, const struct cases *sweep)
+static int render(const struct opts *o, const struct cases *cases, const struct cases *sweep,
+		  const struct cases *ra)
 {
 	char path[4096], tmp[4200], date[32];
 	json_object *meta, *root, *tuning, *cost;
@@ -690,7 +701,8 @@ static int render(const struct opts *o, const struct cases *cases, const struct 
 		snprintf(verdicts, sizeof(verdicts), "%s/verdicts.tsv", o->dir);
 		if (write_verdicts(o, cases, verdicts, false) ||
 		    (o->known_worse && write_verdicts(o, cases, o->known_worse, true)) ||
-		    (o->docs_dir && docs_write(o->docs_dir, o->arrays, o->n_arrays, cases, o->meta))) {
+		    (o->docs_dir && docs_write(o->docs_dir, o->arrays, o->n_arrays, cases, o->meta, ra,
+					   o->readahead_meta))) {
 			fclose(f);
 			return 2;
 		}
@@ -699,6 +711,13 @@ static int render(const struct opts *o, const struct cases *cases, const struct 
 	}
 	if (sweep->n)
 		sweep_table(f, o, sweep);
+	if (ra->n) {
+		fputs("\n## Read-ahead sweep\n\nOne file read cold on the plan's fixture at the plan's "
+		      "`read_ahead_kb` and at the kernel's for a device that exports the array's geometry "
+		      "(twice its optimal I/O size), nothing else changed; member I/Os per MiB read.\n\n",
+		      f);
+		ra_table(f, o->arrays, o->n_arrays, ra);
+	}
 	in = open_in(o, "tuning.tsv");
 	if (in) {
 		tuning_table(f, o, in, tuning);
@@ -796,6 +815,7 @@ int main(int argc, char **argv)
 		{ "known-worse", required_argument, NULL, 'k' },
 		{ "docs", required_argument, NULL, 'D' },
 		{ "meta", required_argument, NULL, 'M' },
+		{ "readahead-meta", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -818,6 +838,7 @@ int main(int argc, char **argv)
 		case 'k': o.known_worse = optarg; break;
 		case 'D': o.docs_dir = optarg; break;
 		case 'M': o.meta = optarg; break;
+		case 'r': o.readahead_meta = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;
 		default: fputs(usage, stderr); return 2;
 		}

@@ -4,7 +4,9 @@
 # rule's table (each side's mean ± sd and runs, the difference's interval,
 # the verdict) and exactly the worse verdicts bench/traces/known-worse
 # lists, as verdicts.tsv does; bench.json holds every case; the plot's data
-# has one row per array.
+# has one row per array.  The read-ahead sweep's stored traces give its
+# section: a row per array and file, read at the plan's read_ahead_kb (the
+# one plans.tsv records) and at the kernel's for the array's geometry.
 # shellcheck source=tests/cli/lib.bash
 . "$(dirname "$0")/lib.bash"
 
@@ -19,6 +21,8 @@ mkdir -p "$OUT/logs"
 
 stored_replay "$REPLAY" "$TRACES" "$OUT/cases.jsonl" || fail "the stored traces do not replay"
 n=$(grep -vc '^#' "$TRACES/cases.tsv")
+stored_replay "$REPLAY" "$TRACES" "$OUT/readahead.jsonl" readahead.tsv ||
+	fail "the stored read-ahead traces do not replay"
 
 checks=$((checks + 1))
 "$REPORT" --dir "$OUT" --array "raid10-8x256k|RAID10 8 x 256 KiB" --array "raid5-10x1m|RAID5 10 x 1 MiB" \
@@ -83,4 +87,20 @@ checks=$((checks + 1))
 	fail "bench.json gives a profile to a layout that was not planned"
 checks=$((checks + 1))
 [ "$(wc -l <"$OUT/logs/plot.stripewrite.dat")" = 5 ] || fail "plot.stripewrite.dat: not a header and 4 arrays"
+
+# the read-ahead sweep: every array x file has both settings, as many runs
+# of each, and reads at the plan's own value
+expect_line '## Read-ahead sweep'
+checks=$((checks + 1))
+[ "$(grep -c '^| raid[0-9a-z-]* | [0-9]* MiB | ' "$md")" = 8 ] ||
+	fail "the read-ahead table has not 4 arrays x 2 files"
+checks=$((checks + 1))
+awk -F'\t' '!/^#/ { split($5, l, "."); print $1, $7, l[1] }' "$TRACES/readahead.tsv" |
+	sort | uniq -c | awk '{ print $1 }' | sort -u >"$WORK/runs"
+[ "$(wc -l <"$WORK/runs")" = 1 ] || fail "the read-ahead sweep's settings ran unequally often: $(cat "$WORK/runs")"
+checks=$((checks + 1))
+planned=$(awk -F'\t' '$1 == "raid10-8x256k" && $2 == "general" { print $4 }' "$TRACES/plans.tsv" |
+	jq -r '.tuning[] | select(.path | endswith("/read_ahead_kb")) | .value')
+grep -qE "^\| raid10-8x256k \| 128 MiB \| $planned \| [0-9.]+ ± [0-9.]+ \| 2048 \| [0-9.]+ ± [0-9.]+ \| [-+][0-9.]+ % \([-+][0-9.]+ to [-+][0-9.]+ %\) \|\$" "$md" ||
+	fail "the read-ahead table has no RAID10 row at the planned $planned KiB against 2048 KiB"
 finish
