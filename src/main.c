@@ -26,7 +26,7 @@ static const char usage_main[] =
 	"Commands:\n"
 	"  plan          compute and print a plan (no device is touched)\n"
 	"  controllers   list the controller profiles\n"
-	"  apply         apply a plan: partition, filesystem, fstab, tuning; verified\n"
+	"  apply         apply a plan: partition, tuning, filesystem, fstab; verified\n"
 	"  check         compare with a plan; exit 1 unless harmless (any with --strict)\n"
 	"  scan          list the machine's arrays and disks, each with check's verdict\n"
 	"\n"

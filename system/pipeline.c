@@ -24,10 +24,12 @@
  *   7. take what a step must hold from here until it runs (the fstab
  *      lock), then let go of the disk's claim: our own writes open it
  *      O_EXCL;
- *   8. apply the first differing step and everything after it, each
- *      followed by its verify, each write to a node re-checked against
- *      the identified disk; stop at the first failure, exit 4 once
- *      anything was written, and say what was left behind.
+ *   8. apply the first differing step and everything after it (a step
+ *      that leaves the rest as it was, the tuning or an LV's read-ahead,
+ *      is followed only by those that differ until one that does not),
+ *      each followed by its verify, each write to a node re-checked
+ *      against the identified disk; stop at the first failure, exit 4
+ *      once anything was written, and say what was left behind.
  *
  * Nothing here, or in a step, unmounts or removes what this run did not
  * make; no name decides what is ours.
@@ -55,15 +57,23 @@
 #define DEFAULT_LOCK_WAIT_MS 5000U
 
 /*
- * The steps of a run: the partition, the plan's layers bottom up (each
- * made on the one below), the filesystem on the top, its fstab line
- * (needs the filesystem's UUID), the LUKS2 volume's crypttab line, the
- * tuning.
+ * The steps of a run: the partition, the tuning, the plan's layers bottom
+ * up (each made on the one below), the filesystem on the top, its fstab
+ * line (needs the filesystem's UUID), the LUKS2 volume's crypttab line.
+ * The tuning comes before the layers because cryptsetup opens a LUKS2
+ * mapping with the read-ahead of the device below it: opened after the
+ * tuning, a mapping on top has the planned read_ahead_kb from apply's
+ * first run, as it has at boot (udev's rule tunes the disk before
+ * crypttab opens it).  The tuning needs nothing a later step makes: its
+ * knobs are the device's and the md members' (a partition has no
+ * queue/), its files are in the target root; and it changes nothing a
+ * later step lies on (keeps_the_rest()).
  */
 static void plan_steps(const struct sp_plan *plan, struct sp_ctx *ctx)
 {
 	ctx->n_steps = 0;
 	ctx->steps[ctx->n_steps++] = &sp_step_partition;
+	ctx->steps[ctx->n_steps++] = &sp_step_tuning;
 	for (size_t i = 0; i < plan->n_layers && i < SP_MAX_LAYERS; i++)
 		ctx->steps[ctx->n_steps++] =
 			plan->layers[i] == SP_LAYER_LUKS ? &sp_step_luks : &sp_step_lvm;
@@ -71,9 +81,30 @@ static void plan_steps(const struct sp_plan *plan, struct sp_ctx *ctx)
 	ctx->steps[ctx->n_steps++] = &sp_step_fstab;
 	if (sp_plan_has_layer(plan, SP_LAYER_LUKS))
 		ctx->steps[ctx->n_steps++] = &sp_step_crypttab; /* needs the LUKS2 UUID */
-	ctx->steps[ctx->n_steps++] = &sp_step_tuning;
 }
 
+/*
+ * Whether step i, applied, leaves every step after it as it was: the
+ * tuning (sysfs knobs and files in the target root, nothing on the disk)
+ * and an LV of the plan's that differs only in its read-ahead (lvchange
+ * -r writes no data and closes nothing).  Every other step makes anew
+ * what the steps after it lie on.
+ */
+static bool keeps_the_rest(const struct sp_ctx *ctx, size_t i)
+{
+	return ctx->steps[i] == &sp_step_tuning ||
+	       (ctx->steps[i] == &sp_step_lvm && ctx->lv_read_ahead_only);
+}
+
+/*
+ * Whether apply runs step i: every step from the first that differs on,
+ * but before the first rewrite only those that differ: what ran before
+ * such a step kept it as verified (keeps_the_rest()).
+ */
+static bool runs(const struct sp_report *r, size_t i, size_t first, size_t rewrite)
+{
+	return i >= first && (i >= rewrite || r->steps[i].status != SP_STEP_UNCHANGED);
+}
 
 static void note(struct sp_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -634,12 +665,13 @@ static int refuse_overwrite(struct sp_ctx *ctx, struct sp_report *r, size_t firs
  * the first step writes: a refusal found by a later step's apply would
  * come after the disk was partitioned and formatted.
  */
-static int preflight_all(struct sp_ctx *ctx, struct sp_report *r, size_t first, double started)
+static int preflight_all(struct sp_ctx *ctx, struct sp_report *r, size_t first, size_t rewrite,
+			 double started)
 {
 	for (size_t i = first; i < ctx->n_steps; i++) {
 		struct sp_step_result res = { .name = ctx->steps[i]->name };
 
-		if (!ctx->steps[i]->preflight)
+		if (!ctx->steps[i]->preflight || !runs(r, i, first, rewrite))
 			continue;
 		if (ctx->steps[i]->preflight(ctx, &res) < 0) {
 			r->error = res.error;
@@ -656,14 +688,15 @@ static int preflight_all(struct sp_ctx *ctx, struct sp_report *r, size_t first, 
  * fstab lock), taken once every refusal has passed and only when the run
  * will write: a failure here is still a refusal with nothing written.
  */
-static int reserve_all(struct sp_ctx *ctx, struct sp_report *r, size_t first, double started)
+static int reserve_all(struct sp_ctx *ctx, struct sp_report *r, size_t first, size_t rewrite,
+		       double started)
 {
 	if (ctx->dry_run)
 		return 0;
 	for (size_t i = first; i < ctx->n_steps; i++) {
 		struct sp_step_result res = { .name = ctx->steps[i]->name };
 
-		if (!ctx->steps[i]->reserve)
+		if (!ctx->steps[i]->reserve || !runs(r, i, first, rewrite))
 			continue;
 		if (ctx->steps[i]->reserve(ctx, &res) < 0) {
 			r->error = res.error;
@@ -768,19 +801,18 @@ static bool reverified_unchanged(struct sp_ctx *ctx, size_t i, size_t first,
 }
 
 /*
- * The first step that differs in more than an LV's read-ahead, or
- * n_steps: an LV of the plan's that differs only so is set with
- * lvchange -r, which writes no data and closes nothing, on an open
- * stack as on a closed one.
+ * The first step at or after first that differs and makes anew what the
+ * steps after it lie on, or n_steps: a tuning that differs, or an LV of
+ * the plan's that differs only in its read-ahead, is set in place, on an
+ * open stack as on a closed one, and nothing on the device is at stake.
  */
 static size_t first_rewrite(const struct sp_ctx *ctx, const struct sp_report *r, size_t first)
 {
 	size_t i = first;
 
-	if (first >= ctx->n_steps || ctx->steps[first] != &sp_step_lvm || !ctx->lv_read_ahead_only)
-		return first;
-	while (++i < ctx->n_steps && r->steps[i].status == SP_STEP_UNCHANGED)
-		;
+	while (i < ctx->n_steps &&
+	       (r->steps[i].status == SP_STEP_UNCHANGED || keeps_the_rest(ctx, i)))
+		i++;
 	return i;
 }
 
@@ -853,13 +885,13 @@ static bool hidden_by_closed_volume(const struct sp_ctx *ctx, size_t i, struct s
 }
 
 static int apply_from(struct sp_ctx *ctx, const struct sp_run_opts *opts, struct sp_report *r,
-		      size_t first, double started)
+		      size_t first, size_t rewrite, double started)
 {
 	for (size_t i = 0; i < ctx->n_steps; i++) {
 		struct sp_step_result *res = &r->steps[i];
 		double t0 = sp_now_seconds();
 
-		if (i < first) {
+		if (!runs(r, i, first, rewrite)) {
 			step_done(opts, r, i); /* verified unchanged above */
 			continue;
 		}
@@ -986,19 +1018,19 @@ int sp_pipeline_apply(const struct sp_plan *plan, const struct sp_run_opts *opts
 		rc = refuse_open_stack(&ctx, r, rewrite, started);
 		goto out;
 	}
-	rc = preflight_all(&ctx, r, first, started);
+	rc = preflight_all(&ctx, r, first, rewrite, started);
 	if (rc)
 		goto out;
 	rc = rewrite < ctx.n_steps ? refuse_overwrite(&ctx, r, rewrite, started) : 0;
 	if (rc)
 		goto out;
-	rc = reserve_all(&ctx, r, first, started);
+	rc = reserve_all(&ctx, r, first, rewrite, started);
 	if (rc)
 		goto out;
 	if (!opts->dry_run && opts->before_write)
 		opts->before_write(opts->before_write_data);
 	release_claim(&ctx);
-	rc = apply_from(&ctx, opts, r, first, started);
+	rc = apply_from(&ctx, opts, r, first, rewrite, started);
 out:
 	snprintf(r->fs_uuid, sizeof(r->fs_uuid), "%s", ctx.fs_uuid);
 	unbind(&ctx);

@@ -394,6 +394,28 @@ static uint64_t device_read_ahead_kib(const struct sp_plan *plan)
 }
 
 /*
+ * A LUKS2 mapping on top reads ahead as the device below it did when it
+ * was opened: the disk as the tuning step set it (apply runs it before
+ * the layers; at boot udev's rule sets it before crypttab opens the
+ * volume), or the LV as lvcreate -r made it.  What stays for the user:
+ * stripeplan neither sets nor checks the mapping's own value, so one
+ * opened before (an apply re-run on an open stack that set the disk or
+ * the LV again) keeps the old value until it is opened again.
+ */
+static void warn_luks_on_top(struct sp_plan *plan, uint64_t kib)
+{
+	sp_plan_add_warning(plan, "read-ahead-not-on-top",
+			    "the filesystem reads through the LUKS2 mapping %s, which stripeplan "
+			    "neither tunes nor checks: cryptsetup gives it the read-ahead %s has "
+			    "when it opens it, %s %" PRIu64 " KiB (%s); a mapping opened before "
+			    "keeps its own until it is opened again",
+			    plan->luks.path, plan->luks.below,
+			    plan->n_layers > 1 ? "the LV's planned" : "the planned", kib,
+			    plan->n_layers > 1 ? "lvcreate -r" :
+						 "the tuning sets it first, in apply and at boot");
+}
+
+/*
  * A dm device takes no read-ahead from the device below it by itself:
  * LVM gives an LV the kernel's own ('auto': 128 KiB, or twice the
  * optimal I/O size), so the filesystem on it would never see the planned
@@ -414,20 +436,8 @@ void sp_plan_stack_read_ahead(struct sp_plan *plan)
 	plan->lvm.read_ahead_sectors = 0;
 	if (!plan->n_layers || !kib)
 		return;
-	if (plan->layers[plan->n_layers - 1] == SP_LAYER_LUKS && plan->n_layers > 1)
-		sp_plan_add_warning(plan, "read-ahead-not-on-top",
-				    "the filesystem reads through the LUKS2 mapping %s, which stripeplan "
-				    "does not tune: cryptsetup gives it the read-ahead of %s when it "
-				    "opens it, the LV's planned %" PRIu64 " KiB (lvcreate -r)",
-				    plan->luks.path, plan->luks.below, kib);
-	else if (plan->layers[plan->n_layers - 1] == SP_LAYER_LUKS)
-		sp_plan_add_warning(plan, "read-ahead-not-on-top",
-				    "the filesystem reads through the LUKS2 mapping %s, which stripeplan "
-				    "does not tune: cryptsetup gives it the read-ahead %s has when it "
-				    "opens it, the planned %" PRIu64 " KiB once the tuning has set it "
-				    "(at boot, before crypttab opens it; apply's first run opens it "
-				    "before its tuning step)",
-				    plan->luks.path, plan->luks.below, kib);
+	if (plan->layers[plan->n_layers - 1] == SP_LAYER_LUKS)
+		warn_luks_on_top(plan, kib);
 	if (!sp_plan_has_layer(plan, SP_LAYER_LVM))
 		return;
 	sectors = kib * 2 / page_sectors * page_sectors;

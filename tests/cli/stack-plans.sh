@@ -105,7 +105,7 @@ stack_run() {
 	checks=$((checks + 1))
 	"$@" >"$WORK/out" 2>"$WORK/err" || rc=$?
 	if [ "$rc" != "$want" ] || ! grep -q "'/dev/stripeplan-test-none'" "$WORK/err" ||
-		{ [ "$want" = 2 ] && ! grep -Pzq '  partition +pending\n  luks +pending\n  lvm +pending\n  filesystem' "$WORK/out"; }; then
+		{ [ "$want" = 2 ] && ! grep -Pzq '  partition +pending\n  tuning +pending\n  luks +pending\n  lvm +pending\n  filesystem' "$WORK/out"; }; then
 		fail "'$*': exit $rc, expected $want: $(cat "$WORK/err" "$WORK/out")"
 	fi
 }

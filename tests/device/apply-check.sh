@@ -15,11 +15,11 @@ unchanged "$dev" "$before" "dry run"
 
 expect_ok "apply xfs" sp apply "${P400[@]}" --fs xfs --device "$dev"
 expect_out '^\[1/[0-9]\] partition .*done, verified'
-expect_out '^\[2/[0-9]\] filesystem .*done, verified'
+expect_out '^\[3/[0-9]\] filesystem .*done, verified'
 # the help says the steps apply runs, in its order
 steps=$(sed -n 's/^\[[0-9]*\/[0-9]*\] \([a-z]*\) .*/\1/p' "$WORK/out" | paste -sd, | sed 's/,/, /g')
 checks=$((checks + 1))
-[ "$steps" = "partition, filesystem, fstab, tuning" ] || fail "apply ran the steps '$steps'"
+[ "$steps" = "partition, tuning, filesystem, fstab" ] || fail "apply ran the steps '$steps'"
 checks=$((checks + 1))
 "$STRIPEPLAN" --help | tr -s ' \n' ' ' | grep -F "apply apply a plan: $steps; verified" >/dev/null ||
 	fail "stripeplan --help does not name apply's steps '$steps': $("$STRIPEPLAN" --help)"

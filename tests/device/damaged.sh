@@ -124,7 +124,7 @@ wipefs -q -a "$part"
 expect_refused "$dev" "holds a damaged xfs filesystem at 1 MiB \\(no primary superblock" \
 	sp apply "${P400[@]}" --fs xfs --device "$dev"
 expect_ok "--force overwrites it" sp apply "${P400[@]}" --fs xfs --device "$dev" --force
-expect_out '^\[2/[0-9]\] filesystem .*done, verified'
+expect_out '^\[3/[0-9]\] filesystem .*done, verified'
 
 # --- our own intact result: apply twice changes nothing, check --strict 0 --
 expect_ok "apply again" sp apply "${P400[@]}" --fs xfs --device "$dev"
@@ -150,7 +150,7 @@ for copy in primary backup; do
 	! grep -q 'destroys\|no partition table' "$WORK/out" ||
 		fail "check advises destroying the label: $(cat "$WORK/out")"
 	# the intact copy is judged: the filesystem on its partition matches
-	expect_out '^\[2/[0-9]\] filesystem .*already matches'
+	expect_out '^\[3/[0-9]\] filesystem .*already matches'
 	expect_refused "$dev" "'$dev' holds a gpt partition table: the $copy GPT header at LBA $lba is damaged: .* and holds exactly the plan's partition; repair it with sgdisk -e $dev" \
 		sp apply "${P400[@]}" --fs xfs --device "$dev"
 	# the repair named works, and then there is nothing to do

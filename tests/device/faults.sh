@@ -41,7 +41,7 @@ checks=$((checks + 1))
 [ -z "$(blkid -o value -s TYPE "${dev2}p1" 2>/dev/null)" ] || fail "a filesystem appeared although the run stopped"
 expect_ok "re-run after the stop" sp apply "${P400[@]}" --device "$dev2"
 expect_out '^\[1/[0-9]\] partition .*already matches'
-expect_out '^\[2/[0-9]\] filesystem .*done, verified'
+expect_out '^\[3/[0-9]\] filesystem .*done, verified'
 expect_ok "check after convergence" sp check --strict "${P400[@]}" --device "$dev2"
 
 # --- mkfs fails: exit 4 and mkfs's own words; the state is reported --------
@@ -101,7 +101,7 @@ expect_out 'filesystem .*DIFFERS'
 mount -o remount,size=2g "$tiny"
 expect_ok "re-run after ENOSPC" sp apply "${P400[@]}" --device "$dev5"
 expect_out '^\[1/[0-9]\] partition .*already matches'
-expect_out '^\[2/[0-9]\] filesystem .*done, verified'
+expect_out '^\[3/[0-9]\] filesystem .*done, verified'
 expect_ok "check after ENOSPC" sp check "${P400[@]}" --device "$dev5"
 checks=$((checks + 1))
 mounts_ro "${dev5}p1" || fail "check said match, but the filesystem does not mount"
@@ -118,7 +118,7 @@ debugfs -w -R 'feature -needs_recovery' "${dev6}p1" >/dev/null 2>&1
 debugfs -w -R 'ssv state 3' "${dev6}p1" >/dev/null 2>&1
 expect_rc 1 "records errors" sp check "${EXT[@]}" --device "$dev6"
 expect_ok "apply --force redoes it" sp apply "${EXT[@]}" --device "$dev6" --force
-expect_out '^\[2/[0-9]\] filesystem .*done, verified'
+expect_out '^\[3/[0-9]\] filesystem .*done, verified'
 expect_ok "check after --force" sp check "${EXT[@]}" --device "$dev6"
 
 # --- kill -9 at random points: check tells the truth, a re-run converges ---

@@ -50,7 +50,7 @@ cp "$root/etc/fstab" "$WORK/awkward.orig"
 # --- dry run: says what it would do, touches nothing --------------------------
 expect_ok "dry run" sp apply "${P400[@]}" --fs xfs --device "$dev" --mountpoint /data \
 	--root "$root" --dry-run
-if ! grep -q '^\[3/[0-9]\] fstab' "$WORK/out"; then
+if ! grep -q '^\[4/[0-9]\] fstab' "$WORK/out"; then
 	fail "apply does not run the fstab step (wire sp_step_fstab into system/pipeline.c): $(cat "$WORK/out")"
 	device_finish
 	exit 1
@@ -64,7 +64,7 @@ checks=$((checks + 1))
 
 # --- apply: old lines intact, our line appended, the line mounts --------------
 expect_ok "apply" sp apply "${P400[@]}" --fs xfs --device "$dev" --mountpoint /data --root "$root"
-expect_out '^\[3/[0-9]\] fstab .*done, verified'
+expect_out '^\[4/[0-9]\] fstab .*done, verified'
 uuid=$(blkid -p -o value -s UUID "${dev}p1")
 line="UUID=$uuid /data xfs $OPTS 0 0"
 printf '%s\n# stripeplan: /data\n%s\n' "$awkward" "$line" >"$WORK/awkward.expected"
@@ -130,11 +130,20 @@ expect_rc 2 "line 1 already uses UUID=$uuid4" \
 	sp apply "${P400[@]}" --fs ext4 --device "$dev" --mountpoint /data --root "$byuuid"
 same_bytes "$byuuid/etc/fstab" "$WORK/byuuid.orig" "UUID conflict"
 
-# --- ENOSPC: a 16 KiB tmpfs root, nearly full --------------------------------
+# --- ENOSPC: a 32 KiB tmpfs root, nearly full --------------------------------
+# (the udev rule and script in place: the tuning, before the filesystem,
+# writes nothing in the root, and the fstab step is the one that runs out)
 tiny="$WORK/tiny"
+disk=${dev#/dev/}
 register_mount "$tiny"
-mount -t tmpfs -o size=16k,mode=0755 stripeplan-test "$tiny"
-mkdir -p "$tiny/etc"
+mount -t tmpfs -o size=32k,mode=0755 stripeplan-test "$tiny"
+mkdir -p "$tiny/etc/udev/rules.d" "$tiny/usr/local/sbin"
+expect_ok "the udev rule" sp plan "${P400[@]}" --fs ext4 --device "$dev" --format udev \
+	-o "$tiny/etc/udev/rules.d/60-stripeplan-$disk.rules"
+expect_ok "the tune script" sp plan "${P400[@]}" --fs ext4 --device "$dev" --format script \
+	-o "$tiny/usr/local/sbin/stripeplan-tune-$disk"
+chmod 0644 "$tiny/etc/udev/rules.d/60-stripeplan-$disk.rules"
+chmod 0755 "$tiny/usr/local/sbin/stripeplan-tune-$disk"
 head -c 6000 /dev/zero | tr '\0' '#' >"$tiny/etc/fstab"
 echo >>"$tiny/etc/fstab"
 cp "$tiny/etc/fstab" "$WORK/tiny.orig"
@@ -145,16 +154,25 @@ same_bytes "$tiny/etc/fstab" "$WORK/tiny.orig" "ENOSPC"
 no_temp_files "$tiny/etc"
 umount "$tiny"
 
-# --- a plan made for an old kernel (4.9: nobarrier still took effect) fails the mount test --
+# --- a plan made for an old kernel (4.9: nobarrier still took effect, the
+# legacy noop scheduler) on this one: the tuning, which runs before the
+# filesystem, fails on the scheduler this kernel lacks; the filesystem and
+# fstab are left alone (the mount test that rejects nobarrier, which the
+# fstab step would run next, is device/test-fstab-step's) ---------------------
 old=$(new_root old-kernel $'# before\n')
 expect_ok "xfs again" sp apply "${P400[@]}" --fs xfs --device "$dev" --force
-expect_rc 4 "mount test of '${dev}p1' with '.*nobarrier.*' failed: the kernel rejects 'nobarrier'" \
+uuid=$(blkid -s UUID -o value "${dev}p1")
+expect_rc 4 "cannot set 'queue/scheduler' on '${dev#/dev/}' to noop" \
 	sp apply "${P400[@]}" --fs xfs --kernel 4.9 --barriers off --device "$dev" \
 	--mountpoint /data --root "$old"
+expect_out "^  filesystem +skipped"
+expect_out "^  fstab +skipped"
 checks=$((checks + 1))
-[ "$(cat "$old/etc/fstab")" = "# before" ] || fail "fstab written although the mount test failed"
+[ "$(blkid -o value -s UUID "${dev}p1")" = "$uuid" ] || fail "the filesystem was made anew although the tuning failed"
 checks=$((checks + 1))
-findmnt -S "${dev}p1" >/dev/null && fail "the failed mount test left ${dev}p1 mounted"
+[ "$(cat "$old/etc/fstab")" = "# before" ] || fail "fstab written although the tuning failed"
+checks=$((checks + 1))
+findmnt -S "${dev}p1" >/dev/null && fail "the failed run left ${dev}p1 mounted"
 checks=$((checks + 1))
 ! compgen -G "/run/stripeplan-mount*" >/dev/null || fail "mount test directory left in /run"
 

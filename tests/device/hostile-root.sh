@@ -140,6 +140,8 @@ expect_rc 2 "'/data/\.\.' has a '\.\.' component" sp apply --plan "$WORK/escape.
 same_state "$dev" "$r" "plan file with /data/.."
 
 # --- a read-only root -------------------------------------------------------------
+# (the tuning, the first step that writes in the root, refuses it; the
+# fstab step's own refusal is below, where the tuning has nothing to do)
 ro="$WORK/ro"
 mkdir -p "$ro"
 echo "$ro" >>"$SP_LOOP_TMPDIR/.mounts"
@@ -147,26 +149,47 @@ mount -t tmpfs -o size=1m stripeplan-test "$ro"
 mkdir -p "$ro/etc"
 echo '# ro' >"$ro/etc/fstab"
 mount -o remount,ro "$ro"
-refused 3 "cannot write '$ro/etc/fstab' inside the target root: Read-only file system" \
+refused 3 "cannot reach the directory of '$ro/etc/udev/rules.d/[^']*' inside the target root: Read-only file system" \
 	"read-only root" "$ro" --mountpoint /data
 umount "$ro"
 
 # --- a failure after the disk was written: exit 4, and what is left ----------------
+# (the udev rule and script are in place, so the tuning writes nothing
+# in the root and the fstab step, the last, is the one that runs out)
 tiny="$WORK/tiny"
+disk=${dev#/dev/}
 mkdir -p "$tiny"
 echo "$tiny" >>"$SP_LOOP_TMPDIR/.mounts"
-mount -t tmpfs -o size=16k,mode=0755 stripeplan-test "$tiny"
-mkdir -p "$tiny/etc"
+mount -t tmpfs -o size=32k,mode=0755 stripeplan-test "$tiny"
+mkdir -p "$tiny/etc/udev/rules.d" "$tiny/usr/local/sbin"
+expect_ok "the udev rule" sp plan "${P400[@]}" --device "$dev" --format udev \
+	-o "$tiny/etc/udev/rules.d/60-stripeplan-$disk.rules"
+expect_ok "the tune script" sp plan "${P400[@]}" --device "$dev" --format script \
+	-o "$tiny/usr/local/sbin/stripeplan-tune-$disk"
+chmod 0644 "$tiny/etc/udev/rules.d/60-stripeplan-$disk.rules"
+chmod 0755 "$tiny/usr/local/sbin/stripeplan-tune-$disk"
 head -c 6000 /dev/zero | tr '\0' '#' >"$tiny/etc/fstab"
 echo >>"$tiny/etc/fstab"
 dd if=/dev/zero of="$tiny/filler" bs=4k 2>/dev/null || true
 expect_rc 4 "No space left on device" sp apply "${P400[@]}" --device "$dev" --root "$tiny" --mountpoint /data
-expect_out "left behind: partition, filesystem written and verified; 'fstab' failed; not run: tuning"
+expect_out "left behind: partition, tuning, filesystem written and verified; 'fstab' failed; re-run apply to finish"
+checks=$((checks + 1))
+! grep -q '^   [0-9]*\. tuning *file' "$WORK/out" || fail "the tuning rewrote its files in the full root: $(cat "$WORK/out")"
 umount "$tiny"
 # and the re-run converges on a root with room
 r=$(fresh rerun)
 expect_ok "re-run" sp apply "${P400[@]}" --device "$dev" --root "$r" --mountpoint /data
 expect_ok "check" sp check "${P400[@]}" --device "$dev" --root "$r" --mountpoint /data
+
+# --- a read-only root where only the fstab line is missing: the fstab
+# step refuses it (the tuning's files are in place and not run)
+mount -t tmpfs -o size=1m stripeplan-test "$ro"
+cp -a "$r/etc" "$r/usr" "$ro/"
+echo '# ro' >"$ro/etc/fstab"
+mount -o remount,ro "$ro"
+refused 3 "cannot write '$ro/etc/fstab' inside the target root: Read-only file system" \
+	"read-only root, only the fstab line missing" "$ro" --mountpoint /data
+umount "$ro"
 checks=$((checks + 1))
 if [ -e "$OUTSIDE/etc/udev" ] || [ -e "$OUTSIDE/data" ] || [ "$(cat "$OUTSIDE/etc/fstab")" != '# the real one' ]; then
 	fail "something was written outside the root: $(tree "$OUTSIDE")"

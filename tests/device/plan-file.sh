@@ -97,7 +97,7 @@ expect_rc 2 "filesystem.xfs.su_bytes is 0, but stripeplan plans 262144" \
 
 # the plan as written still applies, exactly, and check agrees
 expect_ok "apply --plan" sp apply --plan "$WORK/plan.json" --device "$dev"
-expect_out '^\[3/[0-9]\] fstab .*done, verified'
+expect_out '^\[4/[0-9]\] fstab .*done, verified'
 expect_ok "check --plan" sp check --plan "$WORK/plan.json" --device "$dev"
 expect_out 'match'
 device_finish

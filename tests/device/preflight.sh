@@ -86,7 +86,7 @@ printf '#!/bin/sh\ntouch %s/ran\nexit 1\n' "$WORK" >"$WORK/bin/mkfs.xfs"
 chmod +x "$WORK/bin/mkfs.xfs"
 expect_ok "apply with a mkfs.xfs in PATH" env PATH="$WORK/bin:$PATH" "$STRIPEPLAN" apply \
 	"${P400[@]}" --device "$dev" --root "$SP_TEST_ROOT"
-expect_out "^\\[2/4\\] filesystem .*done, verified"
+expect_out "^\\[3/4\\] filesystem .*done, verified"
 checks=$((checks + 1))
 [ ! -e "$WORK/ran" ] || fail "apply ran the mkfs.xfs found in the caller's PATH"
 # the dry run names the program it would run by its absolute path

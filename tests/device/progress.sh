@@ -35,8 +35,8 @@ checks=$((checks + 1))
 on_tty "$WORK/tty" apply "${P400[@]}" --chunk 256K --device "$dev" --root "$SP_TEST_ROOT" ||
 	fail "apply on a terminal failed: $(cat "$WORK/tty")"
 for want in '\r\[1/4\] partition    running, 0 s\x1b\[K' \
-	'\r\[2/4\] filesystem   running, 2 s\x1b\[K\r\[2/4\] filesystem   running, 3 s\x1b\[K' \
-	'\r\x1b\[K\[2/4\] filesystem  xfs su=256k sw=4 log su=4k, UUID [0-9a-f-]+  3\.[0-9]{2} s  done, verified'; do
+	'\r\[3/4\] filesystem   running, 2 s\x1b\[K\r\[3/4\] filesystem   running, 3 s\x1b\[K' \
+	'\r\x1b\[K\[3/4\] filesystem  xfs su=256k sw=4 log su=4k, UUID [0-9a-f-]+  3\.[0-9]{2} s  done, verified'; do
 	checks=$((checks + 1))
 	grep -qaP "$want" "$WORK/tty" || fail "no /$want/ on the terminal: $(cat -A "$WORK/tty")"
 done
@@ -47,7 +47,7 @@ grep -qa 'apply .*: done: the device now matches the plan' "$WORK/tty" || fail "
 expect_ok "apply into a pipe" sp apply "${P400[@]}" --chunk 128K --force --device "$dev"
 checks=$((checks + 1))
 ! grep -qaP '\r|running, |\x1b' "$WORK/out" || fail "progress into a pipe: $(cat -A "$WORK/out")"
-expect_out '^\[2/4\] filesystem +xfs su=128k.* done, verified$'
+expect_out '^\[3/4\] filesystem +xfs su=128k.* done, verified$'
 
 # --- JSON on a terminal: JSON only --------------------------------------------
 checks=$((checks + 1))

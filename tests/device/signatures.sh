@@ -95,7 +95,7 @@ expect_refused "$dev" "holds a damaged xfs filesystem at 1 MiB \\(no primary sup
 
 # --- --force is the way through, and the result checks ----------------------
 expect_ok "apply --force" sp apply "${P400[@]}" --fs xfs --device "$dev" --force
-expect_out '^\[2/[0-9]\] filesystem .*done, verified'
+expect_out '^\[3/[0-9]\] filesystem .*done, verified'
 expect_ok "check" sp check "${P400[@]}" --fs xfs --device "$dev"
 
 # --- a --device symlink is the node it names ---------------------------------
@@ -110,7 +110,7 @@ checks=$((checks + 1))
 grep -q "\"path\": \"${dev2}p1\"" "$WORK/link.json" || fail "the plan does not name ${dev2}p1: $(grep '"path"' "$WORK/link.json")"
 expect_ok "apply through a link" sp apply "${P400[@]}" --fs xfs --device "$link_dir/wwn-0xother"
 expect_out '^\[1/[0-9]\] partition .*done, verified'
-expect_out '^\[2/[0-9]\] filesystem .*done, verified'
+expect_out '^\[3/[0-9]\] filesystem .*done, verified'
 checks=$((checks + 1))
 [ "$(blkid -o value -s TYPE "${dev2}p1")" = xfs ] || fail "no xfs on ${dev2}p1"
 expect_ok "check through a link" sp check "${P400[@]}" --fs xfs --device "$link_dir/wwn-0xother"

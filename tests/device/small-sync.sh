@@ -23,9 +23,9 @@ checks=$((checks + 1))
 # apply --plan replans the file's own fields and finds it the same plan
 expect_ok "apply --plan small-sync" sp apply --plan "$WORK/plan.json" --device "$dev"
 expect_out '^\[1/[0-9]\] partition .*done, verified'
-expect_out '^\[2/[0-9]\] filesystem .*done, verified'
+expect_out '^\[3/[0-9]\] filesystem .*done, verified'
 expect_out 'xfs without a stripe unit'
-expect_out '^\[3/[0-9]\] fstab .*done, verified'
+expect_out '^\[4/[0-9]\] fstab .*done, verified'
 # the full stripe and 1 MiB: lcm(192 KiB, 1 MiB) = 3 MiB, sector 6144
 checks=$((checks + 1))
 [ "$(kernel_start "${dev}p1")" = 6144 ] || fail "partition starts at sector $(kernel_start "${dev}p1"), not 6144"

@@ -148,9 +148,18 @@ static bool has_warning(const struct sp_plan *p, const char *code)
 	return false;
 }
 
+static const char *warning_text(const struct sp_plan *p, const char *code)
+{
+	for (size_t i = 0; i < p->n_warnings; i++)
+		if (!strcmp(p->warnings[i].code, code))
+			return p->warnings[i].message;
+	return "";
+}
+
 /* Every LV takes the device's read-ahead; a LUKS2 mapping on top is
- * untuned, and the plan says when it has it; a plain partition has no
- * such warning. */
+ * neither tuned nor checked, and the plan says where its read-ahead comes
+ * from and that an open one keeps its own; a plain partition has no such
+ * warning. */
 static void test_read_ahead_on_top(void **state)
 {
 	struct req q = { .controller = "dell-perc5e", .level = "5", .disks = 4, .chunk = 64 * KiB,
@@ -166,9 +175,17 @@ static void test_read_ahead_on_top(void **state)
 	p = plan_ok(&q);
 	assert_int_equal(p->lvm.read_ahead_sectors, 8192);
 	assert_true(has_warning(p, "read-ahead-not-on-top"));
+	assert_non_null(strstr(warning_text(p, "read-ahead-not-on-top"),
+			       "the LV's planned 4096 KiB (lvcreate -r); a mapping opened before keeps "
+			       "its own until it is opened again"));
+	/* apply tunes the disk before it opens the mapping: no "not in
+	 * apply's first run" any more */
 	q.stack = "luks";
 	p = plan_ok(&q);
-	assert_true(has_warning(p, "read-ahead-not-on-top"));
+	assert_non_null(strstr(warning_text(p, "read-ahead-not-on-top"),
+			       "the planned 4096 KiB (the tuning sets it first, in apply and at "
+			       "boot); a mapping opened before keeps its own until it is opened again"));
+	assert_null(strstr(warning_text(p, "read-ahead-not-on-top"), "first run"));
 	q.stack = NULL;
 	p = plan_ok(&q);
 	assert_int_equal(p->lvm.read_ahead_sectors, 0);

@@ -240,6 +240,10 @@ ra_kb() { cat "/sys/block/$(basename "$(readlink -f "$1")")/queue/read_ahead_kb"
 lv_ra() { lvs --noheadings --units s --nosuffix -o lv_read_ahead "$vg/$lv" | tr -d ' '; }
 echo "read_ahead_kb after apply: md5 $(ra_kb /dev/md5), md5_crypt $(ra_kb /dev/mapper/md5_crypt), $vg/$lv $(ra_kb "/dev/$vg/$lv"); lvs lv_read_ahead $(lv_ra)"
 expect_eq "applied: the LV's read_ahead_kb (sysfs) = md5's planned 32768" "$(ra_kb "/dev/$vg/$lv")" 32768
+# the tuning ran before the layers: md5 was tuned when the mapping was
+# opened on it, and cryptsetup gave the mapping its read-ahead
+expect_eq "applied: md5_crypt's read_ahead_kb (opened on the tuned md5) = md5's planned 32768" \
+	"$(ra_kb /dev/mapper/md5_crypt)" 32768
 expect_eq "applied: the LV's read-ahead in the VG's metadata (lvs, sectors)" "$(lv_ra)" "$ra"
 expect_rc 0 "vgchange -an $vg (the read-ahead's reactivation)" vgchange -q -an "$vg"
 expect_rc 0 "vgchange -ay $vg" vgchange -q -ay "$vg"
@@ -254,9 +258,11 @@ expect_out "... names the LV's read-ahead" "the LV '/dev/$vg/$lv' \(dm-[0-9]*\) 
 expect_rc 1 "check (no --strict) after blockdev --setra 256: below the plan is suboptimal" \
 	sp_check "${S[@]}" --device /dev/md5 --root "$ROOT"
 expect_out "... counted suboptimal" "findings: 0 costly, 1 suboptimal"
-expect_rc 0 "lvchange -r auto (LVM's own, in the metadata)" lvchange -q -r auto "$vg/$lv"
-echo "read_ahead_kb with lvchange -r auto: $vg/$lv $(ra_kb "/dev/$vg/$lv"); lvs lv_read_ahead $(lv_ra)"
-expect_rc 1 "check --strict after lvchange -r auto" sp_check "${S[@]}" --device /dev/md5 --root "$ROOT" --strict
+# (not 'lvchange -r auto': LVM's auto takes the read-ahead of the device
+# below the LV, and md5_crypt, opened on the tuned md5, has the plan's)
+expect_rc 0 "lvchange -r 512 (in the metadata)" lvchange -q -r 512 "$vg/$lv"
+echo "read_ahead_kb with lvchange -r 512: $vg/$lv $(ra_kb "/dev/$vg/$lv"); lvs lv_read_ahead $(lv_ra)"
+expect_rc 1 "check --strict after lvchange -r 512" sp_check "${S[@]}" --device /dev/md5 --root "$ROOT" --strict
 expect_out "... names the LV's read-ahead" "the LV '/dev/$vg/$lv' \(dm-[0-9]*\) reads ahead [0-9]* KiB \(queue/read_ahead_kb\), the plan 32768 KiB"
 expect_rc 0 "apply sets it back" \
 	stripeplan apply "${S[@]}" --device /dev/md5 --root "$ROOT" --key-file /tmp/key
@@ -395,9 +401,17 @@ expect_rc 0 "pvremove" pvremove -q "/dev/${lun}1"
 rm -f "$ROOT/etc/fstab"
 K=(--stack luks --luks-name lunc)
 expect_rc 0 "plan --stack luks on the LUN" stripeplan plan "${P[@]}" "${K[@]}" --device "/dev/$lun"
-expect_out "... says the mapping on top is not tuned, and when it has the disk's read-ahead" \
-	"\[read-ahead-not-on-top\] the filesystem reads through the LUKS2 mapping /dev/mapper/lunc, which stripeplan does not tune: cryptsetup gives it the read-ahead /dev/${lun}1 has when it opens it, the planned 4096 KiB once"
+cp "$OUT" /tmp/plan-luks
+expect_out "... says the mapping on top is not tuned, and where its read-ahead comes from" \
+	"\[read-ahead-not-on-top\] the filesystem reads through the LUKS2 mapping /dev/mapper/lunc, which stripeplan neither tunes nor checks: cryptsetup gives it the read-ahead /dev/${lun}1 has when it opens it, the planned 4096 KiB \(the tuning sets it first, in apply and at boot\); a mapping opened before keeps its own until it is opened again"
 read -r offset sector < <(sed -n 's/.*luksFormat --type luks2 --offset \([0-9]*\) --sector-size \([0-9]*\) .*/\1/p' "$OUT")
+ra_plan=$(tuning_of /tmp/plan-luks | awk -v p="/sys/block/$lun/queue/read_ahead_kb" '$1 == p { print $2 }')
+# the LUN as a fresh one reads ahead (LVM alone above tuned it): apply's
+# tuning must set it before the mapping is opened on it
+echo 128 >"/sys/block/$lun/queue/read_ahead_kb"
+expect_eq "LUKS2 alone: $lun reads ahead 128 KiB before apply" "$(ra_kb "/dev/$lun")" 128
+expect_rc 1 "... the plan's read_ahead_kb ($ra_plan) is not 128: what follows proves something" \
+	test "${ra_plan:-128}" = 128
 expect_rc 0 "apply --stack luks on the LUN" \
 	stripeplan apply "${P[@]}" "${K[@]}" --device "/dev/$lun" --root "$ROOT" --key-file /tmp/key
 sed 's/^/    > /' "$OUT"
@@ -405,11 +419,30 @@ udevadm settle
 crypt_off=$(dmsetup table lunc | awk '{ print $NF }')
 expect_eq "LUKS2 alone: data offset (dmsetup table) = the plan's" "$crypt_off" "$offset"
 echo "read_ahead_kb, LUKS2 alone: $lun $(ra_kb "/dev/$lun"), lunc $(ra_kb /dev/mapper/lunc) (the plan's warning read-ahead-not-on-top)"
+expect_eq "LUKS2 alone: after apply's first run the mapping ($(basename "$(readlink -f /dev/mapper/lunc)")) reads ahead the plan's read_ahead_kb" \
+	"$(ra_kb /dev/mapper/lunc)" "$ra_plan"
 expect_eq "LUKS2 alone: partition start + offset on a whole stripe" "$(((part_start + crypt_off * 512) % STRIPE))" 0
 expect_eq "LUKS2 alone: xfs sunit swidth (blocks)" "$(xfs_sb /dev/mapper/lunc unit) $(xfs_sb /dev/mapper/lunc width)" "16 48"
 expect_rc 0 "LUKS2 alone: check --strict" sp_check "${P[@]}" "${K[@]}" --device "/dev/$lun" --root "$ROOT" --strict
 expect_rc 0 "LUKS2 alone: apply again" \
 	stripeplan apply "${P[@]}" "${K[@]}" --device "/dev/$lun" --root "$ROOT" --key-file /tmp/key
 expect_out "... nothing to do" "already matches the plan: nothing to do"
+# the warning's other half: a mapping opened before the disk was tuned
+# keeps its own; an apply re-run on the open stack tunes the disk (the
+# tuning differing alone is no reason to refuse an open stack) and
+# leaves the mapping as it is
+expect_rc 0 "cryptsetup close lunc" cryptsetup close lunc
+echo 128 >"/sys/block/$lun/queue/read_ahead_kb"
+expect_rc 0 "cryptsetup open lunc on $lun at 128 KiB" cryptsetup open --key-file /tmp/key "/dev/${lun}1" lunc
+udevadm settle
+expect_rc 0 "LUKS2 alone: apply on the open stack, the disk's read-ahead drifted" \
+	stripeplan apply "${P[@]}" "${K[@]}" --device "/dev/$lun" --root "$ROOT" --key-file /tmp/key
+sed 's/^/    > /' "$OUT"
+expect_out "... sets the disk's knob" "tuning +knob +/sys/block/$lun/queue/read_ahead_kb: 128 -> $ra_plan"
+expect_rc 1 "... and nothing else: no luksFormat, mkfs or fstab change" grep -qE "luksFormat|mkfs|fstab-add|fstab-remove" "$OUT"
+expect_eq "... $lun reads ahead the plan's, the mapping opened before keeps 128" \
+	"$(ra_kb "/dev/$lun") $(ra_kb /dev/mapper/lunc)" "$ra_plan 128"
+expect_rc 0 "... check --strict passes: the mapping's read-ahead is not checked (the warning)" \
+	sp_check "${P[@]}" "${K[@]}" --device "/dev/$lun" --root "$ROOT" --strict
 expect_rc 0 "cryptsetup close lunc" cryptsetup close lunc
 vm_finish
