@@ -423,8 +423,9 @@ static int write_rule_table(const char *dir, const struct array_label *arrays,
 
 /*
  * The plan's own text states what the runs say it gives up: the C block
- * formatters/text.c prints for XFS on a parity array (the bench's RAID5
- * arrays), one line per comparison the plan does not pass.
+ * formatters/text.c prints with every XFS plan of the general workload,
+ * one line per comparison the plan does not pass, then what the
+ * read-ahead sweep says the plan's read-ahead costs.
  */
 struct trades {
 	const struct array_label *arrays;
@@ -538,6 +539,7 @@ static int trade_line(void *ctx, const char *array, const char *workload, size_t
 		      const struct bstat_sample *other, const struct brule_judgement *j)
 {
 	struct trades *t = ctx;
+	struct ra_row rows[BENCH_RA_MAX_SIZES];
 	char label[96];
 
 	if (j->verdict == BRULE_UNDECIDED)
@@ -551,7 +553,8 @@ static int trade_line(void *ctx, const char *array, const char *workload, size_t
 		label, workload_phrase(workload), plan->mean,
 		key ? "bytes per data byte" : "I/Os per MiB", other->mean, peer_phrase(peer),
 		j->diff_rel * 100, BRULE_CONFIDENCE * 100, j->lo_rel * 100, j->hi_rel * 100);
-	if (!strcmp(workload, "seqread") && !strcmp(peer, "mkfs-topology"))
+	if (!strcmp(workload, "seqread") && !strcmp(peer, "mkfs-topology") &&
+	    ra_costs_more(rows, ra_rows(t->ra, array, rows, BENCH_RA_MAX_SIZES)))
 		fputs("\t\"                   the read-ahead's (below): nothing else that differs moves a read's requests\\n\"\n",
 		      t->f);
 	return 0;

@@ -98,6 +98,15 @@ checks=$((checks + 1))
 awk -F'\t' '!/^#/ { split($5, l, "."); print $1, $7, l[1] }' "$TRACES/readahead.tsv" |
 	sort | uniq -c | awk '{ print $1 }' | sort -u >"$WORK/runs"
 [ "$(wc -l <"$WORK/runs")" = 1 ] || fail "the read-ahead sweep's settings ran unequally often: $(cat "$WORK/runs")"
+# each array's sweep read at the read_ahead_kb its stored plan has (the
+# planner's own plan is checked against plans.tsv by cli/bench-rule)
+while IFS=$'\t' read -r array plan_kib; do
+	checks=$((checks + 1))
+	planned=$(awk -F'\t' -v a="$array" '$1 == a && $2 == "general" { print $4 }' "$TRACES/plans.tsv" |
+		jq -r '.tuning[] | select(.path | endswith("/read_ahead_kb")) | .value')
+	[ "$plan_kib" = "$planned" ] ||
+		fail "the read-ahead sweep read $array at $plan_kib KiB, its plan reads ahead ${planned:-nothing}: run bench/run --quick --parts readahead"
+done < <(awk -F'\t' '!/^#/ && $5 ~ /^ra-plan(\.|$)/ { print $1 "\t" $6 }' "$TRACES/readahead.tsv" | sort -u)
 checks=$((checks + 1))
 planned=$(awk -F'\t' '$1 == "raid10-8x256k" && $2 == "general" { print $4 }' "$TRACES/plans.tsv" |
 	jq -r '.tuning[] | select(.path | endswith("/read_ahead_kb")) | .value')
