@@ -17,7 +17,7 @@ REPLAY="${BUILDDIR:?set by ctest}/bench/sp-replay"
 REPORT="$BUILDDIR/bench/sp-bench-report"
 TRACES="$SRCDIR/bench/traces"
 OUT="$WORK/results"
-mkdir -p "$OUT/logs"
+mkdir -p "$OUT/logs" "$WORK/docs"
 
 stored_replay "$REPLAY" "$TRACES" "$OUT/cases.jsonl" || fail "the stored traces do not replay"
 n=$(grep -vc '^#' "$TRACES/cases.tsv")
@@ -27,9 +27,23 @@ stored_replay "$REPLAY" "$TRACES" "$OUT/readahead.jsonl" readahead.tsv ||
 checks=$((checks + 1))
 "$REPORT" --dir "$OUT" --array "raid10-8x256k|RAID10 8 x 256 KiB" --array "raid5-10x1m|RAID5 10 x 1 MiB" \
 	--array "raid5-15x128k|RAID5 15 x 128 KiB" --array "raid5-4x64k|RAID5 4 x 64 KiB" \
-	--command "bench/run --quick" --mode quick --seconds 1 >"$WORK/out" 2>&1 ||
-	fail "sp-bench-report failed: $(cat "$WORK/out")"
+	--command "bench/run --quick" --mode quick --seconds 1 --known-worse "$WORK/known-worse" \
+	--docs "$WORK/docs" --meta "$TRACES/run.tsv" --readahead-meta "$TRACES/readahead.run.tsv" \
+	>"$WORK/out" 2>&1 || fail "sp-bench-report failed: $(cat "$WORK/out")"
 md="$OUT/report.md"
+
+# every output of the tool at once (under the sanitizers this test is the
+# one that replays the stored run: scripts/test): known-worse as stored, and
+# each figure block bench/docs splices
+checks=$((checks + 1))
+cmp -s "$WORK/known-worse" "$TRACES/known-worse" || fail "--known-worse is not bench/traces/known-worse"
+for block in run stripewrite smallfiles-bytes spread rule-summary rule-table plan-trades readahead; do
+	checks=$((checks + 1))
+	[ -s "$WORK/docs/$block.md" ] || fail "--docs wrote no '$block' block"
+done
+checks=$((checks + 1))
+grep -qF '| raid10-8x256k | 1024 MiB | 4096 |' "$WORK/docs/readahead.md" ||
+	fail "the readahead block has no RAID10 row for the 1024 MiB file"
 
 expect_line() {
 	checks=$((checks + 1))
